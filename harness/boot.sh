@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a target's kernel with its MODE initramfs under QEMU (TCG), with a
+# timeout, keeping the console log. Usage: boot.sh TARGET MODE [CPU]
+# Prints the log's path. QEMU's status is not trusted: report.py reads
+# the markers /init prints.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+target=$1 mode=$2
+. "$TOP/configs/$target.env"
+cpu=${3:-${QEMU_CPUS%% *}}
+timeout=${BOOT_TIMEOUT:-900}
+
+out=$BUILD/$target/$mode
+log=$out/console-$cpu.log
+step "booting $target ($cpu) for $mode, timeout ${timeout}s" >&2
+# shellcheck disable=SC2086
+timeout --foreground -k 10 "$timeout" $QEMU $QEMU_ARGS -cpu "$cpu" \
+	-nographic -monitor none -serial stdio \
+	-kernel "$BUILD/$target/kernel/$KIMAGE" \
+	-initrd "$out/initramfs.cpio" \
+	-append "console=$CONSOLE loglevel=4 panic=-1 $KERNEL_ARGS" \
+	< /dev/null > "$log" 2>&1
+status=$?
+echo "PC-QEMU-STATUS $status" >> "$log"
+echo "$log"

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build a target's initramfs: /init plus the selftests (MODE=test) or the
+# demo (MODE=demo), static, against the target kernel's exported headers.
+# Usage: build-initramfs.sh TARGET MODE
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+target=$1 mode=$2
+. "$TOP/configs/$target.env"
+
+out=$BUILD/$target/$mode
+root=$out/root
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/etc"
+
+hdr=$BUILD/$target/headers/include
+st=$SRC/tools/testing/selftests/perf_counter
+cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -isystem $hdr"
+
+step "building $mode programs for $target"
+$TEST_CC $cflags -o "$root/init" "$TOP/harness/init.c"
+
+: > "$root/etc/pc-run"
+if [ "$mode" = test ]; then
+	for src in "$st"/*_test.c; do
+		name=$(basename "$src" .c)
+		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
+		echo "/bin/$name" >> "$root/etc/pc-run"
+	done
+else
+	$TEST_CC $cflags -o "$root/bin/pc-demo" "$TOP/demo/pc-demo.c"
+	echo /bin/pc-demo >> "$root/etc/pc-run"
+fi
+
+# gen_init_cpio makes device nodes without root.
+list=$out/initramfs.list
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	echo "dir /proc 0755 0 0"
+	echo "dir /sys 0755 0 0"
+	echo "dir /tmp 1777 0 0"
+	echo "dir /bin 0755 0 0"
+	echo "dir /etc 0755 0 0"
+	echo "file /init $root/init 0755 0 0"
+	echo "file /etc/pc-run $root/etc/pc-run 0644 0 0"
+	for f in "$root"/bin/*; do
+		echo "file /bin/$(basename "$f") $f 0755 0 0"
+	done
+} > "$list"
+"$BUILD/$target/kernel/usr/gen_init_cpio" "$list" > "$out/initramfs.cpio"

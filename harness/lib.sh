@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the build and test harness. Sourced, not run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC=$BUILD/src/linux
+TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/perf_counter-ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Reproducible version strings keep ccache hits across builds.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2009'
+export KBUILD_BUILD_USER=perf_counter
+export KBUILD_BUILD_HOST=build
+
+step() { printf '\n==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Our tree as laid over the kernel source: these top-level directories.
+OVERLAY_DIRS="include kernel arch tools Documentation"

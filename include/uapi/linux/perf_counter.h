@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * perf_counter: the user-space ABI of the Linux performance counter
+ * subsystem.
+ *
+ * One file descriptor per virtual 64-bit counter, obtained from the
+ * perf_counter_open() system call and driven with read(), ioctl(),
+ * poll() and prctl(). See Documentation/perf_counter/abi.rst.
+ */
+#ifndef _UAPI_LINUX_PERF_COUNTER_H
+#define _UAPI_LINUX_PERF_COUNTER_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#include <linux/perf_event.h>
+
+/*
+ * event_config: what a counter counts.
+ *
+ *   bit  63      raw_type: 1 = machine-specific raw event in bits 62..0
+ *   bits 62..56  type (enum perf_event_types) when raw_type is 0
+ *   bits 55..0   event_id within that type
+ */
+#define PERF_COUNTER_RAW_BITS		1
+#define PERF_COUNTER_RAW_SHIFT		63
+#define PERF_COUNTER_RAW_MASK		(1ULL << PERF_COUNTER_RAW_SHIFT)
+
+#define PERF_COUNTER_CONFIG_BITS	63
+#define PERF_COUNTER_CONFIG_MASK	((1ULL << PERF_COUNTER_CONFIG_BITS) - 1)
+
+#define PERF_COUNTER_TYPE_BITS		7
+#define PERF_COUNTER_TYPE_SHIFT		56
+#define PERF_COUNTER_TYPE_MASK		(((1ULL << PERF_COUNTER_TYPE_BITS) - 1) \
+					 << PERF_COUNTER_TYPE_SHIFT)
+
+#define PERF_COUNTER_EVENT_BITS		56
+#define PERF_COUNTER_EVENT_SHIFT	0
+#define PERF_COUNTER_EVENT_MASK		((1ULL << PERF_COUNTER_EVENT_BITS) - 1)
+
+/* Build an event_config from a type and an id, or a raw machine code. */
+#define PERF_COUNTER_CONFIG(type, id)					\
+	((((__u64)(type) << PERF_COUNTER_TYPE_SHIFT) &			\
+	  PERF_COUNTER_TYPE_MASK) | ((__u64)(id) & PERF_COUNTER_EVENT_MASK))
+#define PERF_COUNTER_RAW_CONFIG(code)					\
+	(PERF_COUNTER_RAW_MASK | ((__u64)(code) & PERF_COUNTER_CONFIG_MASK))
+
+/* Take an event_config apart. */
+#define PERF_COUNTER_IS_RAW(config)	(!!((config) & PERF_COUNTER_RAW_MASK))
+#define PERF_COUNTER_TYPE(config)					\
+	(((config) & PERF_COUNTER_TYPE_MASK) >> PERF_COUNTER_TYPE_SHIFT)
+#define PERF_COUNTER_ID(config)		((config) & PERF_COUNTER_EVENT_MASK)
+
+/*
+ * The event types — PERF_TYPE_HARDWARE (0), PERF_TYPE_SOFTWARE (1) and
+ * PERF_TYPE_TRACEPOINT (2) — and the read_format bits
+ * PERF_FORMAT_TOTAL_TIME_ENABLED (1) and PERF_FORMAT_TOTAL_TIME_RUNNING
+ * (2) carry the same names and values in <linux/perf_event.h>, included
+ * above, so that one program can use both interfaces.
+ */
+
+/* Generalized hardware events (type PERF_TYPE_HARDWARE). */
+enum hw_event_ids {
+	PERF_COUNT_CPU_CYCLES		= 0,
+	PERF_COUNT_INSTRUCTIONS		= 1,
+	PERF_COUNT_CACHE_REFERENCES	= 2,
+	PERF_COUNT_CACHE_MISSES		= 3,
+	PERF_COUNT_BRANCH_INSTRUCTIONS	= 4,
+	PERF_COUNT_BRANCH_MISSES	= 5,
+	PERF_COUNT_BUS_CYCLES		= 6,
+
+	PERF_HW_EVENTS_MAX,
+};
+
+/* Software events (type PERF_TYPE_SOFTWARE), counted by the kernel. */
+enum sw_event_ids {
+	PERF_COUNT_CPU_CLOCK		= 0,
+	PERF_COUNT_TASK_CLOCK		= 1,
+	PERF_COUNT_PAGE_FAULTS		= 2,
+	PERF_COUNT_CONTEXT_SWITCHES	= 3,
+	PERF_COUNT_CPU_MIGRATIONS	= 4,
+	PERF_COUNT_PAGE_FAULTS_MIN	= 5,
+	PERF_COUNT_PAGE_FAULTS_MAJ	= 6,
+
+	PERF_SW_EVENTS_MAX,
+};
+
+/* What a sampling counter records on each interrupt. */
+enum perf_counter_record_type {
+	PERF_RECORD_SIMPLE		= 0,
+	PERF_RECORD_IRQ			= 1,
+	PERF_RECORD_GROUP		= 2,
+};
+
+/*
+ * read_format: what read() returns after the 64-bit value, in this
+ * order: time enabled (ns), then time running (ns).
+ */
+#define PERF_COUNTER_FORMAT_MASK	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+					 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/*
+ * The counter description passed to perf_counter_open(): 64 bytes.
+ * Every reserved field must be zero.
+ */
+struct perf_counter_hw_event {
+	__u64	event_config;
+
+	__u64	irq_period;
+	__u64	record_type;
+	__u64	read_format;
+
+	__u64	disabled       :  1,	/* off by default		*/
+		nmi	       :  1,	/* NMI sampling (root only)	*/
+		inherit	       :  1,	/* children inherit it		*/
+		pinned	       :  1,	/* must always be on PMU	*/
+		exclusive      :  1,	/* only group on PMU		*/
+		exclude_user   :  1,	/* don't count user		*/
+		exclude_kernel :  1,	/* ditto kernel			*/
+		exclude_hv     :  1,	/* ditto hypervisor		*/
+		exclude_idle   :  1,	/* don't count when idle	*/
+
+		__reserved_1   : 55;
+
+	__u32	extra_config_len;
+
+	__u32	__reserved_4;
+	__u64	__reserved_2;
+	__u64	__reserved_3;
+};
+
+/* ioctl()s on a counter fd. */
+#define PERF_COUNTER_IOC_ENABLE		_IO('$', 0)
+#define PERF_COUNTER_IOC_DISABLE	_IO('$', 1)
+
+/* prctl() options: the same numbers as PR_TASK_PERF_EVENTS_*. */
+#define PR_TASK_PERF_COUNTERS_DISABLE	31
+#define PR_TASK_PERF_COUNTERS_ENABLE	32
+
+#endif /* _UAPI_LINUX_PERF_COUNTER_H */

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: what user space may ask for.
+ *
+ * Everything here is a pure function of its arguments, so the KUnit
+ * suites can check every rule without opening a counter.
+ */
+#include <linux/bitops.h>
+#include <linux/errno.h>
+
+#include "internal.h"
+
+/**
+ * pc_check_hw_event() - refuse a malformed counter description
+ * @hw_event: the description copied from user space
+ *
+ * Return: 0, -EINVAL for reserved bits, unknown read_format bits or
+ * record types and extra configuration words the counter kind does not
+ * take, or -EOPNOTSUPP for a well-formed sampling request (irq_period
+ * and record_type both set), which this kernel does not implement yet.
+ */
+int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
+{
+	if (hw_event->__reserved_1 || hw_event->__reserved_2 ||
+	    hw_event->__reserved_3 || hw_event->__reserved_4)
+		return -EINVAL;
+	if (hw_event->read_format & ~(u64)PERF_COUNTER_FORMAT_MASK)
+		return -EINVAL;
+	if (hw_event->record_type > PERF_RECORD_GROUP)
+		return -EINVAL;
+	/* A sampling counter needs both a period and a record type. */
+	if (!hw_event->irq_period != !hw_event->record_type)
+		return -EINVAL;
+	if (hw_event->irq_period)
+		return -EOPNOTSUPP;
+	/* Extra control words belong to raw hardware counters only. */
+	if (hw_event->extra_config_len)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * pc_event_ops() - the kind of counter an event_config names
+ * @hw_event: a description that passed pc_check_hw_event()
+ *
+ * Return: the counter operations, or ERR_PTR(-EINVAL) for an unknown
+ * type or id, and for hardware and tracepoint events, which this kernel
+ * has no driver for.
+ */
+const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
+{
+	u64 config = hw_event->event_config;
+
+	if (PERF_COUNTER_IS_RAW(config))
+		return ERR_PTR(-EINVAL);
+
+	switch (PERF_COUNTER_TYPE(config)) {
+	case PERF_TYPE_SOFTWARE:
+		switch (PERF_COUNTER_ID(config)) {
+		case PERF_COUNT_CPU_CLOCK:
+		case PERF_COUNT_TASK_CLOCK:
+			return &pc_clock_ops;
+		case PERF_COUNT_PAGE_FAULTS:
+		case PERF_COUNT_CONTEXT_SWITCHES:
+		case PERF_COUNT_CPU_MIGRATIONS:
+		case PERF_COUNT_PAGE_FAULTS_MIN:
+		case PERF_COUNT_PAGE_FAULTS_MAJ:
+			return &pc_sw_event_ops;
+		}
+		return ERR_PTR(-EINVAL);
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_TRACEPOINT:
+	default:
+		return ERR_PTR(-EINVAL);
+	}
+}
+
+/**
+ * pc_check_group() - may a new counter join @leader's group?
+ * @leader:	the counter named by group_fd
+ * @hw_event:	the new counter's description
+ * @ctx:	the context the new counter is for
+ * @cpu:	the new counter's cpu argument
+ *
+ * A group lives in one context on one CPU filter, is led by a counter
+ * that leads (not a member), and is inherited as a whole or not at all.
+ * Only a leader may be pinned or exclusive.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int pc_check_group(const struct perf_counter *leader,
+		   const struct perf_counter_hw_event *hw_event,
+		   const struct perf_counter_context *ctx, int cpu)
+{
+	if (!pc_is_leader(leader))
+		return -EINVAL;
+	if (leader->ctx != ctx || leader->cpu != cpu)
+		return -EINVAL;
+	if (hw_event->pinned || hw_event->exclusive)
+		return -EINVAL;
+	if (hw_event->inherit != leader->hw_event.inherit)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * pc_read_size() - bytes one read() of a counting counter returns
+ * @read_format: the counter's PERF_FORMAT_* bits
+ *
+ * Return: 8 for the value plus 8 for each time asked for.
+ */
+size_t pc_read_size(u64 read_format)
+{
+	return sizeof(u64) * (1 + hweight64(read_format));
+}

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: contexts — the counters of one task or of one CPU.
+ *
+ * A task context is scheduled in and out with its task; a CPU context is
+ * always in. Context time advances only while a context is in, and is
+ * read with local_clock() on the CPU it is in on, so every change to an
+ * active context runs on that CPU (pc_ctx_call()).
+ */
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+DEFINE_STATIC_KEY_FALSE(perf_counter_task_key);
+
+static DEFINE_PER_CPU(struct perf_counter_context, pc_cpu_ctx);
+
+void pc_ctx_init(struct perf_counter_context *ctx, struct task_struct *task)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->groups);
+	refcount_set(&ctx->refcount, 1);
+	ctx->task = task;
+	ctx->active_cpu = -1;
+}
+
+/**
+ * pc_ctx_advance() - move context time on to @now
+ * @ctx:	the context, under ctx->lock
+ * @now:	local_clock() on the CPU the context is active on
+ *
+ * Return: the context time; it does not move while the context is out.
+ */
+u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now)
+{
+	if (ctx->is_active) {
+		ctx->time += now - ctx->timestamp;
+		ctx->timestamp = now;
+	}
+	return ctx->time;
+}
+
+u64 pc_ctx_update_time(struct perf_counter_context *ctx)
+{
+	return pc_ctx_advance(ctx, local_clock());
+}
+
+/* Take every group of an active context off this CPU. */
+void pc_ctx_sched_out(struct perf_counter_context *ctx)
+{
+	struct perf_counter *leader;
+	u64 now;
+
+	if (!ctx->is_active)
+		return;
+	now = pc_ctx_update_time(ctx);
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		pc_group_sched_out(leader, now);
+	ctx->is_active = false;
+}
+
+/* Make the context active on @cpu (this CPU) and put its groups on. */
+void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
+{
+	struct perf_counter *leader;
+
+	if (ctx->is_active || ctx->dead)
+		return;
+	ctx->timestamp = local_clock();
+	ctx->active_cpu = cpu;
+	ctx->is_active = true;
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		pc_group_sched_in(leader, ctx->time);
+}
+
+void __perf_counter_task_sched_out(struct task_struct *prev,
+				   struct task_struct *next)
+{
+	struct perf_counter_context *ctx = READ_ONCE(prev->perf_counter_ctxp);
+
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	pc_ctx_sched_out(ctx);
+	raw_spin_unlock(&ctx->lock);
+}
+
+void __perf_counter_task_sched_in(struct task_struct *prev,
+				  struct task_struct *task)
+{
+	struct perf_counter_context *ctx = READ_ONCE(task->perf_counter_ctxp);
+
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	pc_ctx_sched_in(ctx, smp_processor_id());
+	raw_spin_unlock(&ctx->lock);
+}
+
+/* Scheduler tick: nothing rotates yet. */
+void perf_counter_task_tick(void)
+{
+}
+
+struct pc_call {
+	struct perf_counter_context	*ctx;
+	pc_ctx_fn			fn;
+	void				*info;
+	bool				done;
+};
+
+/*
+ * IPI handler: run the function if the context is (or, for a task
+ * context whose task is running here, becomes) active on this CPU.
+ */
+static void pc_call_here(void *data)
+{
+	struct pc_call *call = data;
+	struct perf_counter_context *ctx = call->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (ctx->task && !ctx->dead) {
+		if (ctx->task != current)
+			goto out;
+		/* A context made while its task ran was never put in. */
+		pc_ctx_sched_in(ctx, smp_processor_id());
+	}
+	call->fn(ctx, call->info);
+	call->done = true;
+out:
+	raw_spin_unlock(&ctx->lock);
+}
+
+/* Where must a change to @ctx run? -1: here, under ctx->lock. */
+static int pc_ctx_cpu(struct perf_counter_context *ctx)
+{
+	if (!ctx->task)
+		return ctx->active_cpu;
+	if (ctx->dead)
+		return -1;
+	if (ctx->is_active)
+		return ctx->active_cpu;
+	if (task_curr(ctx->task))
+		return task_cpu(ctx->task);
+	return -1;
+}
+
+/**
+ * pc_ctx_call() - run @fn on @ctx where it is safe to
+ * @ctx:	the context
+ * @fn:		called with ctx->lock held and irqs off
+ * @info:	passed to @fn
+ *
+ * @fn runs on the CPU the context is active on, or, when it is not
+ * active and its task is not running, right here: a task that is about
+ * to be scheduled in waits for ctx->lock and then sees what @fn did.
+ * Process context only; may wait for another CPU.
+ */
+void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
+{
+	struct pc_call call = { .ctx = ctx, .fn = fn, .info = info };
+	int cpu;
+
+	might_sleep();
+	for (;;) {
+		raw_spin_lock_irq(&ctx->lock);
+		cpu = pc_ctx_cpu(ctx);
+		if (cpu < 0) {
+			fn(ctx, info);
+			raw_spin_unlock_irq(&ctx->lock);
+			return;
+		}
+		raw_spin_unlock_irq(&ctx->lock);
+
+		if (smp_call_function_single(cpu, pc_call_here, &call, 1) &&
+		    !ctx->task) {
+			/* The CPU went away: nothing of it is counting. */
+			raw_spin_lock_irq(&ctx->lock);
+			fn(ctx, info);
+			raw_spin_unlock_irq(&ctx->lock);
+			return;
+		}
+		if (call.done)
+			return;
+		/* The task moved between the look and the call: again. */
+		cond_resched();
+	}
+}
+
+/* A new, empty task context; the caller links it to its task. */
+struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task)
+{
+	struct perf_counter_context *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return NULL;
+	pc_ctx_init(ctx, task);
+	/* On before the context can be seen, so no switch is missed. */
+	static_branch_inc(&perf_counter_task_key);
+	return ctx;
+}
+
+void pc_ctx_get(struct perf_counter_context *ctx)
+{
+	if (ctx->task)
+		refcount_inc(&ctx->refcount);
+}
+
+/*
+ * Drop a reference to a task context; CPU contexts live for ever.
+ * May sleep (the static key).
+ *
+ * A task context does not pin its task: once the task is gone the
+ * context is dead, and ctx->task is only compared, never followed.
+ */
+void pc_ctx_put(struct perf_counter_context *ctx)
+{
+	if (!ctx->task || !refcount_dec_and_test(&ctx->refcount))
+		return;
+	WARN_ON_ONCE(ctx->nr_counters);
+	static_branch_dec(&perf_counter_task_key);
+	kfree_rcu(ctx, rcu);
+}
+
+/* The task's context with a reference, made if it has none yet. */
+static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
+{
+	struct perf_counter_context *ctx;
+	int err;
+
+	for (;;) {
+		rcu_read_lock();
+		ctx = READ_ONCE(task->perf_counter_ctxp);
+		if (ctx && !refcount_inc_not_zero(&ctx->refcount))
+			ctx = ERR_PTR(-ESRCH);	/* being torn down */
+		rcu_read_unlock();
+		if (ctx)
+			return ctx;
+
+		ctx = pc_task_ctx_alloc(task);
+		if (!ctx)
+			return ERR_PTR(-ENOMEM);
+
+		task_lock(task);
+		if (task->flags & PF_EXITING) {
+			err = -ESRCH;
+		} else if (task->perf_counter_ctxp) {
+			err = -EAGAIN;
+		} else {
+			refcount_set(&ctx->refcount, 2);  /* task, caller */
+			WRITE_ONCE(task->perf_counter_ctxp, ctx);
+			err = 0;
+		}
+		task_unlock(task);
+		if (!err)
+			return ctx;
+
+		pc_ctx_put(ctx);
+		if (err != -EAGAIN)
+			return ERR_PTR(err);
+	}
+}
+
+/**
+ * pc_find_context() - the context a new counter goes into
+ * @pid:	0 for the caller, > 0 for that task, -1 for a CPU
+ * @cpu:	-1 for any CPU, or the CPU to count on
+ *
+ * Counting a whole CPU needs CAP_SYS_ADMIN; counting another task needs
+ * the right to trace it.
+ *
+ * Return: the context with a reference, or ERR_PTR(): -EINVAL for
+ * pid/cpu values out of range, -EACCES without the right, -ESRCH for a
+ * task that does not exist or is exiting.
+ */
+struct perf_counter_context *pc_find_context(pid_t pid, int cpu)
+{
+	struct perf_counter_context *ctx;
+	struct task_struct *task;
+
+	if (pid < -1 || cpu < -1)
+		return ERR_PTR(-EINVAL);
+	if (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu)))
+		return ERR_PTR(-EINVAL);
+
+	if (pid == -1) {
+		if (cpu < 0)
+			return ERR_PTR(-EINVAL);
+		if (!capable(CAP_SYS_ADMIN))
+			return ERR_PTR(-EACCES);
+		return per_cpu_ptr(&pc_cpu_ctx, cpu);
+	}
+
+	rcu_read_lock();
+	task = pid ? find_task_by_vpid(pid) : current;
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	if (!task)
+		return ERR_PTR(-ESRCH);
+
+	if (task != current &&
+	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
+		ctx = ERR_PTR(-EACCES);
+	else
+		ctx = pc_task_ctx_get(task);
+	put_task_struct(task);
+	return ctx;
+}
+
+/* prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current. */
+static int pc_task_set_leaders(bool enable)
+{
+	struct perf_counter_context *ctx = READ_ONCE(current->perf_counter_ctxp);
+
+	if (!ctx)
+		return 0;
+	/* Only current frees its own context, so it stays. */
+	mutex_lock(&ctx->mutex);
+	pc_ctx_call(ctx, __pc_set_leaders, &enable);
+	mutex_unlock(&ctx->mutex);
+	return 0;
+}
+
+/**
+ * perf_counter_task_disable() - disable every counter group on current
+ *
+ * Only the group leaders change state, so members keep their own
+ * enable bit. Counters current opened on other tasks are not touched.
+ *
+ * Return: 0.
+ */
+int perf_counter_task_disable(void)
+{
+	return pc_task_set_leaders(false);
+}
+
+/**
+ * perf_counter_task_enable() - enable every counter group on current
+ *
+ * Return: 0.
+ */
+int perf_counter_task_enable(void)
+{
+	return pc_task_set_leaders(true);
+}
+
+static int __init pc_cpu_ctx_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_counter_context *ctx = per_cpu_ptr(&pc_cpu_ctx, cpu);
+
+		pc_ctx_init(ctx, NULL);
+		ctx->active_cpu = cpu;
+		ctx->is_active = true;
+	}
+	return 0;
+}
+core_initcall(pc_cpu_ctx_init);

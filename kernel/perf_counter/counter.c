@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: one counter — its life, its times and its value.
+ *
+ * Times are kept in context time (see context.c), which only advances
+ * while the context is scheduled in: a counter's time_enabled is the
+ * time its task ran while the counter was enabled, time_running the part
+ * of that during which the counter was actually on the CPU.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+/**
+ * pc_counter_alloc() - make a counter, not yet installed anywhere
+ * @hw:		its description
+ * @ops:	its kind
+ * @cpu:	the CPU it is restricted to, or -1
+ * @parent:	for an inherited counter, the top-level counter it folds
+ *		into (a reference is taken); NULL otherwise
+ *
+ * The counter starts with one reference, its creator's.
+ *
+ * Return: the counter or an ERR_PTR().
+ */
+struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
+				      const struct pc_ops *ops, int cpu,
+				      struct perf_counter *parent)
+{
+	struct perf_counter *counter;
+	int err;
+
+	counter = kzalloc(sizeof(*counter), GFP_KERNEL);
+	if (!counter)
+		return ERR_PTR(-ENOMEM);
+
+	INIT_LIST_HEAD(&counter->group_entry);
+	INIT_LIST_HEAD(&counter->siblings);
+	INIT_LIST_HEAD(&counter->children);
+	INIT_LIST_HEAD(&counter->child_entry);
+	mutex_init(&counter->child_mutex);
+	refcount_set(&counter->refcount, 1);
+	counter->leader = counter;
+	counter->hw_event = *hw;
+	counter->ops = ops;
+	counter->cpu = cpu;
+	counter->state = hw->disabled ? PC_STATE_OFF : PC_STATE_INACTIVE;
+
+	if (ops->init) {
+		err = ops->init(counter);
+		if (err) {
+			kfree(counter);
+			return ERR_PTR(err);
+		}
+	}
+	if (parent) {
+		pc_counter_get(parent);
+		counter->parent = parent;
+	}
+	return counter;
+}
+
+void pc_counter_get(struct perf_counter *counter)
+{
+	refcount_inc(&counter->refcount);
+}
+
+/* Drop a reference; the last one frees. May sleep. */
+void pc_counter_put(struct perf_counter *counter)
+{
+	might_sleep();
+	if (!refcount_dec_and_test(&counter->refcount))
+		return;
+
+	WARN_ON_ONCE(counter->attached);
+	WARN_ON_ONCE(!list_empty(&counter->children));
+	if (counter->ops->destroy)
+		counter->ops->destroy(counter);
+	if (counter->ctx)
+		pc_ctx_put(counter->ctx);
+	if (counter->parent)
+		pc_counter_put(counter->parent);
+	kfree(counter);
+}
+
+/**
+ * pc_counter_update_times() - bring the counter's times up to @ctx_time
+ * @counter:	the counter, under its ctx->lock
+ * @ctx_time:	the context's time now
+ *
+ * Call before every state change, so each interval is charged to the
+ * state the counter was in during it.
+ */
+void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time)
+{
+	u64 delta = ctx_time - counter->tstamp;
+
+	if (counter->state >= PC_STATE_INACTIVE)
+		counter->time_enabled += delta;
+	if (counter->state == PC_STATE_ACTIVE)
+		counter->time_running += delta;
+	counter->tstamp = ctx_time;
+}
+
+/* Change state with the times charged to the old one. */
+void pc_counter_set_state(struct perf_counter *counter, int state,
+			  u64 ctx_time)
+{
+	pc_counter_update_times(counter, ctx_time);
+	counter->state = state;
+}
+
+/**
+ * pc_counter_sched_in() - put an enabled counter on this CPU
+ * @counter:	the counter, under its ctx->lock with irqs off
+ * @ctx_time:	the context's time now
+ *
+ * A counter that is off, already on, or restricted to another CPU is
+ * left as it is.
+ *
+ * Return: 0, or the error of a counter that could not start.
+ */
+int pc_counter_sched_in(struct perf_counter *counter, u64 ctx_time)
+{
+	int err;
+
+	if (counter->state != PC_STATE_INACTIVE)
+		return 0;
+	if (counter->cpu >= 0 && counter->cpu != smp_processor_id())
+		return 0;
+
+	err = counter->ops->start(counter);
+	if (err)
+		return err;
+	pc_counter_set_state(counter, PC_STATE_ACTIVE, ctx_time);
+	return 0;
+}
+
+/* Take a counting counter off the CPU; it stays enabled. */
+void pc_counter_sched_out(struct perf_counter *counter, u64 ctx_time)
+{
+	if (counter->state != PC_STATE_ACTIVE)
+		return;
+	counter->ops->stop(counter);
+	pc_counter_set_state(counter, PC_STATE_INACTIVE, ctx_time);
+}
+
+/* Runs where the counter's context is active: fold, then copy out. */
+struct pc_read_req {
+	struct perf_counter	*counter;
+	struct pc_values	*vals;
+};
+
+static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
+{
+	struct pc_read_req *req = info;
+	struct perf_counter *counter = req->counter;
+	u64 now = pc_ctx_update_time(ctx);
+
+	if (counter->state == PC_STATE_ACTIVE)
+		counter->ops->read(counter);
+	pc_counter_update_times(counter, now);
+
+	req->vals->value += atomic64_read(&counter->count);
+	req->vals->time_enabled += counter->time_enabled;
+	req->vals->time_running += counter->time_running;
+}
+
+/**
+ * pc_counter_read() - the counter's value and times, children included
+ * @counter:	a top-level counter; the caller holds a reference
+ * @vals:	where to put them
+ *
+ * The value of an inherited counter is its own count, plus the counts of
+ * the children that have exited, plus the current counts of the live
+ * ones. May sleep.
+ */
+void pc_counter_read(struct perf_counter *counter, struct pc_values *vals)
+{
+	struct pc_read_req req = { .counter = counter, .vals = vals };
+	struct perf_counter *child;
+
+	memset(vals, 0, sizeof(*vals));
+	pc_ctx_call(counter->ctx, __pc_counter_read, &req);
+
+	/* Exited children fold under child_mutex: none is seen twice. */
+	mutex_lock(&counter->child_mutex);
+	vals->value += atomic64_read(&counter->child_count);
+	vals->time_enabled += atomic64_read(&counter->child_time_enabled);
+	vals->time_running += atomic64_read(&counter->child_time_running);
+	list_for_each_entry(child, &counter->children, child_entry) {
+		req.counter = child;
+		pc_ctx_call(child->ctx, __pc_counter_read, &req);
+	}
+	mutex_unlock(&counter->child_mutex);
+}

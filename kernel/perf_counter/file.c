@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: the counter file descriptor.
+ */
+#include <linux/fs.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/*
+ * read(): the 64-bit value, then the times read_format asks for. A
+ * pinned counter in the error state reads as end of file.
+ */
+static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
+		       loff_t *ppos)
+{
+	struct perf_counter *counter = file->private_data;
+	u64 format = counter->hw_event.read_format;
+	size_t size = pc_read_size(format);
+	struct pc_values vals;
+	u64 out[3];
+	int n = 0;
+
+	if (count < size)
+		return -ENOSPC;
+	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
+		return 0;
+
+	pc_counter_read(counter, &vals);
+	out[n++] = vals.value;
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out[n++] = vals.time_enabled;
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out[n++] = vals.time_running;
+
+	if (copy_to_user(buf, out, size))
+		return -EFAULT;
+	return size;
+}
+
+static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct perf_counter *counter = file->private_data;
+
+	switch (cmd) {
+	case PERF_COUNTER_IOC_ENABLE:
+		pc_counter_enable(counter);
+		return 0;
+	case PERF_COUNTER_IOC_DISABLE:
+		pc_counter_disable(counter);
+		return 0;
+	}
+	return -ENOTTY;
+}
+
+/* The last close ends the counter and every inherited copy of it. */
+static int pc_release(struct inode *inode, struct file *file)
+{
+	struct perf_counter *counter = file->private_data;
+
+	pc_remove(counter);
+	pc_release_children(counter);
+	pc_counter_put(counter);		/* the file's reference */
+	return 0;
+}
+
+const struct file_operations pc_fops = {
+	.owner		= THIS_MODULE,
+	.read		= pc_read,
+	.unlocked_ioctl	= pc_ioctl,
+	.compat_ioctl	= pc_ioctl,
+	.release	= pc_release,
+	.llseek		= no_llseek,
+};

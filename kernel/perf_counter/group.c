@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: groups.
+ *
+ * A group is a leader and its members. It goes onto the CPU as a unit —
+ * every enabled member with the leader, or none of them — so the members'
+ * values cover the same instructions and can be compared. Disabling the
+ * leader stops the whole group; disabling a member stops only it.
+ */
+#include "internal.h"
+
+/**
+ * pc_group_sched_in() - put an enabled group on this CPU, all or nothing
+ * @leader:	the group leader, under ctx->lock with irqs off
+ * @ctx_time:	the context's time now
+ *
+ * A pinned group that cannot go on enters the error state, where it
+ * stays until it is enabled or disabled again.
+ *
+ * Return: 0, or the error of the counter that could not start.
+ */
+int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time)
+{
+	struct perf_counter *member, *failed;
+	int err;
+
+	if (leader->state != PC_STATE_INACTIVE)
+		return 0;
+	if (leader->cpu >= 0 && leader->cpu != smp_processor_id())
+		return 0;
+
+	err = pc_counter_sched_in(leader, ctx_time);
+	if (err)
+		goto error;
+	list_for_each_entry(member, &leader->siblings, group_entry) {
+		err = pc_counter_sched_in(member, ctx_time);
+		if (err) {
+			failed = member;
+			goto undo;
+		}
+	}
+	return 0;
+
+undo:
+	list_for_each_entry(member, &leader->siblings, group_entry) {
+		if (member == failed)
+			break;
+		pc_counter_sched_out(member, ctx_time);
+	}
+	pc_counter_sched_out(leader, ctx_time);
+error:
+	if (leader->hw_event.pinned)
+		pc_counter_set_state(leader, PC_STATE_ERROR, ctx_time);
+	return err;
+}
+
+/* Take a group off the CPU; its members keep their own states. */
+void pc_group_sched_out(struct perf_counter *leader, u64 ctx_time)
+{
+	struct perf_counter *member;
+
+	list_for_each_entry(member, &leader->siblings, group_entry)
+		pc_counter_sched_out(member, ctx_time);
+	pc_counter_sched_out(leader, ctx_time);
+}
+
+/* After a member changes, put it on if its group is on. */
+static void pc_member_sched_in(struct perf_counter_context *ctx,
+			       struct perf_counter *counter, u64 now)
+{
+	if (!ctx->is_active)
+		return;
+	if (pc_is_leader(counter))
+		pc_group_sched_in(counter, now);
+	else if (counter->leader->state == PC_STATE_ACTIVE)
+		pc_counter_sched_in(counter, now);
+}
+
+static void __pc_install(struct perf_counter_context *ctx, void *info)
+{
+	struct perf_counter *counter = info;
+	u64 now = pc_ctx_update_time(ctx);
+
+	counter->tstamp = now;
+	if (pc_is_leader(counter))
+		list_add_tail(&counter->group_entry, &ctx->groups);
+	else
+		list_add_tail(&counter->group_entry, &counter->leader->siblings);
+	counter->attached = true;
+	ctx->nr_counters++;
+	pc_member_sched_in(ctx, counter, now);
+}
+
+/**
+ * pc_install() - add a counter to its context, alone or in a group
+ * @counter:	a new counter; counter->ctx (a reference it holds) says
+ *		which context
+ * @leader:	the group to join, or NULL to lead a group of its own
+ *
+ * The context takes a reference to the counter. An enabled counter
+ * starts counting at once if the context is active.
+ *
+ * Return: 0, or -ESRCH if the context's task has exited.
+ */
+int pc_install(struct perf_counter *counter, struct perf_counter *leader)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+	int err = 0;
+
+	mutex_lock(&ctx->mutex);
+	if (ctx->dead || (leader && !leader->attached)) {
+		err = -ESRCH;
+	} else {
+		counter->leader = leader ?: counter;
+		pc_counter_get(counter);
+		pc_ctx_call(ctx, __pc_install, counter);
+	}
+	mutex_unlock(&ctx->mutex);
+	return err;
+}
+
+static void __pc_remove(struct perf_counter_context *ctx, void *info)
+{
+	struct perf_counter *counter = info, *member, *tmp;
+	u64 now;
+
+	if (!counter->attached)
+		return;
+	now = pc_ctx_update_time(ctx);
+	pc_counter_sched_out(counter, now);
+	list_del_init(&counter->group_entry);
+
+	/* The members of a group whose leader goes lead groups of one. */
+	list_for_each_entry_safe(member, tmp, &counter->siblings, group_entry) {
+		list_move_tail(&member->group_entry, &ctx->groups);
+		member->leader = member;
+		pc_member_sched_in(ctx, member, now);
+	}
+	counter->leader = counter;
+	counter->attached = false;
+	ctx->nr_counters--;
+}
+
+/**
+ * pc_remove() - take a counter out of its context
+ * @counter:	the counter; it may have been detached already (its task
+ *		exited), in which case nothing happens
+ *
+ * Drops the context's reference to the counter. May sleep.
+ */
+void pc_remove(struct perf_counter *counter)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+	bool was_attached;
+
+	if (!ctx)
+		return;
+	mutex_lock(&ctx->mutex);
+	was_attached = counter->attached;
+	if (was_attached)
+		pc_ctx_call(ctx, __pc_remove, counter);
+	mutex_unlock(&ctx->mutex);
+	if (was_attached)
+		pc_counter_put(counter);
+}
+
+static void __pc_enable(struct perf_counter_context *ctx, void *info)
+{
+	struct perf_counter *counter = info;
+	u64 now;
+
+	if (!counter->attached || counter->state >= PC_STATE_INACTIVE)
+		return;
+	now = pc_ctx_update_time(ctx);
+	pc_counter_set_state(counter, PC_STATE_INACTIVE, now);
+	pc_member_sched_in(ctx, counter, now);
+}
+
+static void __pc_disable(struct perf_counter_context *ctx, void *info)
+{
+	struct perf_counter *counter = info;
+	u64 now;
+
+	if (!counter->attached || counter->state == PC_STATE_OFF)
+		return;
+	now = pc_ctx_update_time(ctx);
+	if (pc_is_leader(counter))
+		pc_group_sched_out(counter, now);
+	else
+		pc_counter_sched_out(counter, now);
+	pc_counter_set_state(counter, PC_STATE_OFF, now);
+}
+
+/* prctl: enable or disable every group leader of a context. */
+void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
+{
+	struct perf_counter *leader;
+
+	list_for_each_entry(leader, &ctx->groups, group_entry) {
+		if (*(bool *)enable)
+			__pc_enable(ctx, leader);
+		else
+			__pc_disable(ctx, leader);
+	}
+}
+
+static void pc_counter_apply(struct perf_counter *counter, pc_ctx_fn fn)
+{
+	struct perf_counter *child;
+
+	pc_ctx_call(counter->ctx, fn, counter);
+	mutex_lock(&counter->child_mutex);
+	list_for_each_entry(child, &counter->children, child_entry)
+		pc_ctx_call(child->ctx, fn, child);
+	mutex_unlock(&counter->child_mutex);
+}
+
+/**
+ * pc_counter_enable() - PERF_COUNTER_IOC_ENABLE
+ * @counter: a top-level counter
+ *
+ * Enables the counter and its inherited copies; a leader brings its
+ * group back on, a counter in the error state gets another chance.
+ */
+void pc_counter_enable(struct perf_counter *counter)
+{
+	pc_counter_apply(counter, __pc_enable);
+}
+
+/**
+ * pc_counter_disable() - PERF_COUNTER_IOC_DISABLE
+ * @counter: a top-level counter
+ *
+ * Disables the counter and its inherited copies; the values are kept.
+ */
+void pc_counter_disable(struct perf_counter *counter)
+{
+	pc_counter_apply(counter, __pc_disable);
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: inheritance.
+ *
+ * At fork, each group whose leader has the inherit bit is copied into
+ * the child's context. Every copy points at the top-level counter (the
+ * one with the file descriptor), however deep the descendant, and sits
+ * on that counter's children list. When the child exits its copies fold
+ * their values and times into the top-level counter. Only tasks forked
+ * after the counter was made are counted: copies are made at fork, never
+ * pushed into tasks that already exist.
+ *
+ * Whoever takes a copy off its top-level counter's children list — the
+ * exiting child folding it, or the top-level counter's release — drops
+ * the reference that list held.
+ */
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+/* Link a copy of @orig into @ctx, in @leader's group (or its own). */
+static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
+					       struct perf_counter_context *ctx,
+					       struct perf_counter *leader)
+{
+	struct perf_counter *top = orig->parent ?: orig;
+	struct perf_counter *copy;
+
+	copy = pc_counter_alloc(&orig->hw_event, orig->ops, orig->cpu, top);
+	if (IS_ERR(copy))
+		return copy;
+	copy->state = orig->state >= PC_STATE_INACTIVE ?
+		      PC_STATE_INACTIVE : PC_STATE_OFF;
+	pc_ctx_get(ctx);
+	copy->ctx = ctx;
+	copy->leader = leader ?: copy;
+
+	/* The child has not run: its context is not active anywhere. */
+	raw_spin_lock_irq(&ctx->lock);
+	if (leader)
+		list_add_tail(&copy->group_entry, &leader->siblings);
+	else
+		list_add_tail(&copy->group_entry, &ctx->groups);
+	copy->attached = true;
+	ctx->nr_counters++;
+	raw_spin_unlock_irq(&ctx->lock);
+	/* The allocation's reference is now the context's. */
+
+	pc_counter_get(copy);
+	mutex_lock(&top->child_mutex);
+	list_add_tail(&copy->child_entry, &top->children);
+	mutex_unlock(&top->child_mutex);
+	return copy;
+}
+
+static int pc_inherit_group(struct perf_counter *leader,
+			    struct perf_counter_context *ctx)
+{
+	struct perf_counter *copy, *member, *m;
+
+	copy = pc_inherit_counter(leader, ctx, NULL);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
+	list_for_each_entry(member, &leader->siblings, group_entry) {
+		m = pc_inherit_counter(member, ctx, copy);
+		if (IS_ERR(m))
+			return PTR_ERR(m);
+	}
+	return 0;
+}
+
+/**
+ * __perf_counter_init_task() - copy inherited counters into a new task
+ * @child: the task being forked by current
+ *
+ * Return: 0, or -ENOMEM with nothing left behind.
+ */
+int __perf_counter_init_task(struct task_struct *child)
+{
+	struct perf_counter_context *parent_ctx = current->perf_counter_ctxp;
+	struct perf_counter_context *ctx = NULL;
+	struct perf_counter *leader;
+	int err = 0;
+
+	mutex_lock(&parent_ctx->mutex);
+	list_for_each_entry(leader, &parent_ctx->groups, group_entry) {
+		if (!leader->hw_event.inherit)
+			continue;
+		if (!ctx) {
+			ctx = pc_task_ctx_alloc(child);
+			if (!ctx) {
+				err = -ENOMEM;
+				break;
+			}
+			child->perf_counter_ctxp = ctx;
+		}
+		err = pc_inherit_group(leader, ctx);
+		if (err)
+			break;
+	}
+	mutex_unlock(&parent_ctx->mutex);
+
+	if (err && ctx)
+		pc_task_teardown(child);
+	return err;
+}
+
+/* An exited copy gives its value and times to its top-level counter. */
+static void pc_fold_into_parent(struct perf_counter *copy)
+{
+	struct perf_counter *top = copy->parent;
+	bool folded = false;
+
+	mutex_lock(&top->child_mutex);
+	if (!list_empty(&copy->child_entry)) {
+		list_del_init(&copy->child_entry);
+		atomic64_add(atomic64_read(&copy->count), &top->child_count);
+		atomic64_add(copy->time_enabled, &top->child_time_enabled);
+		atomic64_add(copy->time_running, &top->child_time_running);
+		folded = true;
+	}
+	mutex_unlock(&top->child_mutex);
+	if (folded)
+		pc_counter_put(copy);
+}
+
+/**
+ * pc_task_teardown() - end a task's context
+ * @task: current at exit, or a child whose fork failed
+ *
+ * Takes the context off the CPU, marks it dead so nothing new can be
+ * installed, dissolves its groups, folds inherited copies into their
+ * top-level counters and drops the context's references. Counters opened
+ * on the task through a file keep their final values for read().
+ */
+void pc_task_teardown(struct task_struct *task)
+{
+	struct perf_counter_context *ctx;
+	struct perf_counter *counter, *member, *tmp, *tmp2;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	/* Pairs with the PF_EXITING check of pc_task_ctx_get(). */
+	task_lock(task);
+	ctx = task->perf_counter_ctxp;
+	task_unlock(task);
+	if (!ctx)
+		return;
+
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	pc_ctx_sched_out(ctx);
+	ctx->dead = true;
+	WRITE_ONCE(task->perf_counter_ctxp, NULL);
+	list_for_each_entry_safe(counter, tmp, &ctx->groups, group_entry) {
+		list_for_each_entry_safe(member, tmp2, &counter->siblings,
+					 group_entry) {
+			member->leader = member;
+			member->attached = false;
+			list_move_tail(&member->group_entry, &gone);
+		}
+		counter->attached = false;
+		list_move_tail(&counter->group_entry, &gone);
+	}
+	ctx->nr_counters = 0;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	mutex_unlock(&ctx->mutex);
+
+	list_for_each_entry_safe(counter, tmp, &gone, group_entry) {
+		list_del_init(&counter->group_entry);
+		if (counter->parent)
+			pc_fold_into_parent(counter);
+		pc_counter_put(counter);	/* the context's reference */
+	}
+	pc_ctx_put(ctx);			/* the task's reference */
+}
+
+void __perf_counter_exit_task(struct task_struct *task)
+{
+	pc_task_teardown(task);
+}
+
+/**
+ * perf_counter_free_task() - undo __perf_counter_init_task() for a child
+ * whose fork failed
+ * @child: the task that will never run
+ */
+void perf_counter_free_task(struct task_struct *child)
+{
+	pc_task_teardown(child);
+}
+
+/**
+ * pc_release_children() - end every inherited copy of a counter
+ * @counter: a top-level counter whose file is being released
+ *
+ * The copies are taken out of their tasks' contexts; their values go
+ * with the counter.
+ */
+void pc_release_children(struct perf_counter *counter)
+{
+	struct perf_counter *child, *tmp;
+	LIST_HEAD(stolen);
+
+	mutex_lock(&counter->child_mutex);
+	list_splice_init(&counter->children, &stolen);
+	mutex_unlock(&counter->child_mutex);
+
+	list_for_each_entry_safe(child, tmp, &stolen, child_entry) {
+		list_del_init(&child->child_entry);
+		pc_remove(child);
+		pc_counter_put(child);		/* the children list's */
+	}
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_counter core: the objects and the rules that bind them.
+ *
+ * Locking, outermost first:
+ *
+ *   ctx->mutex         structural changes to a context (install, remove,
+ *                      exit); process context only.
+ *   counter->child_mutex
+ *                      a top-level counter's list of inherited children.
+ *                      Taken inside a ctx->mutex (fork), never around one.
+ *   ctx->lock          raw, irqs off: everything the scheduler touches —
+ *                      counter states, group lists, times, PMU state.
+ *
+ * A context that is active (its task is running, or it is a CPU context)
+ * may only be changed on the CPU it is active on: pc_ctx_call() runs a
+ * function there, or locally when the context is inactive.
+ */
+#ifndef _KERNEL_PERF_COUNTER_INTERNAL_H
+#define _KERNEL_PERF_COUNTER_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/perf_counter.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+/* Counter states, ordered: >= PC_STATE_INACTIVE means "enabled". */
+enum pc_state {
+	PC_STATE_ERROR		= -2,	/* pinned group could not go on */
+	PC_STATE_OFF		= -1,	/* disabled */
+	PC_STATE_INACTIVE	= 0,	/* enabled, not on a CPU now */
+	PC_STATE_ACTIVE		= 1,	/* enabled and counting */
+};
+
+struct perf_counter;
+
+/**
+ * struct pc_ops - how one kind of counter counts
+ * @init:	set up a new counter of this kind; may sleep
+ * @destroy:	undo @init; may sleep
+ * @start:	begin counting on this CPU; irqs off, ctx->lock held
+ * @stop:	stop counting and fold the value into the counter
+ * @read:	fold the value counted so far into the counter; on the
+ *		counter's CPU, irqs off
+ *
+ * @start may fail (no free hardware register): the counter then stays
+ * off the CPU and its group with it.
+ */
+struct pc_ops {
+	int	(*init)(struct perf_counter *counter);
+	void	(*destroy)(struct perf_counter *counter);
+	int	(*start)(struct perf_counter *counter);
+	void	(*stop)(struct perf_counter *counter);
+	void	(*read)(struct perf_counter *counter);
+};
+
+/**
+ * struct perf_counter - one virtual 64-bit counter
+ * @group_entry:	in ctx->groups (leaders) or in leader->siblings
+ * @siblings:		the members of a group, on its leader
+ * @leader:		group leader; the counter itself when it leads
+ * @hw_event:		what user space asked for
+ * @ops:		the kind of counter
+ * @ctx:		the context it is installed in (a reference is held)
+ * @state:		enum pc_state, under ctx->lock
+ * @attached:		on @ctx's lists; under ctx->mutex and ctx->lock
+ * @cpu:		the only CPU it counts on, or -1
+ * @count:		the 64-bit value
+ * @time_enabled:	ns of context time spent enabled
+ * @time_running:	ns of context time spent counting
+ * @tstamp:		context time of the last update of the two above
+ * @clock_start:	clock counters: local_clock() at the last fold
+ * @sw_node:		software event counters: on the CPU's event list
+ * @parent:		the top-level counter an inherited counter folds into
+ * @child_mutex:	protects @children
+ * @children:		inherited counters alive in descendant tasks
+ * @child_entry:	in @parent->children
+ * @child_count:	values folded in from exited children
+ * @child_time_enabled:	their enabled times
+ * @child_time_running:	their running times
+ * @refcount:		the file, the context and @parent->children each
+ *			hold one
+ */
+struct perf_counter {
+	struct list_head		group_entry;
+	struct list_head		siblings;
+	struct perf_counter		*leader;
+	struct perf_counter_hw_event	hw_event;
+	const struct pc_ops		*ops;
+	struct perf_counter_context	*ctx;
+	int				state;
+	bool				attached;
+	int				cpu;
+
+	atomic64_t			count;
+	u64				time_enabled;
+	u64				time_running;
+	u64				tstamp;
+
+	union {
+		u64			clock_start;
+		struct hlist_node	sw_node;
+	};
+
+	struct perf_counter		*parent;
+	struct mutex			child_mutex;
+	struct list_head		children;
+	struct list_head		child_entry;
+	atomic64_t			child_count;
+	atomic64_t			child_time_enabled;
+	atomic64_t			child_time_running;
+
+	refcount_t			refcount;
+};
+
+/**
+ * struct perf_counter_context - the counters of one task or one CPU
+ * @lock:	see the locking rules at the top of this file
+ * @mutex:	see the locking rules at the top of this file
+ * @groups:	group leaders
+ * @nr_counters: counters installed
+ * @is_active:	scheduled in on @active_cpu
+ * @active_cpu:	the CPU it is active on
+ * @dead:	its task has exited: nothing more may be installed
+ * @task:	the task, or NULL for a CPU context
+ * @time:	context time: ns during which the context was active
+ * @timestamp:	local_clock() when @time was last brought up to date
+ * @refcount:	the task and every counter hold one (task contexts only)
+ * @rcu:	deferred free
+ */
+struct perf_counter_context {
+	raw_spinlock_t		lock;
+	struct mutex		mutex;
+	struct list_head	groups;
+	int			nr_counters;
+	bool			is_active;
+	int			active_cpu;
+	bool			dead;
+	struct task_struct	*task;
+	u64			time;
+	u64			timestamp;
+	refcount_t		refcount;
+	struct rcu_head		rcu;
+};
+
+/* config.c: checking and decoding what user space passed */
+int pc_check_hw_event(const struct perf_counter_hw_event *hw_event);
+const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event);
+int pc_check_group(const struct perf_counter *leader,
+		   const struct perf_counter_hw_event *hw_event,
+		   const struct perf_counter_context *ctx, int cpu);
+size_t pc_read_size(u64 read_format);
+
+/* counter.c: one counter's life, time and value */
+struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
+				      const struct pc_ops *ops, int cpu,
+				      struct perf_counter *parent);
+void pc_counter_get(struct perf_counter *counter);
+void pc_counter_put(struct perf_counter *counter);
+void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time);
+int pc_counter_sched_in(struct perf_counter *counter, u64 ctx_time);
+void pc_counter_sched_out(struct perf_counter *counter, u64 ctx_time);
+void pc_counter_set_state(struct perf_counter *counter, int state,
+			  u64 ctx_time);
+
+struct pc_values {
+	u64	value;
+	u64	time_enabled;
+	u64	time_running;
+};
+void pc_counter_read(struct perf_counter *counter, struct pc_values *vals);
+
+/* group.c: groups on and off the CPU; enable, disable, install, remove */
+int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time);
+void pc_group_sched_out(struct perf_counter *leader, u64 ctx_time);
+int pc_install(struct perf_counter *counter, struct perf_counter *leader);
+void pc_remove(struct perf_counter *counter);
+void pc_counter_enable(struct perf_counter *counter);
+void pc_counter_disable(struct perf_counter *counter);
+void __pc_set_leaders(struct perf_counter_context *ctx, void *enable);  /* bool * */
+
+/* context.c: contexts, where they run, and the scheduler hooks */
+typedef void (*pc_ctx_fn)(struct perf_counter_context *ctx, void *info);
+void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info);
+void pc_ctx_init(struct perf_counter_context *ctx, struct task_struct *task);
+u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now);
+u64 pc_ctx_update_time(struct perf_counter_context *ctx);
+struct perf_counter_context *pc_find_context(pid_t pid, int cpu);
+void pc_ctx_get(struct perf_counter_context *ctx);
+void pc_ctx_put(struct perf_counter_context *ctx);
+struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
+void pc_ctx_sched_out(struct perf_counter_context *ctx);
+void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu);
+
+/* inherit.c: fork, exit and the end of inherited copies */
+void pc_task_teardown(struct task_struct *task);
+void pc_release_children(struct perf_counter *counter);
+
+/* file.c */
+extern const struct file_operations pc_fops;
+
+/* the kinds of counter */
+extern const struct pc_ops pc_clock_ops;
+extern const struct pc_ops pc_sw_event_ops;
+
+static inline bool pc_is_leader(const struct perf_counter *counter)
+{
+	return counter->leader == counter;
+}
+
+#endif /* _KERNEL_PERF_COUNTER_INTERNAL_H */

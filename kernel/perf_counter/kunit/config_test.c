@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: what perf_counter_open() accepts — event_config encoding,
+ * reserved bits, read_format, record types and counter kinds.
+ */
+#include <kunit/test.h>
+
+#include "../internal.h"
+
+static void hw_event_is_64_bytes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event), 64);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
+				       extra_config_len), 40);
+}
+
+static void event_config_fields_round_trip(struct kunit *test)
+{
+	u64 c = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, PERF_COUNT_PAGE_FAULTS);
+
+	KUNIT_EXPECT_EQ(test, c, 0x0100000000000002ULL);
+	KUNIT_EXPECT_FALSE(test, PERF_COUNTER_IS_RAW(c));
+	KUNIT_EXPECT_EQ(test, PERF_COUNTER_TYPE(c), PERF_TYPE_SOFTWARE);
+	KUNIT_EXPECT_EQ(test, PERF_COUNTER_ID(c), PERF_COUNT_PAGE_FAULTS);
+
+	/* The id field is 56 bits wide, not the seed's printed mask. */
+	c = PERF_COUNTER_CONFIG(0x7f, 0x00ffffffffffffffULL);
+	KUNIT_EXPECT_EQ(test, c, 0x7fffffffffffffffULL);
+	KUNIT_EXPECT_EQ(test, PERF_COUNTER_TYPE(c), 0x7f);
+	KUNIT_EXPECT_EQ(test, PERF_COUNTER_ID(c), 0x00ffffffffffffffULL);
+
+	/* Type bits above 7 do not spill into raw_type. */
+	c = PERF_COUNTER_CONFIG(0xff, 0);
+	KUNIT_EXPECT_FALSE(test, PERF_COUNTER_IS_RAW(c));
+
+	c = PERF_COUNTER_RAW_CONFIG(0x4064);
+	KUNIT_EXPECT_TRUE(test, PERF_COUNTER_IS_RAW(c));
+	KUNIT_EXPECT_EQ(test, c & PERF_COUNTER_CONFIG_MASK, 0x4064);
+}
+
+static struct perf_counter_hw_event sw_event(unsigned int id)
+{
+	struct perf_counter_hw_event hw = {
+		.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, id),
+	};
+	return hw;
+}
+
+static void reserved_bits_are_refused(struct kunit *test)
+{
+	struct perf_counter_hw_event hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	int bit;
+
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	for (bit = 0; bit < 55; bit++) {
+		hw = sw_event(PERF_COUNT_TASK_CLOCK);
+		hw.__reserved_1 = 1ULL << bit;
+		KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	}
+	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw.__reserved_2 = 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw.__reserved_3 = 1ULL << 63;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw.__reserved_4 = 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+}
+
+static void read_format_and_record_type_are_checked(struct kunit *test)
+{
+	struct perf_counter_hw_event hw = sw_event(PERF_COUNT_TASK_CLOCK);
+
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.read_format = 1 << 2;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+
+	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw.record_type = PERF_RECORD_IRQ;	/* without a period */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw.irq_period = 1000;			/* a sampling counter */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EOPNOTSUPP);
+	hw.record_type = PERF_RECORD_GROUP + 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw.record_type = PERF_RECORD_SIMPLE;	/* a period, no record */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+
+	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw.extra_config_len = 8;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+}
+
+static void every_software_id_has_its_kind(struct kunit *test)
+{
+	struct perf_counter_hw_event hw;
+	unsigned int id;
+
+	for (id = 0; id < PERF_SW_EVENTS_MAX; id++) {
+		hw = sw_event(id);
+		KUNIT_EXPECT_PTR_EQ(test, pc_event_ops(&hw),
+				    id <= PERF_COUNT_TASK_CLOCK ?
+				    &pc_clock_ops : &pc_sw_event_ops);
+	}
+	hw = sw_event(PERF_SW_EVENTS_MAX);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pc_event_ops(&hw)), -EINVAL);
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pc_event_ops(&hw)), -EINVAL);
+}
+
+static void other_types_are_refused_without_a_driver(struct kunit *test)
+{
+	struct perf_counter_hw_event hw = { };
+
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+					      PERF_COUNT_CPU_CYCLES);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pc_event_ops(&hw)), -EINVAL);
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_TRACEPOINT, 1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pc_event_ops(&hw)), -EINVAL);
+	hw.event_config = PERF_COUNTER_CONFIG(3, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pc_event_ops(&hw)), -EINVAL);
+	hw.event_config = PERF_COUNTER_RAW_CONFIG(0xc0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(pc_event_ops(&hw)), -EINVAL);
+}
+
+static void read_size_follows_read_format(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, pc_read_size(0), 8);
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_TOTAL_TIME_ENABLED), 16);
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_TOTAL_TIME_RUNNING), 16);
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_COUNTER_FORMAT_MASK), 24);
+}
+
+static struct kunit_case pc_config_cases[] = {
+	KUNIT_CASE(hw_event_is_64_bytes),
+	KUNIT_CASE(event_config_fields_round_trip),
+	KUNIT_CASE(reserved_bits_are_refused),
+	KUNIT_CASE(read_format_and_record_type_are_checked),
+	KUNIT_CASE(every_software_id_has_its_kind),
+	KUNIT_CASE(other_types_are_refused_without_a_driver),
+	KUNIT_CASE(read_size_follows_read_format),
+	{}
+};
+
+static struct kunit_suite pc_config_suite = {
+	.name = "perf_counter_config",
+	.test_cases = pc_config_cases,
+};
+kunit_test_suite(pc_config_suite);

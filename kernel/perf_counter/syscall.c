@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: the perf_counter_open() system call.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/syscalls.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* The leader named by group_fd, with its file held in @f. */
+static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
+{
+	if (group_fd == -1)
+		return NULL;
+	*f = fdget(group_fd);
+	if (!f->file)
+		return ERR_PTR(-EBADF);
+	if (f->file->f_op != &pc_fops) {
+		fdput(*f);
+		*f = (struct fd){ };
+		return ERR_PTR(-EINVAL);
+	}
+	return f->file->private_data;
+}
+
+/**
+ * sys_perf_counter_open - make a counter and return its file descriptor
+ * @hw_event_uptr:	what to count (struct perf_counter_hw_event)
+ * @pid:		0: the caller; > 0: that task; -1: every task on @cpu
+ * @cpu:		-1: any CPU; >= 0: only that CPU
+ * @group_fd:		-1 to lead a new group, or the fd of a group leader
+ * @flags:		must be 0
+ *
+ * Return: the new fd, or -EINVAL (bad description, flags, pid/cpu or
+ * group), -EFAULT (unreadable description), -EBADF (group_fd is not an
+ * fd), -EACCES (no right to the task or CPU), -ESRCH (no such task),
+ * -EOPNOTSUPP (sampling), -ENOMEM or -EMFILE.
+ */
+SYSCALL_DEFINE5(perf_counter_open,
+		struct perf_counter_hw_event __user *, hw_event_uptr,
+		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+{
+	struct perf_counter_hw_event hw_event;
+	struct perf_counter_context *ctx;
+	struct perf_counter *counter, *leader;
+	const struct pc_ops *ops;
+	struct fd group = { };
+	struct file *file;
+	int fd, err;
+
+	if (flags)
+		return -EINVAL;
+	if (copy_from_user(&hw_event, hw_event_uptr, sizeof(hw_event)))
+		return -EFAULT;
+	err = pc_check_hw_event(&hw_event);
+	if (err)
+		return err;
+	ops = pc_event_ops(&hw_event);
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
+	/* NMIs are for root; everyone else gets the ordinary interrupt. */
+	if (hw_event.nmi && !capable(CAP_SYS_ADMIN))
+		hw_event.nmi = 0;
+
+	ctx = pc_find_context(pid, cpu);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+
+	leader = pc_group_leader(group_fd, &group);
+	if (IS_ERR(leader)) {
+		err = PTR_ERR(leader);
+		goto put_ctx;
+	}
+	if (leader) {
+		err = pc_check_group(leader, &hw_event, ctx, cpu);
+		if (err)
+			goto put_group;
+	}
+
+	counter = pc_counter_alloc(&hw_event, ops, cpu, NULL);
+	if (IS_ERR(counter)) {
+		err = PTR_ERR(counter);
+		goto put_group;
+	}
+	counter->ctx = ctx;		/* the counter owns the reference now */
+
+	fd = get_unused_fd_flags(O_RDWR);
+	if (fd < 0) {
+		err = fd;
+		goto put_counter;
+	}
+	file = anon_inode_getfile("[perf_counter]", &pc_fops, counter, O_RDWR);
+	if (IS_ERR(file)) {
+		err = PTR_ERR(file);
+		goto put_fd;
+	}
+
+	err = pc_install(counter, leader);
+	if (err) {
+		fput(file);	/* releases the counter and with it ctx */
+		put_unused_fd(fd);
+		fdput(group);
+		return err;
+	}
+
+	fd_install(fd, file);
+	fdput(group);
+	return fd;
+
+put_fd:
+	put_unused_fd(fd);
+put_counter:
+	pc_counter_put(counter);
+	fdput(group);
+	return err;
+
+put_group:
+	fdput(group);
+put_ctx:
+	pc_ctx_put(ctx);
+	return err;
+}

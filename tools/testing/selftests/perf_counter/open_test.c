@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter_open(): what it accepts, what it refuses and with which
+ * errno, and that a refusal leaves nothing behind.
+ */
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+/* The lowest free fd: a refused open must not have used one. */
+static int next_fd(void)
+{
+	int fd = dup(0), ret = fd;
+
+	close(fd);
+	return ret;
+}
+
+#define EXPECT_REFUSED(hw, pid, cpu, group, flags, err) do {		\
+	int before = next_fd();						\
+	errno = 0;							\
+	EXPECT_EQ(-1, sys_perf_counter_open(hw, pid, cpu, group, flags)); \
+	EXPECT_EQ(err, errno);						\
+	EXPECT_EQ(before, next_fd());					\
+} while (0)
+
+TEST(software_counter_opens_on_self)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_NE((uint64_t)-1, pc_read(fd));
+	close(fd);
+}
+
+TEST(every_software_id_opens)
+{
+	int id, fd;
+
+	for (id = 0; id < PERF_SW_EVENTS_MAX; id++) {
+		fd = pc_open_sw(id, 0, -1, -1);
+		EXPECT_GE(fd, 0) TH_LOG("software id %d", id);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+TEST(unknown_software_id_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_SW_EVENTS_MAX, 0);
+
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, 1ULL << 55);
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+}
+
+TEST(unknown_type_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(0, 0);
+
+	hw.event_config = PERF_COUNTER_CONFIG(3, 0);
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	hw.event_config = PERF_COUNTER_CONFIG(0x7f, 0);
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_TRACEPOINT, 0);
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+}
+
+TEST(hardware_events_without_a_driver_are_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(0, 0);
+	int id;
+
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE, id);
+		EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	}
+	hw.event_config = PERF_COUNTER_RAW_CONFIG(0x003c);
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+}
+
+TEST(reserved_bits_are_einval)
+{
+	struct perf_counter_hw_event hw;
+	unsigned char *raw = (unsigned char *)&hw;
+	int bit;
+
+	/* every bit of the flag word above exclude_idle */
+	for (bit = 9; bit < 64; bit++) {
+		hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+		raw[32 + bit / 8] |= 1 << (bit % 8);
+		EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	}
+	/* __reserved_4, __reserved_2, __reserved_3 */
+	for (bit = 44; bit < 64; bit += 4) {
+		hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+		raw[bit] = 0x80;
+		EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	}
+}
+
+TEST(unknown_read_format_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	hw.read_format = 1 << 2;
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	hw.read_format = 1ULL << 63;
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+}
+
+TEST(half_a_sampling_request_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	hw.record_type = PERF_RECORD_IRQ;
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	hw.record_type = 7;
+	hw.irq_period = 10;
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+}
+
+TEST(extra_config_on_a_software_counter_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	hw.extra_config_len = 4;
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+}
+
+TEST(nonzero_flags_are_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	EXPECT_REFUSED(&hw, 0, -1, -1, 1, EINVAL);
+	EXPECT_REFUSED(&hw, 0, -1, -1, 1UL << 31, EINVAL);
+}
+
+TEST(bad_pointer_is_efault)
+{
+	EXPECT_REFUSED(NULL, 0, -1, -1, 0, EFAULT);
+	EXPECT_REFUSED((void *)16, 0, -1, -1, 0, EFAULT);
+	/* the last byte of the struct falls off a mapping */
+	{
+		long psz = sysconf(_SC_PAGESIZE);
+		char *p = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		ASSERT_NE(MAP_FAILED, p);
+		ASSERT_EQ(0, munmap(p + psz, psz));
+		EXPECT_REFUSED((void *)(p + psz - 32), 0, -1, -1, 0, EFAULT);
+		munmap(p, psz);
+	}
+}
+
+TEST(pid_and_cpu_both_minus_one_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	EXPECT_REFUSED(&hw, -1, -1, -1, 0, EINVAL);
+}
+
+TEST(bad_cpu_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	EXPECT_REFUSED(&hw, 0, -2, -1, 0, EINVAL);
+	EXPECT_REFUSED(&hw, 0, 4096, -1, 0, EINVAL);
+	EXPECT_REFUSED(&hw, -1, 4096, -1, 0, EINVAL);
+}
+
+TEST(bad_pid_is_refused)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	EXPECT_REFUSED(&hw, -2, -1, -1, 0, EINVAL);
+	EXPECT_REFUSED(&hw, 999999, -1, -1, 0, ESRCH);
+}
+
+TEST(counter_on_one_cpu_of_self_opens)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, 0, -1);
+
+	ASSERT_GE(fd, 0);
+	close(fd);
+}
+
+TEST(cpu_wide_counter_opens_for_root)
+{
+	int fd;
+
+	ASSERT_EQ(0, geteuid());
+	fd = pc_open_sw(PERF_COUNT_CPU_CLOCK, -1, 0, -1);
+	ASSERT_GE(fd, 0);
+	usleep(20000);
+	EXPECT_GT(pc_read(fd), 10000000ULL);	/* 10 ms of 20 ms wall */
+	close(fd);
+}
+
+TEST(group_fd_that_is_not_an_fd_is_ebadf)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	EXPECT_REFUSED(&hw, 0, -1, 1000, 0, EBADF);
+	EXPECT_REFUSED(&hw, 0, -1, -5, 0, EBADF);
+}
+
+TEST(group_fd_that_is_not_a_counter_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	int fd = open("/dev/null", O_RDONLY);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_REFUSED(&hw, 0, -1, fd, 0, EINVAL);
+	close(fd);
+}
+
+/* Run @fn in a child that dropped root; its exit status is the verdict. */
+static int as_nobody(int (*fn)(pid_t), pid_t arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(100);
+		_exit(fn(arg));
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+}
+
+static int open_cpu_wide(pid_t unused)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_CPU_CLOCK, 0);
+
+	if (sys_perf_counter_open(&hw, -1, 0, -1, 0) != -1)
+		return 1;
+	return errno == EACCES ? 0 : 2;
+}
+
+TEST(cpu_wide_counter_needs_cap_sys_admin)
+{
+	EXPECT_EQ(0, as_nobody(open_cpu_wide, 0));
+}
+
+static int open_on(pid_t target)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	if (sys_perf_counter_open(&hw, target, -1, -1, 0) != -1)
+		return 1;
+	return errno == EACCES ? 0 : 2;
+}
+
+TEST(other_users_task_needs_ptrace_right)
+{
+	/* init (pid 1) runs as root; nobody may not trace it */
+	EXPECT_EQ(0, as_nobody(open_on, 1));
+}
+
+static int open_on_self_nobody(pid_t unused)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+
+	return fd >= 0 ? 0 : 1;
+}
+
+TEST(unprivileged_task_may_count_itself)
+{
+	EXPECT_EQ(0, as_nobody(open_on_self_nobody, 0));
+}
+
+static int nmi_bit_is_ignored(pid_t unused)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	int fd;
+
+	hw.nmi = 1;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	return fd >= 0 ? 0 : 1;
+}
+
+TEST(nmi_bit_is_ignored_without_cap_sys_admin)
+{
+	EXPECT_EQ(0, as_nobody(nmi_bit_is_ignored, 0));
+}
+
+TEST(counter_on_child_task_opens)
+{
+	int fd, status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, pid, -1, -1);
+	EXPECT_GE(fd, 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	/* the task is gone; the counter still reads */
+	EXPECT_NE((uint64_t)-1, pc_read(fd));
+	close(fd);
+}
+
+TEST(counter_on_exited_task_is_esrch)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	EXPECT_REFUSED(&hw, pid, -1, -1, 0, ESRCH);
+}
+
+TEST(read_needs_room_for_the_value)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+	uint64_t v[3];
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, read(fd, v, 7));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(8, read(fd, v, sizeof(v)));
+	EXPECT_EQ(-1, read(fd, (void *)8, 8));
+	EXPECT_EQ(EFAULT, errno);
+	close(fd);
+}
+
+TEST(read_format_adds_the_times)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	uint64_t v[4] = { 0 };
+	int fd;
+
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, read(fd, v, 8));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(16, read(fd, v, sizeof(v)));
+	close(fd);
+
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	pc_spin(2000000);
+	EXPECT_EQ(24, read(fd, v, sizeof(v)));
+	EXPECT_GT(v[0], 0);
+	EXPECT_GT(v[1], 0);
+	EXPECT_GE(v[1], v[2]);
+	/* one counter alone is never multiplexed: it ran all it was on */
+	EXPECT_EQ(v[1], v[2]);
+	close(fd);
+}
+
+TEST(unknown_ioctl_is_enotty)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, ioctl(fd, _IO('$', 7), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
