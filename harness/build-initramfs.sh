@@ -16,7 +16,7 @@ mkdir -p "$root/bin" "$root/etc"
 
 hdr=$BUILD/$target/headers/include
 st=$SRC/tools/testing/selftests/perf_counter
-cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -isystem $hdr"
+cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -isystem $hdr"
 
 step "building $mode programs for $target"
 $TEST_CC $cflags -o "$root/init" "$TOP/harness/init.c"

@@ -81,10 +81,12 @@ static inline int pe_open_sw(uint64_t config, pid_t pid, int cpu)
 /* Burn CPU in user mode for about @loops iterations. */
 static inline void pc_spin(unsigned long loops)
 {
-	volatile unsigned long x = 0;
+	unsigned long x = 0;
 
-	while (loops--)
+	while (loops--) {
 		x += loops;
+		__asm__ __volatile__("" : "+r" (x));	/* keep the loop */
+	}
 }
 
 /* Touch @pages fresh anonymous pages: one minor fault each. */

@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build, boot and test every target; print each result and one closing
+# line "N passed, N failed[, N skipped]". Exit status 1 on any failure.
+# Usage: test.sh TARGET...
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+logs=()
+for target in "$@"; do
+	. "$TOP/configs/$target.env"
+	bash "$TOP/harness/build-kernel.sh" "$target" || {
+		echo "build of $target failed"; echo "0 passed, 1 failed"; exit 1; }
+	bash "$TOP/harness/build-initramfs.sh" "$target" test || {
+		echo "test programs for $target failed to build"
+		echo "0 passed, 1 failed"; exit 1; }
+	for cpu in $QEMU_CPUS; do
+		logs+=("$(bash "$TOP/harness/boot.sh" "$target" test "$cpu")")
+	done
+done
+
+step "results"
+python3 "$TOP/harness/report.py" "${logs[@]}"

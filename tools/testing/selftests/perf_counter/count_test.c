@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Software counters count what the workload does — and the same as 6.1's
+ * perf_events counts on the same workload.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+static uint64_t thread_cputime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void unpin(void)
+{
+	cpu_set_t set;
+	long cpu, n = sysconf(_SC_NPROCESSORS_CONF);
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < n && cpu < CPU_SETSIZE; cpu++)
+		CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* K round trips of one byte between this task and a child. */
+static void ping_pong(int rounds)
+{
+	int to[2], from[2], status, i;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(to) || pipe(from))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < rounds; i++) {
+			if (read(to[0], &c, 1) != 1 || write(from[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < rounds; i++) {
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			break;
+	}
+	waitpid(pid, &status, 0);
+	close(to[0]);
+	close(to[1]);
+	close(from[0]);
+	close(from[1]);
+}
+
+TEST(task_clock_matches_thread_cpu_time)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+	uint64_t c0, c1, t0, t1;
+
+	ASSERT_GE(fd, 0);
+	c0 = pc_read(fd);
+	t0 = thread_cputime_ns();
+	pc_spin(20000000);
+	c1 = pc_read(fd);
+	t1 = thread_cputime_ns();
+	TH_LOG("task-clock %llu ns, thread cputime %llu ns",
+	       (unsigned long long)(c1 - c0), (unsigned long long)(t1 - t0));
+	EXPECT_GT(c1 - c0, (t1 - t0) * 8 / 10);
+	EXPECT_LT(c1 - c0, (t1 - t0) * 12 / 10);
+	close(fd);
+}
+
+TEST(task_clock_does_not_count_sleep)
+{
+	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+	uint64_t c0, c1;
+
+	ASSERT_GE(fd, 0);
+	c0 = pc_read(fd);
+	usleep(100000);
+	c1 = pc_read(fd);
+	EXPECT_LT(c1 - c0, 20000000ULL);	/* < 20 ms of a 100 ms sleep */
+	close(fd);
+}
+
+TEST(cpu_clock_of_a_task_grows_with_work)
+{
+	int fd = pc_open_sw(PERF_COUNT_CPU_CLOCK, 0, -1, -1);
+	uint64_t c0, c1, t0, t1;
+
+	ASSERT_GE(fd, 0);
+	c0 = pc_read(fd);
+	t0 = thread_cputime_ns();
+	pc_spin(10000000);
+	c1 = pc_read(fd);
+	t1 = thread_cputime_ns();
+	EXPECT_GT(c1 - c0, (t1 - t0) * 8 / 10);
+	EXPECT_LT(c1 - c0, (t1 - t0) * 12 / 10);
+	close(fd);
+}
+
+TEST(page_faults_count_touched_pages)
+{
+	int all = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	int min = pc_open_sw(PERF_COUNT_PAGE_FAULTS_MIN, 0, -1, -1);
+	int maj = pc_open_sw(PERF_COUNT_PAGE_FAULTS_MAJ, 0, -1, -1);
+	uint64_t a0, m0, j0, a, m, j;
+
+	ASSERT_GE(all, 0);
+	ASSERT_GE(min, 0);
+	ASSERT_GE(maj, 0);
+	pc_touch_pages(8);			/* warm the code paths */
+	a0 = pc_read(all);
+	m0 = pc_read(min);
+	j0 = pc_read(maj);
+	pc_touch_pages(512);
+	a = pc_read(all) - a0;
+	m = pc_read(min) - m0;
+	j = pc_read(maj) - j0;
+	TH_LOG("faults %llu, minor %llu, major %llu", (unsigned long long)a,
+	       (unsigned long long)m, (unsigned long long)j);
+	EXPECT_GE(a, 512);
+	EXPECT_LT(a, 512 + 32);
+	EXPECT_GE(m, 512);
+	EXPECT_LT(m, 512 + 32);
+	EXPECT_EQ(0, j);	/* anonymous memory never waits for I/O */
+	close(all);
+	close(min);
+	close(maj);
+}
+
+TEST(exclude_user_drops_user_mode_faults)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	int user_only, kernel_only;
+	uint64_t u, k;
+
+	hw.exclude_kernel = 1;
+	user_only = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	hw.exclude_kernel = 0;
+	hw.exclude_user = 1;
+	kernel_only = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(user_only, 0);
+	ASSERT_GE(kernel_only, 0);
+	pc_touch_pages(256);
+	u = pc_read(user_only);
+	k = pc_read(kernel_only);
+	EXPECT_GE(u, 256);
+	EXPECT_LT(k, 16);
+	close(user_only);
+	close(kernel_only);
+}
+
+TEST(disabled_counter_holds_its_value)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
+	int fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	uint64_t v;
+
+	ASSERT_GE(fd, 0);
+	pc_touch_pages(64);
+	EXPECT_EQ(0, pc_read(fd));		/* created disabled */
+	ASSERT_EQ(0, pc_enable(fd));
+	pc_touch_pages(64);
+	ASSERT_EQ(0, pc_disable(fd));
+	v = pc_read(fd);
+	EXPECT_GE(v, 64);
+	pc_touch_pages(64);
+	EXPECT_EQ(v, pc_read(fd));		/* kept, not counting */
+	ASSERT_EQ(0, pc_enable(fd));
+	pc_touch_pages(64);
+	EXPECT_GE(pc_read(fd), v + 64);
+	close(fd);
+}
+
+TEST(time_enabled_stops_while_disabled)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	uint64_t a[3], b[3];
+	int fd;
+
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	pc_spin(2000000);
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(24, read(fd, a, sizeof(a)));
+	pc_spin(5000000);
+	ASSERT_EQ(24, read(fd, b, sizeof(b)));
+	EXPECT_EQ(a[0], b[0]);
+	EXPECT_EQ(a[1], b[1]);
+	EXPECT_EQ(a[2], b[2]);
+	/* task-clock counts exactly the time it was on */
+	EXPECT_EQ(a[0], a[2]);
+	EXPECT_EQ(a[1], a[2]);
+	close(fd);
+}
+
+TEST(pipe_ping_pong_switches_at_least_twice_per_round)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_CONTEXT_SWITCHES, 0);
+	int fd;
+	uint64_t v;
+
+	/*
+	 * On one CPU both tasks must run in every round, so each round has
+	 * a switch away from each of them — but the child's very last one
+	 * comes after its exit folded its counters: 2K - 1 at least.
+	 */
+	hw.inherit = 1;
+	ASSERT_EQ(0, pin_to(0));
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ping_pong(500);
+	v = pc_read(fd);
+	unpin();
+	TH_LOG("%llu switches for 500 round trips", (unsigned long long)v);
+	EXPECT_GE(v, 2 * 500 - 1);
+	EXPECT_LT(v, 500 * 8);
+	close(fd);
+}
+
+TEST(migrations_count_affinity_moves)
+{
+	int fd = pc_open_sw(PERF_COUNT_CPU_MIGRATIONS, 0, -1, -1);
+	uint64_t v;
+	int i;
+
+	ASSERT_GE(fd, 0);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to(0));
+	v = pc_read(fd);
+	for (i = 0; i < 20; i++)
+		ASSERT_EQ(0, pin_to(i & 1 ? 0 : 1));
+	v = pc_read(fd) - v;
+	EXPECT_GE(v, 20);
+	EXPECT_LT(v, 40);
+	unpin();
+	close(fd);
+}
+
+TEST(cpu_filter_counts_only_on_that_cpu)
+{
+	int fd;
+	uint64_t v;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to(0));
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, 1, -1);
+	ASSERT_GE(fd, 0);
+	pc_touch_pages(64);
+	EXPECT_EQ(0, pc_read(fd));
+	ASSERT_EQ(0, pin_to(1));
+	pc_touch_pages(64);
+	v = pc_read(fd);
+	EXPECT_GE(v, 64);
+	close(fd);
+	pin_to(0);
+}
+
+TEST(counter_on_another_task_reads_its_work)
+{
+	int go[2], status, fd;
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pc_touch_pages(300);
+		_exit(0);
+	}
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, pid, -1, -1);
+	ASSERT_GE(fd, 0);
+	EXPECT_LT(pc_read(fd), 5);
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	waitpid(pid, &status, 0);
+	EXPECT_GE(pc_read(fd), 300);
+	close(fd);
+}
+
+TEST(cpu_wide_counter_sees_every_task)
+{
+	int fd, status;
+	uint64_t v;
+	pid_t pid;
+
+	ASSERT_EQ(0, pin_to(0));
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, -1, 0, -1);
+	ASSERT_GE(fd, 0);
+	v = pc_read(fd);
+	pid = fork();
+	if (pid == 0) {
+		pc_touch_pages(200);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	pc_touch_pages(100);
+	EXPECT_GE(pc_read(fd) - v, 300);
+	close(fd);
+	unpin();
+}
+
+/* Our counter and perf_events' on the same task and the same work. */
+static void same_as_perf_events(struct __test_metadata *_metadata,
+				unsigned int ours, uint64_t theirs,
+				int inherit, void (*work)(void), uint64_t slack)
+{
+	struct perf_counter_hw_event hw = pc_sw(ours, 0);
+	struct perf_event_attr attr;
+	int a, b;
+	uint64_t va, vb;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = theirs;
+	attr.inherit = inherit;
+	hw.inherit = inherit;
+	b = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	a = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(a, 0);
+	ASSERT_GE(b, 0);
+	work();
+	va = pc_read(a);
+	vb = pc_read(b);
+	TH_LOG("perf_counter %llu, perf_events %llu",
+	       (unsigned long long)va, (unsigned long long)vb);
+	EXPECT_LE(va, vb + slack);
+	EXPECT_LE(vb, va + slack);
+	EXPECT_GT(va, 0);
+	close(a);
+	close(b);
+}
+
+static void touch_1000(void)
+{
+	pc_touch_pages(1000);
+}
+
+static void ping_pong_300(void)
+{
+	ping_pong(300);
+}
+
+TEST(page_faults_equal_perf_events)
+{
+	same_as_perf_events(_metadata, PERF_COUNT_PAGE_FAULTS,
+			    PERF_COUNT_SW_PAGE_FAULTS, 0, touch_1000, 2);
+}
+
+TEST(minor_faults_equal_perf_events)
+{
+	same_as_perf_events(_metadata, PERF_COUNT_PAGE_FAULTS_MIN,
+			    PERF_COUNT_SW_PAGE_FAULTS_MIN, 0, touch_1000, 2);
+}
+
+TEST(context_switches_equal_perf_events)
+{
+	same_as_perf_events(_metadata, PERF_COUNT_CONTEXT_SWITCHES,
+			    PERF_COUNT_SW_CONTEXT_SWITCHES, 1, ping_pong_300, 6);
+}
+
+TEST(inherited_page_faults_equal_perf_events)
+{
+	same_as_perf_events(_metadata, PERF_COUNT_PAGE_FAULTS,
+			    PERF_COUNT_SW_PAGE_FAULTS, 1, ping_pong_300, 4);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Groups, enable/disable by ioctl and prctl, and closing in any order.
+ */
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+FIXTURE(group) {
+	int leader;
+	int member;
+};
+
+/* A disabled page-fault leader with an enabled page-fault member. */
+FIXTURE_SETUP(group)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
+
+	self->leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(self->leader, 0);
+	hw.disabled = 0;
+	self->member = sys_perf_counter_open(&hw, 0, -1, self->leader, 0);
+	ASSERT_GE(self->member, 0);
+}
+
+FIXTURE_TEARDOWN(group)
+{
+	close(self->member);
+	close(self->leader);
+}
+
+TEST_F(group, disabled_leader_keeps_enabled_member_from_counting)
+{
+	pc_touch_pages(64);
+	EXPECT_EQ(0, pc_read(self->leader));
+	EXPECT_EQ(0, pc_read(self->member));
+}
+
+TEST_F(group, enabling_the_leader_starts_the_group)
+{
+	ASSERT_EQ(0, pc_enable(self->leader));
+	pc_touch_pages(64);
+	EXPECT_GE(pc_read(self->leader), 64);
+	EXPECT_GE(pc_read(self->member), 64);
+	/* they counted the same faults */
+	EXPECT_EQ(pc_read(self->leader), pc_read(self->member));
+}
+
+TEST_F(group, disabling_the_leader_stops_the_group)
+{
+	uint64_t l, m;
+
+	ASSERT_EQ(0, pc_enable(self->leader));
+	pc_touch_pages(32);
+	ASSERT_EQ(0, pc_disable(self->leader));
+	l = pc_read(self->leader);
+	m = pc_read(self->member);
+	pc_touch_pages(64);
+	EXPECT_EQ(l, pc_read(self->leader));
+	EXPECT_EQ(m, pc_read(self->member));
+}
+
+TEST_F(group, disabling_a_member_stops_only_it)
+{
+	uint64_t l, m;
+
+	ASSERT_EQ(0, pc_enable(self->leader));
+	ASSERT_EQ(0, pc_disable(self->member));
+	l = pc_read(self->leader);
+	m = pc_read(self->member);
+	pc_touch_pages(64);
+	EXPECT_GE(pc_read(self->leader), l + 64);
+	EXPECT_EQ(m, pc_read(self->member));
+	/* and enabling it again brings it back into the running group */
+	ASSERT_EQ(0, pc_enable(self->member));
+	pc_touch_pages(64);
+	EXPECT_GE(pc_read(self->member), m + 64);
+}
+
+TEST_F(group, member_cannot_lead)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, self->member, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(group, pinned_or_exclusive_member_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	hw.pinned = 1;
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, self->leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+	hw.pinned = 0;
+	hw.exclusive = 1;
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, self->leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(group, member_inherit_must_match_leader)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	hw.inherit = 1;
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, self->leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(group, member_on_another_cpu_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, 0, self->leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, -1, 0, self->leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(group, member_on_another_task_is_einval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, pid, -1, self->leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+TEST_F(group, prctl_toggles_leaders_only)
+{
+	uint64_t l, m;
+
+	ASSERT_EQ(0, pc_disable(self->member));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0));
+	pc_touch_pages(64);
+	l = pc_read(self->leader);
+	EXPECT_GE(l, 64);
+	EXPECT_EQ(0, pc_read(self->member));	/* a member keeps its bit */
+
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0));
+	l = pc_read(self->leader);
+	pc_touch_pages(64);
+	EXPECT_EQ(l, pc_read(self->leader));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0));
+	pc_touch_pages(64);
+	EXPECT_GE(pc_read(self->leader), l + 64);
+}
+
+TEST_F(group, closing_the_member_first_leaves_the_leader)
+{
+	ASSERT_EQ(0, pc_enable(self->leader));
+	close(self->member);
+	self->member = dup(0);
+	pc_touch_pages(64);
+	EXPECT_GE(pc_read(self->leader), 64);
+}
+
+TEST_F(group, closing_the_leader_first_leaves_the_member_alone)
+{
+	uint64_t m;
+
+	ASSERT_EQ(0, pc_enable(self->leader));
+	pc_touch_pages(16);
+	close(self->leader);
+	self->leader = dup(0);
+	m = pc_read(self->member);
+	pc_touch_pages(64);
+	/* it now leads its own group and goes on counting */
+	EXPECT_GE(pc_read(self->member), m + 64);
+	ASSERT_EQ(0, pc_disable(self->member));
+	m = pc_read(self->member);
+	pc_touch_pages(16);
+	EXPECT_EQ(m, pc_read(self->member));
+}
+
+TEST(prctl_leaves_counters_on_other_tasks_alone)
+{
+	int go[2], done[2], status, fd;
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	pid = fork();
+	if (pid == 0) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pc_touch_pages(100);
+		_exit(0);
+	}
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, pid, -1, -1);
+	ASSERT_GE(fd, 0);
+	/* ours made on the child: our prctl must not touch it */
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0));
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	waitpid(pid, &status, 0);
+	EXPECT_GE(pc_read(fd), 100);
+	prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
+	close(fd);
+}
+
+TEST(prctl_reaches_counters_others_made_on_us)
+{
+	int fd, status, p2c[2], c2p[2];
+	uint64_t before, after;
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p2c));
+	ASSERT_EQ(0, pipe(c2p));
+	pid = fork();
+	if (pid == 0) {
+		/* child: wait until the parent counts us, then prctl off */
+		if (read(p2c[0], &c, 1) != 1)
+			_exit(1);
+		prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0);
+		if (write(c2p[1], "x", 1) != 1 || read(p2c[0], &c, 1) != 1)
+			_exit(1);
+		pc_touch_pages(200);
+		_exit(0);
+	}
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, pid, -1, -1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(1, write(p2c[1], "x", 1));
+	ASSERT_EQ(1, read(c2p[0], &c, 1));
+	before = pc_read(fd);
+	ASSERT_EQ(1, write(p2c[1], "x", 1));
+	waitpid(pid, &status, 0);
+	after = pc_read(fd);
+	EXPECT_EQ(before, after);
+	close(fd);
+}
+
+TEST(group_members_count_the_same_interval)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 1);
+	int leader, member;
+	uint64_t l, m;
+
+	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	hw.disabled = 0;
+	member = sys_perf_counter_open(&hw, 0, -1, leader, 0);
+	ASSERT_GE(member, 0);
+	ASSERT_EQ(0, pc_enable(leader));
+	pc_spin(10000000);
+	ASSERT_EQ(0, pc_disable(leader));
+	l = pc_read(leader);
+	m = pc_read(member);
+	TH_LOG("leader %llu ns, member %llu ns", (unsigned long long)l,
+	       (unsigned long long)m);
+	EXPECT_GT(l, 1000000);
+	EXPECT_LT(l > m ? l - m : m - l, l / 100);
+	close(member);
+	close(leader);
+}
+
+TEST_HARNESS_MAIN

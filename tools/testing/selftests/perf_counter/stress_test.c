@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Nothing is left behind: many open/close cycles, refused opens and
+ * forks with inherited counters do not grow kernel memory or use fds.
+ */
+#include <fcntl.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+/* Slab growth allowed over a whole run; a leak of one small object per
+ * cycle would be several hundred kB.
+ */
+#define SLAB_SLACK_KB	192
+
+static void settle(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "2", 1) != 1)
+			(void)0;
+		close(fd);
+	}
+	usleep(200000);		/* let RCU free what it holds */
+}
+
+static void open_close_cycle(int i)
+{
+	struct perf_counter_hw_event hw = pc_sw(i % PERF_SW_EVENTS_MAX, 0);
+	int leader, m1, m2;
+
+	hw.inherit = i & 1;
+	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	m1 = sys_perf_counter_open(&hw, 0, -1, leader, 0);
+	m2 = sys_perf_counter_open(&hw, 0, -1, leader, 0);
+	pc_read(m1);
+	/* close in a different order each time */
+	if (i % 3 == 0) {
+		close(leader);
+		close(m1);
+		close(m2);
+	} else if (i % 3 == 1) {
+		close(m2);
+		close(m1);
+		close(leader);
+	} else {
+		close(m1);
+		close(leader);
+		close(m2);
+	}
+}
+
+TEST(ten_thousand_open_close_cycles_do_not_grow_slab)
+{
+	long before, after;
+	int i, fd0 = dup(0), fd1;
+
+	close(fd0);
+	for (i = 0; i < 1000; i++)	/* warm the caches */
+		open_close_cycle(i);
+	settle();
+	before = pc_slab_kb();
+	ASSERT_GT(before, 0);
+	for (i = 0; i < 10000; i++)
+		open_close_cycle(i);
+	settle();
+	after = pc_slab_kb();
+	TH_LOG("slab %ld kB before, %ld kB after 10000 cycles", before, after);
+	EXPECT_LT(after - before, SLAB_SLACK_KB);
+	fd1 = dup(0);
+	EXPECT_EQ(fd0, fd1);		/* every fd came back */
+	close(fd1);
+}
+
+TEST(ten_thousand_refused_opens_leave_nothing)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	long before, after;
+	int i, leader;
+
+	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	settle();
+	before = pc_slab_kb();
+	for (i = 0; i < 10000; i++) {
+		hw.pinned = 1;		/* a pinned member: refused late */
+		EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, leader, 0));
+		hw.pinned = 0;
+		EXPECT_EQ(-1, sys_perf_counter_open(&hw, 999999, -1, -1, 0));
+	}
+	settle();
+	after = pc_slab_kb();
+	TH_LOG("slab %ld kB before, %ld kB after", before, after);
+	EXPECT_LT(after - before, SLAB_SLACK_KB);
+	close(leader);
+}
+
+TEST(forks_with_inherited_counters_leave_nothing)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	long before, after;
+	int i, fd[4], status;
+
+	hw.inherit = 1;
+	for (i = 0; i < 4; i++) {
+		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, i + 1);
+		fd[i] = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+		ASSERT_GE(fd[i], 0);
+	}
+	for (i = 0; i < 100; i++)
+		if (fork() == 0)
+			_exit(0);
+		else
+			wait(&status);
+	settle();
+	before = pc_slab_kb();
+	for (i = 0; i < 1000; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(0);
+		waitpid(pid, &status, 0);
+	}
+	settle();
+	after = pc_slab_kb();
+	TH_LOG("slab %ld kB before, %ld kB after 1000 forks", before, after);
+	EXPECT_LT(after - before, SLAB_SLACK_KB);
+	for (i = 0; i < 4; i++)
+		close(fd[i]);
+}
+
+TEST_HARNESS_MAIN
