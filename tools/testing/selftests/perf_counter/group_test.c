@@ -137,7 +137,7 @@ TEST_F(group, member_on_another_task_is_einval)
 
 TEST_F(group, prctl_toggles_leaders_only)
 {
-	uint64_t l, m;
+	uint64_t l;
 
 	ASSERT_EQ(0, pc_disable(self->member));
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0));
