@@ -4,13 +4,14 @@
 #
 #   make run     build the x86_64 kernel, boot it in QEMU, count a workload
 #   make test    build and boot every target, run KUnit and the selftests
+#   make bench   perf_counter against perf_events in one x86_64 boot
 #
 # Every target installs what is missing first (make deps).
 
 TARGETS ?= x86_64
 H := harness
 
-.PHONY: all deps src kernel test run checkpatch clean distclean
+.PHONY: all deps src kernel test run bench checkpatch clean distclean
 
 all: kernel
 
@@ -27,14 +28,17 @@ test: src
 	@bash $(H)/test.sh $(TARGETS)
 
 run: src
-	@bash $(H)/run-demo.sh
+	@bash $(H)/run-guest.sh demo
+
+bench: src
+	@bash $(H)/run-guest.sh bench
 
 # checkpatch from the base tree, on every C file and header of ours.
 checkpatch: src
 	@bash $(H)/checkpatch.sh
 
 clean:
-	rm -rf build/*/kernel build/*/test build/*/demo
+	rm -rf build/*/kernel build/*/test build/*/demo build/*/bench
 
 distclean:
 	rm -rf build

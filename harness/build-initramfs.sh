@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build a target's initramfs: /init plus the selftests (MODE=test) or the
-# demo (MODE=demo), static, against the target kernel's exported headers.
+# Build a target's initramfs: /init plus the selftests (MODE=test), the
+# demo (MODE=demo) or the benchmarks (MODE=bench), static, against the
+# target kernel's exported headers.
 # Usage: build-initramfs.sh TARGET MODE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,8 +30,9 @@ if [ "$mode" = test ]; then
 		echo "/bin/$name" >> "$root/etc/pc-run"
 	done
 else
-	$TEST_CC $cflags -o "$root/bin/pc-demo" "$TOP/demo/pc-demo.c"
-	echo /bin/pc-demo >> "$root/etc/pc-run"
+	# demo: demo/pc-demo.c, bench: bench/pc-bench.c
+	$TEST_CC $cflags -o "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c"
+	echo "/bin/pc-$mode" >> "$root/etc/pc-run"
 fi
 
 # gen_init_cpio makes device nodes without root.

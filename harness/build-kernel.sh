@@ -52,6 +52,18 @@ if [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$want" ] ||
 fi
 
 step "building $target kernel ($KIMAGE, $JOBS jobs)"
-kmake -j"$JOBS" "$KIMAGE_TARGET"
+kmake -j"$JOBS" "$KIMAGE_TARGET" &
+build=$!
+# A heartbeat every 30 s, so a cold build is not a silent one.
+ticks=0
+while kill -0 "$build" 2>/dev/null; do
+	sleep 1
+	ticks=$((ticks + 1))
+	if [ $((ticks % 30)) -eq 0 ] && kill -0 "$build" 2>/dev/null; then
+		printf '    ... %s: %s objects so far, %d s\n' "$target" \
+			"$(find "$out" -name '*.o' | wc -l)" "$ticks"
+	fi
+done
+wait "$build"
 kmake headers_install INSTALL_HDR_PATH="$BUILD/$target/headers" >/dev/null
 step "$target kernel ready: $out/$KIMAGE"

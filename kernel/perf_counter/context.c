@@ -273,50 +273,57 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 }
 
 /**
- * pc_find_context() - the context a new counter goes into
- * @pid:	0 for the caller, > 0 for that task, -1 for a CPU
- * @cpu:	-1 for any CPU, or the CPU to count on
+ * pc_find_task() - the task a new counter is for
+ * @pid:	0 for the caller, > 0 for that task, -1 for none (a CPU)
  *
- * Counting a whole CPU needs CAP_SYS_ADMIN; counting another task needs
- * the right to trace it.
- *
- * Return: the context with a reference, or ERR_PTR(): -EINVAL for
- * pid/cpu values out of range, -EACCES without the right, -ESRCH for a
- * task that does not exist or is exiting.
+ * Return: the task with a reference, NULL for pid -1, or ERR_PTR():
+ * -EINVAL for pid < -1, -ESRCH if there is no such task.
  */
-struct perf_counter_context *pc_find_context(pid_t pid, int cpu)
+struct task_struct *pc_find_task(pid_t pid)
 {
-	struct perf_counter_context *ctx;
 	struct task_struct *task;
 
-	if (pid < -1 || cpu < -1)
+	if (pid < -1)
 		return ERR_PTR(-EINVAL);
-	if (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu)))
-		return ERR_PTR(-EINVAL);
-
-	if (pid == -1) {
-		if (cpu < 0)
-			return ERR_PTR(-EINVAL);
-		if (!capable(CAP_SYS_ADMIN))
-			return ERR_PTR(-EACCES);
-		return per_cpu_ptr(&pc_cpu_ctx, cpu);
-	}
+	if (pid == -1)
+		return NULL;
 
 	rcu_read_lock();
 	task = pid ? find_task_by_vpid(pid) : current;
 	if (task)
 		get_task_struct(task);
 	rcu_read_unlock();
-	if (!task)
-		return ERR_PTR(-ESRCH);
+	return task ?: ERR_PTR(-ESRCH);
+}
 
-	if (task != current &&
-	    !ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
-		ctx = ERR_PTR(-EACCES);
-	else
-		ctx = pc_task_ctx_get(task);
-	put_task_struct(task);
-	return ctx;
+/**
+ * pc_find_context() - the context a new counter goes into
+ * @task:	the task from pc_find_task(), or NULL for a CPU context
+ * @cpu:	-1 for any CPU, or the CPU to count on
+ *
+ * Counting a whole CPU needs CAP_SYS_ADMIN; counting another task needs
+ * the right to trace it, which the caller checks under the task's
+ * exec_update_lock so that an exec cannot slip between the check and the
+ * install.
+ *
+ * Return: the context with a reference, or ERR_PTR(): -EINVAL for cpu
+ * values out of range or no task and no CPU, -EACCES without the right,
+ * -ESRCH for a task that is exiting.
+ */
+struct perf_counter_context *pc_find_context(struct task_struct *task,
+					     int cpu)
+{
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu)))
+		return ERR_PTR(-EINVAL);
+
+	if (!task) {
+		if (cpu < 0)
+			return ERR_PTR(-EINVAL);
+		if (!capable(CAP_SYS_ADMIN))
+			return ERR_PTR(-EACCES);
+		return per_cpu_ptr(&pc_cpu_ctx, cpu);
+	}
+	return pc_task_ctx_get(task);
 }
 
 /* prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current. */

@@ -64,16 +64,26 @@ void pc_group_sched_out(struct perf_counter *leader, u64 ctx_time)
 	pc_counter_sched_out(leader, ctx_time);
 }
 
-/* After a member changes, put it on if its group is on. */
+/*
+ * A counter was enabled or added: put it on if its group is on. A member
+ * that cannot join its running group takes the group off with it — all or
+ * nothing — until the group fits again.
+ */
 static void pc_member_sched_in(struct perf_counter_context *ctx,
 			       struct perf_counter *counter, u64 now)
 {
+	struct perf_counter *leader = counter->leader;
+
 	if (!ctx->is_active)
 		return;
-	if (pc_is_leader(counter))
+	if (leader == counter) {
 		pc_group_sched_in(counter, now);
-	else if (counter->leader->state == PC_STATE_ACTIVE)
-		pc_counter_sched_in(counter, now);
+	} else if (leader->state == PC_STATE_ACTIVE &&
+		   pc_counter_sched_in(counter, now)) {
+		pc_group_sched_out(leader, now);
+		if (leader->hw_event.pinned)
+			pc_counter_set_state(leader, PC_STATE_ERROR, now);
+	}
 }
 
 static void __pc_install(struct perf_counter_context *ctx, void *info)
@@ -191,7 +201,7 @@ static void __pc_disable(struct perf_counter_context *ctx, void *info)
 	pc_counter_set_state(counter, PC_STATE_OFF, now);
 }
 
-/* prctl: enable or disable every group leader of a context. */
+/* prctl: enable (*@enable true) or disable every group leader. */
 void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
 {
 	struct perf_counter *leader;

@@ -181,7 +181,7 @@ int pc_install(struct perf_counter *counter, struct perf_counter *leader);
 void pc_remove(struct perf_counter *counter);
 void pc_counter_enable(struct perf_counter *counter);
 void pc_counter_disable(struct perf_counter *counter);
-void __pc_set_leaders(struct perf_counter_context *ctx, void *enable);  /* bool * */
+void __pc_set_leaders(struct perf_counter_context *ctx, void *enable);
 
 /* context.c: contexts, where they run, and the scheduler hooks */
 typedef void (*pc_ctx_fn)(struct perf_counter_context *ctx, void *info);
@@ -189,7 +189,9 @@ void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info);
 void pc_ctx_init(struct perf_counter_context *ctx, struct task_struct *task);
 u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now);
 u64 pc_ctx_update_time(struct perf_counter_context *ctx);
-struct perf_counter_context *pc_find_context(pid_t pid, int cpu);
+struct task_struct *pc_find_task(pid_t pid);
+struct perf_counter_context *pc_find_context(struct task_struct *task,
+					     int cpu);
 void pc_ctx_get(struct perf_counter_context *ctx);
 void pc_ctx_put(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);

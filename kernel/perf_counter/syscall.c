@@ -7,6 +7,9 @@
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/ptrace.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 
@@ -28,46 +31,18 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
 	return f->file->private_data;
 }
 
-/**
- * sys_perf_counter_open - make a counter and return its file descriptor
- * @hw_event_uptr:	what to count (struct perf_counter_hw_event)
- * @pid:		0: the caller; > 0: that task; -1: every task on @cpu
- * @cpu:		-1: any CPU; >= 0: only that CPU
- * @group_fd:		-1 to lead a new group, or the fd of a group leader
- * @flags:		must be 0
- *
- * Return: the new fd, or -EINVAL (bad description, flags, pid/cpu or
- * group), -EFAULT (unreadable description), -EBADF (group_fd is not an
- * fd), -EACCES (no right to the task or CPU), -ESRCH (no such task),
- * -EOPNOTSUPP (sampling), -ENOMEM or -EMFILE.
- */
-SYSCALL_DEFINE5(perf_counter_open,
-		struct perf_counter_hw_event __user *, hw_event_uptr,
-		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+/* Make the counter, its file and its fd, and install it. */
+static int pc_open(const struct perf_counter_hw_event *hw_event,
+		   const struct pc_ops *ops, struct task_struct *task,
+		   int cpu, int group_fd)
 {
-	struct perf_counter_hw_event hw_event;
 	struct perf_counter_context *ctx;
 	struct perf_counter *counter, *leader;
-	const struct pc_ops *ops;
 	struct fd group = { };
 	struct file *file;
 	int fd, err;
 
-	if (flags)
-		return -EINVAL;
-	if (copy_from_user(&hw_event, hw_event_uptr, sizeof(hw_event)))
-		return -EFAULT;
-	err = pc_check_hw_event(&hw_event);
-	if (err)
-		return err;
-	ops = pc_event_ops(&hw_event);
-	if (IS_ERR(ops))
-		return PTR_ERR(ops);
-	/* NMIs are for root; everyone else gets the ordinary interrupt. */
-	if (hw_event.nmi && !capable(CAP_SYS_ADMIN))
-		hw_event.nmi = 0;
-
-	ctx = pc_find_context(pid, cpu);
+	ctx = pc_find_context(task, cpu);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 
@@ -77,12 +52,12 @@ SYSCALL_DEFINE5(perf_counter_open,
 		goto put_ctx;
 	}
 	if (leader) {
-		err = pc_check_group(leader, &hw_event, ctx, cpu);
+		err = pc_check_group(leader, hw_event, ctx, cpu);
 		if (err)
 			goto put_group;
 	}
 
-	counter = pc_counter_alloc(&hw_event, ops, cpu, NULL);
+	counter = pc_counter_alloc(hw_event, ops, cpu, NULL);
 	if (IS_ERR(counter)) {
 		err = PTR_ERR(counter);
 		goto put_group;
@@ -99,23 +74,26 @@ SYSCALL_DEFINE5(perf_counter_open,
 		err = PTR_ERR(file);
 		goto put_fd;
 	}
+	/* From here the file owns the counter. */
 
 	err = pc_install(counter, leader);
-	if (err) {
-		fput(file);	/* releases the counter and with it ctx */
-		put_unused_fd(fd);
-		fdput(group);
-		return err;
-	}
+	if (err)
+		goto put_file;
 
 	fd_install(fd, file);
 	fdput(group);
 	return fd;
 
+put_file:
+	fput(file);			/* its release puts the counter */
+	put_unused_fd(fd);
+	fdput(group);
+	return err;
+
 put_fd:
 	put_unused_fd(fd);
 put_counter:
-	pc_counter_put(counter);
+	pc_counter_put(counter);	/* and with it the context */
 	fdput(group);
 	return err;
 
@@ -123,5 +101,61 @@ put_group:
 	fdput(group);
 put_ctx:
 	pc_ctx_put(ctx);
+	return err;
+}
+
+/**
+ * sys_perf_counter_open - make a counter and return its file descriptor
+ * @hw_event_uptr:	what to count (struct perf_counter_hw_event)
+ * @pid:		0: the caller; > 0: that task; -1: every task on @cpu
+ * @cpu:		-1: any CPU; >= 0: only that CPU
+ * @group_fd:		-1 to lead a new group, or the fd of a group leader
+ * @flags:		must be 0
+ *
+ * Return: the new fd, or -EINVAL (bad description, flags, pid/cpu or
+ * group), -EFAULT (unreadable description), -EBADF (group_fd is not an
+ * fd), -EACCES (no right to the task or CPU), -ESRCH (no such task),
+ * -EOPNOTSUPP (sampling), -EINTR, -ENOMEM or -EMFILE.
+ */
+SYSCALL_DEFINE5(perf_counter_open,
+		struct perf_counter_hw_event __user *, hw_event_uptr,
+		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
+{
+	struct perf_counter_hw_event hw_event;
+	struct task_struct *task;
+	const struct pc_ops *ops;
+	int err;
+
+	if (flags)
+		return -EINVAL;
+	if (copy_from_user(&hw_event, hw_event_uptr, sizeof(hw_event)))
+		return -EFAULT;
+	err = pc_check_hw_event(&hw_event);
+	if (err)
+		return err;
+	ops = pc_event_ops(&hw_event);
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
+	/* NMIs are for root; everyone else gets the ordinary interrupt. */
+	if (hw_event.nmi && !capable(CAP_SYS_ADMIN))
+		hw_event.nmi = 0;
+
+	task = pc_find_task(pid);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	if (!task)
+		return pc_open(&hw_event, ops, NULL, cpu, group_fd);
+
+	/* No exec may slip between the permission check and the install. */
+	err = down_read_interruptible(&task->signal->exec_update_lock);
+	if (!err) {
+		if (task == current ||
+		    ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
+			err = pc_open(&hw_event, ops, task, cpu, group_fd);
+		else
+			err = -EACCES;
+		up_read(&task->signal->exec_update_lock);
+	}
+	put_task_struct(task);
 	return err;
 }

@@ -37,8 +37,12 @@ static int pc_group_init(struct kunit *test)
 static void pc_group_exit(struct kunit *test)
 {
 	struct pc_group_fixture *f = test->priv;
+	int i;
 
-	f->leader->ctx = NULL;
+	for (i = 0; i < f->set.nr; i++) {
+		f->set.counter[i]->ctx = NULL;
+		f->set.counter[i]->attached = false;
+	}
 	pc_fake_free_all(&f->set);
 }
 
@@ -134,6 +138,61 @@ static void disabled_leader_keeps_members_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->member[0]->state, PC_STATE_INACTIVE);
 }
 
+/* Make the fixture's context a live one on this CPU, group attached. */
+static void pc_group_attach(struct pc_group_fixture *f)
+{
+	int i;
+
+	f->ctx.active_cpu = raw_smp_processor_id();
+	f->ctx.is_active = true;
+	list_add_tail(&f->leader->group_entry, &f->ctx.groups);
+	for (i = 0; i < f->set.nr; i++) {
+		f->set.counter[i]->ctx = &f->ctx;
+		f->set.counter[i]->attached = true;
+	}
+}
+
+static void pc_group_detach(struct pc_group_fixture *f)
+{
+	pc_group_sched_out(f->leader, f->ctx.time);
+}
+
+static void enabled_member_that_cannot_start_takes_group_off(struct kunit *test)
+{
+	struct pc_group_fixture *f = test->priv;
+
+	f->member[1]->state = PC_STATE_OFF;
+	pc_group_attach(f);
+	KUNIT_ASSERT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	KUNIT_ASSERT_EQ(test, pc_fake_running, 2);
+
+	/* through the real ioctl path: pc_ctx_call() to the context's CPU */
+	pc_fake_fail_config = 12;
+	pc_counter_enable(f->member[1]);
+	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
+	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, f->member[0]->state, PC_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, f->member[1]->state, PC_STATE_INACTIVE);
+	pc_group_detach(f);
+}
+
+static void enabling_a_member_joins_the_running_group(struct kunit *test)
+{
+	struct pc_group_fixture *f = test->priv;
+
+	f->member[1]->state = PC_STATE_OFF;
+	pc_group_attach(f);
+	KUNIT_ASSERT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	pc_counter_enable(f->member[1]);
+	KUNIT_EXPECT_EQ(test, pc_fake_running, 3);
+	KUNIT_EXPECT_EQ(test, f->member[1]->state, PC_STATE_ACTIVE);
+	pc_counter_disable(f->leader);
+	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
+	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, f->member[1]->state, PC_STATE_INACTIVE);
+	pc_group_detach(f);
+}
+
 static struct kunit_case pc_group_cases[] = {
 	KUNIT_CASE(join_rules),
 	KUNIT_CASE(whole_group_goes_on),
@@ -141,6 +200,8 @@ static struct kunit_case pc_group_cases[] = {
 	KUNIT_CASE(failing_pinned_group_enters_error),
 	KUNIT_CASE(disabled_member_stays_off_with_its_group),
 	KUNIT_CASE(disabled_leader_keeps_members_off),
+	KUNIT_CASE(enabled_member_that_cannot_start_takes_group_off),
+	KUNIT_CASE(enabling_a_member_joins_the_running_group),
 	{}
 };
 
