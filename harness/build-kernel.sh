@@ -18,7 +18,11 @@ kmake() {
 		CC="ccache ${CROSS_COMPILE:-}gcc" HOSTCC="ccache gcc" "$@"
 }
 
-frags="$TOP/configs/common.config $frag"
+# A flavour (say x86_64-bench) names its base target in BASE_TARGET and
+# adds its own fragment last: later fragments win.
+frags="$TOP/configs/common.config"
+[ -n "${BASE_TARGET:-}" ] && frags="$frags $TOP/configs/$BASE_TARGET.config"
+frags="$frags $frag"
 want=$(cat $frags | sha1sum | cut -c1-40)
 if [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$want" ] ||
    [ ! -f "$out/.config" ]; then
@@ -28,26 +32,11 @@ if [ "$(cat "$out/.config-stamp" 2>/dev/null)" != "$want" ] ||
 	KCONFIG_CONFIG=$out/.config "$SRC/scripts/kconfig/merge_config.sh" \
 		-m -O "$out" "$out/.config" $frags >/dev/null
 	kmake olddefconfig >/dev/null
-	# Every option a fragment asks for must have landed.
-	bad=0
-	for f in $frags; do
-		while IFS= read -r line; do
-			case "$line" in
-			CONFIG_*=*)
-				grep -qxF "$line" "$out/.config" || {
-					echo "config: $line did not stick" >&2
-					bad=1
-				} ;;
-			'# CONFIG_'*' is not set')
-				opt=${line#\# }; opt=${opt%% *}
-				! grep -q "^$opt=[ym]" "$out/.config" || {
-					echo "config: $opt still set" >&2
-					bad=1
-				} ;;
-			esac
-		done < "$f"
-	done
-	[ $bad -eq 0 ] || die "configuration for $target is incomplete"
+	# Every option the fragments ask for (the last word on each) must
+	# have landed.
+	# shellcheck disable=SC2086
+	python3 "$TOP/harness/check-config.py" "$out/.config" $frags ||
+		die "configuration for $target is incomplete"
 	echo "$want" > "$out/.config-stamp"
 fi
 

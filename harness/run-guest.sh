@@ -5,7 +5,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mode=$1 target=x86_64
+mode=$1
+target=x86_64
+[ "$mode" = bench ] && target=x86_64-bench
 bash "$TOP/harness/build-kernel.sh" $target
 bash "$TOP/harness/build-initramfs.sh" $target "$mode"
 log=$(BOOT_TIMEOUT=900 bash "$TOP/harness/boot.sh" $target "$mode")

@@ -14,25 +14,33 @@
  * pc_check_hw_event() - refuse a malformed counter description
  * @hw_event: the description copied from user space
  *
- * Return: 0, -EINVAL for reserved bits, unknown read_format bits or
- * record types and extra configuration words the counter kind does not
- * take, or -EOPNOTSUPP for a well-formed sampling request (irq_period
- * and record_type both set), which this kernel does not implement yet.
+ * A sampling counter has both irq_period and record_type set; a clock
+ * counter samples at most every PC_CLOCK_PERIOD_MIN ns, so a timer
+ * cannot take the machine.
+ *
+ * Return: 0, or -EINVAL for reserved bits, unknown read_format or
+ * record_type bits, half a sampling request, a clock period under the
+ * floor, and extra configuration words the counter kind does not take.
  */
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 {
+	u64 config = hw_event->event_config;
+
 	if (hw_event->__reserved_1 || hw_event->__reserved_2 ||
 	    hw_event->__reserved_3 || hw_event->__reserved_4)
 		return -EINVAL;
 	if (hw_event->read_format & ~(u64)PERF_COUNTER_FORMAT_MASK)
 		return -EINVAL;
-	if (hw_event->record_type > PERF_RECORD_GROUP)
+	if (hw_event->record_type & ~(u64)PERF_COUNTER_RECORD_MASK)
 		return -EINVAL;
 	/* A sampling counter needs both a period and a record type. */
 	if (!hw_event->irq_period != !hw_event->record_type)
 		return -EINVAL;
-	if (hw_event->irq_period)
-		return -EOPNOTSUPP;
+	if (hw_event->irq_period && hw_event->irq_period < PC_CLOCK_PERIOD_MIN &&
+	    !PERF_COUNTER_IS_RAW(config) &&
+	    PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
+	    PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK)
+		return -EINVAL;
 	/* Extra control words belong to raw hardware counters only. */
 	if (hw_event->extra_config_len)
 		return -EINVAL;
@@ -84,7 +92,7 @@ const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
  *
  * A group lives in one context on one CPU filter, is led by a counter
  * that leads (not a member), and is inherited as a whole or not at all.
- * Only a leader may be pinned or exclusive.
+ * Only a leader may be pinned or exclusive, or record its group.
  *
  * Return: 0 or -EINVAL.
  */
@@ -96,7 +104,8 @@ int pc_check_group(const struct perf_counter *leader,
 		return -EINVAL;
 	if (leader->ctx != ctx || leader->cpu != cpu)
 		return -EINVAL;
-	if (hw_event->pinned || hw_event->exclusive)
+	if (hw_event->pinned || hw_event->exclusive ||
+	    (hw_event->record_type & PERF_RECORD_GROUP))
 		return -EINVAL;
 	if (hw_event->inherit != leader->hw_event.inherit)
 		return -EINVAL;

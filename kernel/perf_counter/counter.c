@@ -46,10 +46,20 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	counter->ops = ops;
 	counter->cpu = cpu;
 	counter->state = hw->disabled ? PC_STATE_OFF : PC_STATE_INACTIVE;
+	counter->period_left = hw->irq_period;
 
+	/* Inherited copies write to their top-level counter's queue. */
+	if (pc_is_sampling(counter) && !parent) {
+		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT);
+		if (!counter->queue) {
+			kfree(counter);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
 	if (ops->init) {
 		err = ops->init(counter);
 		if (err) {
+			pc_queue_free(counter->queue);
 			kfree(counter);
 			return ERR_PTR(err);
 		}
@@ -77,6 +87,7 @@ void pc_counter_put(struct perf_counter *counter)
 	WARN_ON_ONCE(!list_empty(&counter->children));
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
+	pc_queue_free(counter->queue);
 	if (counter->ctx)
 		pc_ctx_put(counter->ctx);
 	if (counter->parent)

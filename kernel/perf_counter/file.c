@@ -3,13 +3,15 @@
  * perf_counter: the counter file descriptor.
  */
 #include <linux/fs.h>
+#include <linux/poll.h>
 #include <linux/uaccess.h>
 
 #include "internal.h"
 
 /*
- * read(): the 64-bit value, then the times read_format asks for. A
- * pinned counter in the error state reads as end of file.
+ * read(): a counting counter gives its 64-bit value, then the times
+ * read_format asks for; a sampling counter gives whole records from its
+ * queue. A pinned counter in the error state reads as end of file.
  */
 static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 		       loff_t *ppos)
@@ -21,10 +23,13 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 	u64 out[3];
 	int n = 0;
 
-	if (count < size)
-		return -ENOSPC;
 	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
 		return 0;
+	if (counter->queue)
+		return pc_queue_read(counter->queue, buf, count,
+				     file->f_flags & O_NONBLOCK);
+	if (count < size)
+		return -ENOSPC;
 
 	pc_counter_read(counter, &vals);
 	out[n++] = vals.value;
@@ -49,8 +54,27 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case PERF_COUNTER_IOC_DISABLE:
 		pc_counter_disable(counter);
 		return 0;
+	case PERF_COUNTER_IOC_QUEUE_SIZE: {
+		u32 bytes;
+
+		if (!counter->queue)
+			return -EINVAL;
+		if (get_user(bytes, (u32 __user *)arg))
+			return -EFAULT;
+		return pc_queue_resize(counter->queue, bytes);
+	}
 	}
 	return -ENOTTY;
+}
+
+/* poll(): a counting counter can always be read; a queue when not empty. */
+static __poll_t pc_poll(struct file *file, poll_table *wait)
+{
+	struct perf_counter *counter = file->private_data;
+
+	if (!counter->queue)
+		return EPOLLIN | EPOLLRDNORM;
+	return pc_queue_poll(counter->queue, file, wait);
 }
 
 /* The last close ends the counter and every inherited copy of it. */
@@ -67,6 +91,7 @@ static int pc_release(struct inode *inode, struct file *file)
 const struct file_operations pc_fops = {
 	.owner		= THIS_MODULE,
 	.read		= pc_read,
+	.poll		= pc_poll,
 	.unlocked_ioctl	= pc_ioctl,
 	.compat_ioctl	= pc_ioctl,
 	.release	= pc_release,

@@ -20,13 +20,18 @@
 #define _KERNEL_PERF_COUNTER_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_counter.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/sizes.h>
+#include <linux/time64.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 /* Counter states, ordered: >= PC_STATE_INACTIVE means "enabled". */
 enum pc_state {
@@ -37,6 +42,26 @@ enum pc_state {
 };
 
 struct perf_counter;
+
+/* A sampling counter's queue: a ring of words, see queue.c. */
+#define PC_QUEUE_MIN		SZ_4K
+#define PC_QUEUE_DEFAULT	SZ_64K
+#define PC_QUEUE_MAX		SZ_1M
+
+/* The shortest sampling period of a clock counter, ns. */
+#define PC_CLOCK_PERIOD_MIN	(50 * NSEC_PER_USEC)
+
+struct pc_queue {
+	u64			*ring;
+	u32			mask;		/* ring size in words - 1 */
+	u64			head;		/* words written, under lock */
+	u64			tail;		/* words read, by the reader */
+	u64			lost;		/* records dropped, not reported */
+	raw_spinlock_t		lock;		/* producers */
+	struct mutex		read_mutex;	/* the reader */
+	wait_queue_head_t	wait;
+	struct irq_work		wakeup;
+};
 
 /**
  * struct pc_ops - how one kind of counter counts
@@ -73,8 +98,12 @@ struct pc_ops {
  * @time_enabled:	ns of context time spent enabled
  * @time_running:	ns of context time spent counting
  * @tstamp:		context time of the last update of the two above
- * @clock_start:	clock counters: local_clock() at the last fold
+ * @clock:		clock counters: context time at the last fold, and
+ *			the sampling timer
  * @sw_node:		software event counters: on the CPU's event list
+ * @period_left:	sampling counters: events until the next sample
+ * @queue:		sampling counters: where the records go (top-level
+ *			counters only; inherited copies use their parent's)
  * @parent:		the top-level counter an inherited counter folds into
  * @child_mutex:	protects @children
  * @children:		inherited counters alive in descendant tasks
@@ -102,9 +131,14 @@ struct perf_counter {
 	u64				tstamp;
 
 	union {
-		u64			clock_start;
+		struct {
+			u64		start;
+			struct hrtimer	timer;
+		} clock;
 		struct hlist_node	sw_node;
 	};
+	s64				period_left;
+	struct pc_queue			*queue;
 
 	struct perf_counter		*parent;
 	struct mutex			child_mutex;
@@ -201,6 +235,30 @@ void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu);
 /* inherit.c: fork, exit and the end of inherited copies */
 void pc_task_teardown(struct task_struct *task);
 void pc_release_children(struct perf_counter *counter);
+
+/* queue.c: the record queue of a sampling counter */
+struct pc_queue *pc_queue_alloc(u32 bytes);
+void pc_queue_free(struct pc_queue *q);
+int pc_queue_resize(struct pc_queue *q, u32 bytes);
+bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words, u64 *at);
+void pc_queue_commit(struct pc_queue *q, u64 at);
+ssize_t pc_queue_read(struct pc_queue *q, char __user *buf, size_t count,
+		      bool nonblock);
+__poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
+		       struct poll_table_struct *wait);
+
+static inline void pc_queue_put(struct pc_queue *q, u64 *at, u64 word)
+{
+	q->ring[(*at)++ & q->mask] = word;
+}
+
+/* sample.c: a counter overflowed */
+void pc_sample(struct perf_counter *counter, struct pt_regs *regs);
+
+static inline bool pc_is_sampling(const struct perf_counter *counter)
+{
+	return counter->hw_event.irq_period != 0;
+}
 
 /* file.c */
 extern const struct file_operations pc_fops;

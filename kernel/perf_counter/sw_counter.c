@@ -6,7 +6,8 @@
  * A counter that is on a CPU sits on that CPU's list for its event; the
  * hooks in the fault and scheduler paths add to every counter on the
  * current CPU's list. Lists change only on their own CPU with irqs off,
- * and are walked the same way, so they need no lock.
+ * and are walked the same way, so they need no lock. A sampling counter
+ * writes a record every irq_period events.
  */
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
@@ -60,6 +61,19 @@ const struct pc_ops pc_sw_event_ops = {
 	.read		= pc_sw_read,
 };
 
+/* A sample every irq_period events; several if @nr spans more. */
+static void pc_sw_overflow(struct perf_counter *counter, u64 nr,
+			   struct pt_regs *regs)
+{
+	s64 left = counter->period_left - (s64)nr;
+
+	while (left <= 0) {
+		left += counter->hw_event.irq_period;
+		pc_sample(counter, regs);
+	}
+	counter->period_left = left;
+}
+
 /**
  * __perf_counter_sw_event() - count a software event on this CPU
  * @id:		enum sw_event_ids
@@ -84,6 +98,8 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 			   counter->hw_event.exclude_kernel)
 			continue;
 		atomic64_add(nr, &counter->count);
+		if (unlikely(pc_is_sampling(counter)))
+			pc_sw_overflow(counter, nr, regs);
 	}
 	local_irq_restore(flags);
 }

@@ -84,11 +84,41 @@ enum sw_event_ids {
 	PERF_SW_EVENTS_MAX,
 };
 
-/* What a sampling counter records on each interrupt. */
+/*
+ * record_type: what a sampling counter records at each overflow. A bit
+ * mask; 0, 1 and 2 keep their first meanings. A sample holds, after its
+ * header and in this order, the fields whose bits are set:
+ *
+ *   IRQ    __u64 ip             instruction pointer interrupted
+ *   TID    __u32 pid, tid       the task the event happened in
+ *   TIME   __u64 time           CLOCK_MONOTONIC ns
+ *   VALUE  __u64 value          the counter's value
+ *   GROUP  __u64 nr, then nr x { __u64 event_config, value }
+ *                               every other member (leaders only)
+ */
 enum perf_counter_record_type {
 	PERF_RECORD_SIMPLE		= 0,
-	PERF_RECORD_IRQ			= 1,
-	PERF_RECORD_GROUP		= 2,
+	PERF_RECORD_IRQ			= 1U << 0,
+	PERF_RECORD_GROUP		= 1U << 1,
+	PERF_RECORD_TID			= 1U << 2,
+	PERF_RECORD_TIME		= 1U << 3,
+	PERF_RECORD_VALUE		= 1U << 4,
+};
+
+#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_VALUE << 1) - 1)
+
+/*
+ * Every record read() returns from a sampling counter starts with this
+ * header; size counts the header and is a multiple of 8.
+ */
+struct perf_counter_record_header {
+	__u32	type;		/* enum perf_counter_record_kind */
+	__u32	size;
+};
+
+enum perf_counter_record_kind {
+	PERF_COUNTER_REC_SAMPLE		= 1,	/* fields per record_type */
+	PERF_COUNTER_REC_LOST		= 2,	/* __u64 records dropped */
 };
 
 /*
@@ -131,6 +161,8 @@ struct perf_counter_hw_event {
 /* ioctl()s on a counter fd. */
 #define PERF_COUNTER_IOC_ENABLE		_IO('$', 0)
 #define PERF_COUNTER_IOC_DISABLE	_IO('$', 1)
+/* A sampling counter's queue size in bytes: a power of two, 4 KiB..1 MiB */
+#define PERF_COUNTER_IOC_QUEUE_SIZE	_IOW('$', 2, __u32)
 
 /* prctl() options: the same numbers as PR_TASK_PERF_EVENTS_*. */
 #define PR_TASK_PERF_COUNTERS_DISABLE	31

@@ -78,12 +78,14 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	hw.read_format = 1 << 2;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 
-	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw = sw_event(PERF_COUNT_PAGE_FAULTS);
 	hw.record_type = PERF_RECORD_IRQ;	/* without a period */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
-	hw.irq_period = 1000;			/* a sampling counter */
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EOPNOTSUPP);
-	hw.record_type = PERF_RECORD_GROUP + 1;
+	hw.irq_period = 1;			/* a sampling counter */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.record_type = PERF_COUNTER_RECORD_MASK;	/* every field */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.record_type = PERF_RECORD_VALUE << 1;	/* an unknown field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 	hw.record_type = PERF_RECORD_SIMPLE;	/* a period, no record */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
@@ -91,6 +93,21 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	hw = sw_event(PERF_COUNT_TASK_CLOCK);
 	hw.extra_config_len = 8;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+}
+
+static void clock_sampling_period_has_a_floor(struct kunit *test)
+{
+	struct perf_counter_hw_event hw;
+	unsigned int id;
+
+	for (id = PERF_COUNT_CPU_CLOCK; id <= PERF_COUNT_TASK_CLOCK; id++) {
+		hw = sw_event(id);
+		hw.record_type = PERF_RECORD_IRQ;
+		hw.irq_period = PC_CLOCK_PERIOD_MIN - 1;
+		KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+		hw.irq_period = PC_CLOCK_PERIOD_MIN;
+		KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	}
 }
 
 static void every_software_id_has_its_kind(struct kunit *test)
@@ -138,6 +155,7 @@ static struct kunit_case pc_config_cases[] = {
 	KUNIT_CASE(event_config_fields_round_trip),
 	KUNIT_CASE(reserved_bits_are_refused),
 	KUNIT_CASE(read_format_and_record_type_are_checked),
+	KUNIT_CASE(clock_sampling_period_has_a_floor),
 	KUNIT_CASE(every_software_id_has_its_kind),
 	KUNIT_CASE(other_types_are_refused_without_a_driver),
 	KUNIT_CASE(read_size_follows_read_format),

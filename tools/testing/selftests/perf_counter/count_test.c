@@ -198,7 +198,7 @@ TEST(time_enabled_stops_while_disabled)
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	pc_spin(2000000);
+	pc_spin_ns(20000000);
 	ASSERT_EQ(0, pc_disable(fd));
 	ASSERT_EQ(24, read(fd, a, sizeof(a)));
 	pc_spin(5000000);
@@ -278,23 +278,14 @@ TEST(cpu_filter_counts_only_on_that_cpu)
 
 TEST(counter_on_another_task_reads_its_work)
 {
-	int go[2], status, fd;
-	char c;
-	pid_t pid;
+	struct pc_child child;
+	int fd;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
-	if (pid == 0) {
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		pc_touch_pages(300);
-		_exit(0);
-	}
-	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, pid, -1, -1);
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 300));
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, child.pid, -1, -1);
 	ASSERT_GE(fd, 0);
 	EXPECT_LT(pc_read(fd), 5);
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	waitpid(pid, &status, 0);
+	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_GE(pc_read(fd), 300);
 	close(fd);
 }

@@ -122,17 +122,12 @@ TEST_F(group, member_on_another_cpu_is_einval)
 TEST_F(group, member_on_another_task_is_einval)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
-	int status;
-	pid_t pid = fork();
+	struct pc_child child;
 
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	EXPECT_EQ(-1, sys_perf_counter_open(&hw, pid, -1, self->leader, 0));
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 1));
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, child.pid, -1, self->leader, 0));
 	EXPECT_EQ(EINVAL, errno);
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	pc_child_kill(&child);
 }
 
 TEST_F(group, prctl_toggles_leaders_only)
@@ -184,25 +179,15 @@ TEST_F(group, closing_the_leader_first_leaves_the_member_alone)
 
 TEST(prctl_leaves_counters_on_other_tasks_alone)
 {
-	int go[2], done[2], status, fd;
-	char c;
-	pid_t pid;
+	struct pc_child child;
+	int fd;
 
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, pipe(done));
-	pid = fork();
-	if (pid == 0) {
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		pc_touch_pages(100);
-		_exit(0);
-	}
-	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, pid, -1, -1);
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 100));
+	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, child.pid, -1, -1);
 	ASSERT_GE(fd, 0);
 	/* ours made on the child: our prctl must not touch it */
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0));
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	waitpid(pid, &status, 0);
+	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_GE(pc_read(fd), 100);
 	prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
 	close(fd);
@@ -252,7 +237,7 @@ TEST(group_members_count_the_same_interval)
 	member = sys_perf_counter_open(&hw, 0, -1, leader, 0);
 	ASSERT_GE(member, 0);
 	ASSERT_EQ(0, pc_enable(leader));
-	pc_spin(10000000);
+	pc_spin_ns(20000000);
 	ASSERT_EQ(0, pc_disable(leader));
 	l = pc_read(leader);
 	m = pc_read(member);

@@ -73,27 +73,25 @@ TEST(grandchildren_fold_too)
 	close(fd);
 }
 
+/* Touch pages here and in a new child. */
+static void touch_here_and_in_a_child(int pages)
+{
+	pc_touch_pages(pages);
+	child_touches(pages);
+}
+
 TEST(only_descendants_forked_after_the_counter)
 {
-	int go[2], status, fd;
+	struct pc_child child;		/* exists before the counter */
 	uint64_t v;
-	char c;
-	pid_t pid;
+	int fd;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();			/* exists before the counter */
-	if (pid == 0) {
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		pc_touch_pages(300);
-		child_touches(300);	/* nor its new children */
-		_exit(0);
-	}
+	ASSERT_EQ(0, pc_child_start(&child, touch_here_and_in_a_child, 300));
 	fd = open_faults(1);
 	ASSERT_GE(fd, 0);
 	v = pc_read(fd);
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	waitpid(pid, &status, 0);
+	/* neither the child nor the child it forks is counted */
+	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_LT(pc_read(fd) - v, 100);
 	close(fd);
 }
@@ -124,27 +122,16 @@ TEST(read_includes_live_children)
 
 TEST(disable_reaches_inherited_copies)
 {
-	int ready[2], go[2], status, fd;
+	struct pc_child child;
 	uint64_t v;
-	char c;
-	pid_t pid;
+	int fd;
 
-	ASSERT_EQ(0, pipe(ready));
-	ASSERT_EQ(0, pipe(go));
 	fd = open_faults(1);
 	ASSERT_GE(fd, 0);
-	pid = fork();
-	if (pid == 0) {
-		if (write(ready[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(1);
-		pc_touch_pages(300);
-		_exit(0);
-	}
-	ASSERT_EQ(1, read(ready[0], &c, 1));
-	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 300));
+	ASSERT_EQ(0, pc_disable(fd));	/* the child's copy too */
 	v = pc_read(fd);
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	waitpid(pid, &status, 0);
+	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_EQ(v, pc_read(fd));
 	close(fd);
 }
@@ -178,27 +165,14 @@ TEST(times_of_children_are_summed)
 
 TEST(closing_the_counter_while_children_run)
 {
-	int ready[2], go[2], status, fd;
-	char c;
-	pid_t pid;
+	struct pc_child child;
+	int fd;
 
-	ASSERT_EQ(0, pipe(ready));
-	ASSERT_EQ(0, pipe(go));
 	fd = open_faults(1);
 	ASSERT_GE(fd, 0);
-	pid = fork();
-	if (pid == 0) {
-		if (write(ready[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
-			_exit(1);
-		pc_touch_pages(100);
-		child_touches(100);
-		_exit(0);
-	}
-	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, pc_child_start(&child, touch_here_and_in_a_child, 100));
 	close(fd);			/* the child's copy goes with it */
-	ASSERT_EQ(1, write(go[1], "x", 1));
-	waitpid(pid, &status, 0);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0, pc_child_finish(&child));
 }
 
 TEST(inherited_group_stays_a_group_in_the_child)

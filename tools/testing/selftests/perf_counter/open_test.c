@@ -111,14 +111,16 @@ TEST(unknown_read_format_is_einval)
 	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
 }
 
-TEST(half_a_sampling_request_is_einval)
+TEST(bad_sampling_request_is_einval)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
 
-	hw.record_type = PERF_RECORD_IRQ;
+	hw.record_type = PERF_RECORD_IRQ;	/* no period */
 	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
-	hw.record_type = 7;
+	hw.record_type = 0;			/* no record */
 	hw.irq_period = 10;
+	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
+	hw.record_type = PERF_RECORD_VALUE << 1;	/* unknown field */
 	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
 }
 
@@ -290,17 +292,13 @@ TEST(nmi_bit_is_ignored_without_cap_sys_admin)
 
 TEST(counter_on_child_task_opens)
 {
-	int fd, status;
-	pid_t pid = fork();
+	struct pc_child child;
+	int fd;
 
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, pid, -1, -1);
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 1));
+	fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, child.pid, -1, -1);
 	EXPECT_GE(fd, 0);
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	pc_child_kill(&child);
 	/* the task is gone; the counter still reads */
 	EXPECT_NE((uint64_t)-1, pc_read(fd));
 	close(fd);
@@ -351,7 +349,7 @@ TEST(read_format_adds_the_times)
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	pc_spin(2000000);
+	pc_spin_ns(20000000);
 	EXPECT_EQ(24, read(fd, v, sizeof(v)));
 	EXPECT_GT(v[0], 0);
 	EXPECT_GT(v[1], 0);

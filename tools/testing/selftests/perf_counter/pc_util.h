@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -89,6 +91,24 @@ static inline void pc_spin(unsigned long loops)
 	}
 }
 
+/*
+ * Burn CPU in user mode for @ns of CLOCK_MONOTONIC. Use it where a test
+ * needs time to pass: under QEMU TCG the kernel's local_clock() moves in
+ * steps of up to a tick (4 ms), so a shorter spin may show no time.
+ */
+static inline void pc_spin_ns(uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t end;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	end = ts.tv_sec * 1000000000ULL + ts.tv_nsec + ns;
+	do {
+		pc_spin(10000);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	} while (ts.tv_sec * 1000000000ULL + ts.tv_nsec < end);
+}
+
 /* Touch @pages fresh anonymous pages: one minor fault each. */
 static inline void pc_touch_pages(int pages)
 {
@@ -102,6 +122,56 @@ static inline void pc_touch_pages(int pages)
 	for (i = 0; i < pages; i++)
 		p[i * psz] = 1;
 	munmap(p, pages * psz);
+}
+
+/*
+ * A child that waits: forked now, it runs @work(@arg) only when told to,
+ * so counters can be set up on it (or inherited into it) first.
+ */
+struct pc_child {
+	pid_t	pid;
+	int	go;		/* write end: one byte starts the work */
+};
+
+static inline int pc_child_start(struct pc_child *child,
+				 void (*work)(int), int arg)
+{
+	int p[2];
+	char c;
+
+	if (pipe(p))
+		return -1;
+	child->pid = fork();
+	if (child->pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		work(arg);
+		_exit(0);
+	}
+	close(p[0]);
+	child->go = p[1];
+	return child->pid < 0 ? -1 : 0;
+}
+
+/* Start the work and wait for the child: its exit status, or -1. */
+static inline int pc_child_finish(struct pc_child *child)
+{
+	int status;
+
+	if (write(child->go, "x", 1) != 1)
+		return -1;
+	close(child->go);
+	if (waitpid(child->pid, &status, 0) != child->pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Never start the work: end the child. */
+static inline void pc_child_kill(struct pc_child *child)
+{
+	close(child->go);
+	waitpid(child->pid, NULL, 0);
 }
 
 /* Slab memory in use, kB, from /proc/meminfo. */

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: sample records.
+ *
+ * A sampling counter that overflows writes one record to the queue of
+ * its top-level counter, with the fields its record_type asks for in the
+ * order the uapi header gives.
+ */
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/timekeeping.h>
+
+#include "internal.h"
+
+/* The IP to report: the interrupted one, else where current entered. */
+static u64 pc_sample_ip(struct pt_regs *regs)
+{
+	if (regs)
+		return instruction_pointer(regs);
+	if (current->mm)
+		return instruction_pointer(task_pt_regs(current));
+	return 0;
+}
+
+static u32 pc_sample_words(struct perf_counter *counter, u64 type)
+{
+	struct perf_counter *member;
+	u32 words = 1;			/* the header */
+
+	if (type & PERF_RECORD_IRQ)
+		words++;
+	if (type & PERF_RECORD_TID)
+		words++;
+	if (type & PERF_RECORD_TIME)
+		words++;
+	if (type & PERF_RECORD_VALUE)
+		words++;
+	if (type & PERF_RECORD_GROUP) {
+		words++;
+		list_for_each_entry(member, &counter->siblings, group_entry)
+			words += 2;
+	}
+	return words;
+}
+
+/**
+ * pc_sample() - write one sample record for an overflow of @counter
+ * @counter:	the counter, on this CPU with irqs off
+ * @regs:	the interrupted state, or NULL for events the kernel raises
+ *
+ * A full queue counts the record lost. From NMI the queue is only
+ * tried, never waited for: a sample that would wait is lost instead.
+ */
+void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
+{
+	struct perf_counter *top = counter->parent ?: counter;
+	u64 type = counter->hw_event.record_type;
+	struct pc_queue *q = top->queue;
+	struct perf_counter *member;
+	unsigned long flags;
+	u64 at;
+
+	if (in_nmi()) {
+		if (!raw_spin_trylock_irqsave(&q->lock, flags))
+			return;
+	} else {
+		raw_spin_lock_irqsave(&q->lock, flags);
+	}
+	if (!pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE,
+			      pc_sample_words(counter, type), &at))
+		goto out;
+
+	if (type & PERF_RECORD_IRQ)
+		pc_queue_put(q, &at, pc_sample_ip(regs));
+	if (type & PERF_RECORD_TID) {
+		union {
+			u64	word;
+			u32	id[2];
+		} u = { .id = { task_tgid_nr(current), task_pid_nr(current) } };
+
+		pc_queue_put(q, &at, u.word);
+	}
+	if (type & PERF_RECORD_TIME)
+		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
+	if (type & PERF_RECORD_VALUE)
+		pc_queue_put(q, &at, atomic64_read(&counter->count));
+	if (type & PERF_RECORD_GROUP) {
+		u64 *nr = &q->ring[at & q->mask];
+		u64 n = 0;
+
+		pc_queue_put(q, &at, 0);
+		list_for_each_entry(member, &counter->siblings, group_entry) {
+			pc_queue_put(q, &at, member->hw_event.event_config);
+			pc_queue_put(q, &at, atomic64_read(&member->count));
+			n++;
+		}
+		*nr = n;
+	}
+	pc_queue_commit(q, at);
+out:
+	raw_spin_unlock_irqrestore(&q->lock, flags);
+}

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling counters: a record every irq_period events, read as whole
+ * records from the counter's queue, with blocking, O_NONBLOCK, poll()
+ * and exact accounting of records lost to a full queue.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <time.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+extern char __executable_start[], etext[];
+
+/* One record as read(): its header and up to 64 words after it. */
+struct rec {
+	struct perf_counter_record_header h;
+	uint64_t w[64];
+};
+
+static int open_sampler(unsigned int id, uint64_t period, uint64_t type,
+			int group_fd, int inherit)
+{
+	struct perf_counter_hw_event hw = pc_sw(id, 0);
+
+	hw.irq_period = period;
+	hw.record_type = type;
+	hw.inherit = inherit;
+	return sys_perf_counter_open(&hw, 0, -1, group_fd, 0);
+}
+
+static struct rec recs[4096];
+static char buf[1 << 16];
+
+/*
+ * Reading records must not fault, or it would make records of its own:
+ * write the buffers once in the test's own process (the harness forks
+ * each test, so pages written before are copy-on-write there).
+ */
+FIXTURE(sampling) {
+};
+
+FIXTURE_SETUP(sampling)
+{
+	memset(recs, 0, sizeof(recs));
+	memset(buf, 0, sizeof(buf));
+}
+
+FIXTURE_TEARDOWN(sampling)
+{
+}
+
+/*
+ * Read every record waiting (O_NONBLOCK) into @out (up to @max); add
+ * the counts of LOST records to *lost. Return the number of samples.
+ */
+static int drain(int fd, struct rec *out, int max, uint64_t *lost)
+{
+	int n = 0, fl = fcntl(fd, F_GETFL);
+	ssize_t len, off;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	while ((len = read(fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len; ) {
+			struct perf_counter_record_header *h = (void *)(buf + off);
+
+			if (h->size < 8 || h->size % 8 || off + h->size > len)
+				return -1;	/* torn or malformed */
+			if (h->type == PERF_COUNTER_REC_LOST) {
+				if (lost)
+					*lost += *(uint64_t *)(h + 1);
+			} else if (h->type == PERF_COUNTER_REC_SAMPLE) {
+				if (n < max)
+					memcpy(&out[n], h, h->size < sizeof(*out) ?
+					       h->size : sizeof(*out));
+				n++;
+			} else {
+				return -1;
+			}
+			off += h->size;
+		}
+	}
+	fcntl(fd, F_SETFL, fl);
+	return n;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+TEST_F(sampling, period_n_over_m_faults_gives_m_over_n_records)
+{
+	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 10, PERF_RECORD_VALUE,
+			      -1, 0);
+	uint64_t m, lost = 0;
+	int n, i;
+
+	ASSERT_GE(count, 0);
+	ASSERT_GE(fd, 0);
+	pc_touch_pages(1000);
+	n = drain(fd, recs, 4096, &lost);
+	m = pc_read(count);
+	TH_LOG("%llu faults, %d records", (unsigned long long)m, n);
+	EXPECT_EQ(0, lost);
+	EXPECT_GE(n, (int)(m / 10) - 1);
+	EXPECT_LE(n, (int)(m / 10) + 1);
+	/* each record came at the next multiple of the period */
+	for (i = 0; i < n && i < 4096; i++) {
+		ASSERT_EQ(16, recs[i].h.size);
+		EXPECT_EQ(10ULL * (i + 1), recs[i].w[0]);
+	}
+	close(fd);
+	close(count);
+}
+
+TEST_F(sampling, sample_fields_are_the_tasks_own)
+{
+	uint64_t type = PERF_RECORD_IRQ | PERF_RECORD_TID | PERF_RECORD_TIME |
+			PERF_RECORD_VALUE;
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, type, -1, 0);
+	uint64_t t0, t1, prev = 0;
+	int n, i, in_text = 0;
+
+	ASSERT_GE(fd, 0);
+	drain(fd, recs, 4096, NULL);	/* fault in drain()'s own code */
+	t0 = now_ns();
+	pc_touch_pages(64);
+	t1 = now_ns();
+	n = drain(fd, recs, 4096, NULL);
+	ASSERT_GE(n, 64);
+	for (i = 0; i < n; i++) {
+		uint64_t ip = recs[i].w[0];
+		uint32_t *id = (uint32_t *)&recs[i].w[1];
+
+		ASSERT_EQ(40, recs[i].h.size);
+		in_text += ip >= (uint64_t)__executable_start &&
+			   ip < (uint64_t)etext;
+		EXPECT_EQ(getpid(), (pid_t)id[0]);
+		EXPECT_EQ(gettid(), (pid_t)id[1]);
+		EXPECT_GE(recs[i].w[2], prev);	/* time never goes back */
+		prev = recs[i].w[2];
+		EXPECT_EQ((uint64_t)i + 1, recs[i].w[3]);
+	}
+	/* the faults came from this program's own loop */
+	EXPECT_GE(in_text, 64);
+	EXPECT_GE(recs[0].w[2], t0 - 1000000);
+	EXPECT_LE(prev, t1);
+	close(fd);
+}
+
+TEST_F(sampling, blocking_read_waits_for_a_record)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	int ready[2], fd, status;
+	struct rec r;
+	uint64_t t0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	if (pid == 0) {
+		/* fault in what the sleep will use, then say so and sleep */
+		usleep(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(200000);
+		pc_touch_pages(50);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &r, 1));
+	/* a record per 10 faults: a stray fault or two makes none */
+	hw.irq_period = 10;
+	hw.record_type = PERF_RECORD_IRQ;
+	fd = sys_perf_counter_open(&hw, pid, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	t0 = now_ns();
+	EXPECT_EQ(16, read(fd, &r, 16));	/* sleeps until the touching */
+	EXPECT_GE(now_ns() - t0, 100000000ULL);
+	waitpid(pid, &status, 0);
+	close(fd);
+}
+
+TEST_F(sampling, empty_queue_with_o_nonblock_is_eagain)
+{
+	int fd = open_sampler(PERF_COUNT_CPU_MIGRATIONS, 1, PERF_RECORD_IRQ,
+			      -1, 0);
+	struct rec r;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, read(fd, &r, sizeof(r)));
+	EXPECT_EQ(EAGAIN, errno);
+	close(fd);
+}
+
+TEST_F(sampling, poll_reports_pollin_when_a_record_waits)
+{
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
+			      -1, 0);
+	struct pollfd p;
+
+	ASSERT_GE(fd, 0);
+	p.fd = fd;
+	p.events = POLLIN;
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	pc_touch_pages(4);
+	EXPECT_EQ(1, poll(&p, 1, 1000));
+	EXPECT_TRUE(p.revents & POLLIN);
+	close(fd);
+}
+
+TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
+{
+	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
+			      -1, 0);
+	uint32_t size = 4096;
+	uint64_t lost = 0, m;
+	int n;
+
+	ASSERT_GE(count, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	pc_touch_pages(2000);		/* 2000 records of 16 bytes: 4 KiB overflows */
+	n = drain(fd, recs, 4096, &lost);
+	ASSERT_GE(n, 0);
+	pc_touch_pages(1);		/* room again: the LOST record goes out */
+	n += drain(fd, recs, 4096, &lost);
+	m = pc_read(count);
+	TH_LOG("%llu faults: %d records read, %llu reported lost",
+	       (unsigned long long)m, n, (unsigned long long)lost);
+	EXPECT_GT(lost, 0);
+	EXPECT_LT(n, 300);
+	EXPECT_EQ(m, n + lost);
+	close(fd);
+	close(count);
+}
+
+TEST_F(sampling, queue_size_rules)
+{
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
+			      -1, 0);
+	int counting = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	uint32_t size;
+
+	ASSERT_GE(fd, 0);
+	size = 1000;
+	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(EINVAL, errno);
+	size = 2 << 20;
+	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(EINVAL, errno);
+	size = 2048;
+	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	pc_touch_pages(4);
+	size = 8192;
+	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(EBUSY, errno);	/* records wait */
+	drain(fd, recs, 4096, NULL);
+	EXPECT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(-1, ioctl(counting, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(EINVAL, errno);
+	close(counting);
+	close(fd);
+}
+
+TEST_F(sampling, buffer_smaller_than_a_record_is_enospc)
+{
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1,
+			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
+	char small[16];
+
+	ASSERT_GE(fd, 0);
+	pc_touch_pages(2);
+	EXPECT_EQ(-1, read(fd, small, sizeof(small)));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(24, read(fd, recs, 24 + 16));	/* whole records only */
+	close(fd);
+}
+
+TEST_F(sampling, group_record_carries_every_member)
+{
+	int leader = open_sampler(PERF_COUNT_PAGE_FAULTS, 5,
+				  PERF_RECORD_VALUE | PERF_RECORD_GROUP, -1, 0);
+	int m1, m2, n, i;
+	uint64_t prev = 0;
+
+	ASSERT_GE(leader, 0);
+	m1 = pc_open_sw(PERF_COUNT_PAGE_FAULTS_MIN, 0, -1, leader);
+	m2 = pc_open_sw(PERF_COUNT_CONTEXT_SWITCHES, 0, -1, leader);
+	ASSERT_GE(m1, 0);
+	ASSERT_GE(m2, 0);
+	pc_touch_pages(100);
+	n = drain(leader, recs, 4096, NULL);
+	ASSERT_GE(n, 19);
+	for (i = 0; i < n; i++) {
+		/* value, nr, then { config, value } per member */
+		ASSERT_EQ(8 * (1 + 1 + 1 + 2 * 2), recs[i].h.size);
+		EXPECT_EQ(5ULL * (i + 1), recs[i].w[0]);
+		EXPECT_EQ(2, recs[i].w[1]);
+		EXPECT_EQ(PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+					      PERF_COUNT_PAGE_FAULTS_MIN),
+			  recs[i].w[2]);
+		EXPECT_EQ(PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+					      PERF_COUNT_CONTEXT_SWITCHES),
+			  recs[i].w[4]);
+		EXPECT_GE(recs[i].w[3], prev);
+		prev = recs[i].w[3];
+	}
+	EXPECT_GE(prev, 90);	/* the minor faults member kept up */
+	close(m2);
+	close(m1);
+	close(leader);
+}
+
+TEST_F(sampling, group_record_on_a_member_is_einval)
+{
+	int leader = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+
+	ASSERT_GE(leader, 0);
+	EXPECT_EQ(-1, open_sampler(PERF_COUNT_PAGE_FAULTS, 5,
+				   PERF_RECORD_GROUP, leader, 0));
+	EXPECT_EQ(EINVAL, errno);
+	close(leader);
+}
+
+TEST_F(sampling, task_clock_samples_every_period_of_running_time)
+{
+	int clock = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+	int fd = open_sampler(PERF_COUNT_TASK_CLOCK, 1000000,
+			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
+	uint64_t ran, prev = 0;
+	int n, i, in_text = 0;
+
+	ASSERT_GE(clock, 0);
+	ASSERT_GE(fd, 0);
+	while (pc_read(clock) < 100000000ULL)	/* 100 ms on the CPU */
+		pc_spin(100000);
+	ran = pc_read(clock);
+	n = drain(fd, recs, 4096, NULL);
+	TH_LOG("%d samples for %llu ns of task-clock", n,
+	       (unsigned long long)ran);
+	EXPECT_GE(n, (int)(ran / 1000000) * 9 / 10 - 2);
+	EXPECT_LE(n, (int)(ran / 1000000) + 2);
+	for (i = 0; i < n; i++) {
+		in_text += recs[i].w[0] >= (uint64_t)__executable_start &&
+			   recs[i].w[0] < (uint64_t)etext;
+		EXPECT_GT(recs[i].w[1], prev);
+		prev = recs[i].w[1];
+	}
+	EXPECT_GE(in_text, n * 8 / 10);		/* mostly in the spin */
+	close(fd);
+	close(clock);
+}
+
+TEST_F(sampling, clock_period_below_the_floor_is_einval)
+{
+	EXPECT_EQ(-1, open_sampler(PERF_COUNT_TASK_CLOCK, 1000,
+				   PERF_RECORD_IRQ, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(sampling, inherited_sampler_receives_the_childrens_records)
+{
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_TID,
+			      -1, 1);
+	struct pc_child child;
+	int n, i, theirs = 0;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 100));
+	ASSERT_EQ(0, pc_child_finish(&child));
+	n = drain(fd, recs, 4096, NULL);
+	for (i = 0; i < n; i++)
+		theirs += ((uint32_t *)&recs[i].w[0])[0] == (uint32_t)child.pid;
+	EXPECT_GE(theirs, 100);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
