@@ -83,14 +83,31 @@ void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
 		pc_group_sched_in(leader, ctx->time);
 }
 
+/* Switch records of this CPU's CPU-wide counters, with the other task. */
+static void pc_cpu_switch_records(u32 kind, struct task_struct *task,
+				  struct task_struct *other)
+{
+	struct perf_counter_context *ctx = this_cpu_ptr(&pc_cpu_ctx);
+
+	raw_spin_lock(&ctx->lock);
+	pc_ctx_switch_records(ctx, kind, task, other);
+	raw_spin_unlock(&ctx->lock);
+}
+
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
 	struct perf_counter_context *ctx = READ_ONCE(prev->perf_counter_ctxp);
+	bool records = static_branch_unlikely(&pc_switch_key);
 
+	if (records)
+		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_OUT, prev, next);
 	if (!ctx)
 		return;
 	raw_spin_lock(&ctx->lock);
+	if (records && ctx->is_active)
+		pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT, prev,
+				      NULL);
 	pc_ctx_sched_out(ctx);
 	raw_spin_unlock(&ctx->lock);
 }
@@ -99,12 +116,18 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 				  struct task_struct *task)
 {
 	struct perf_counter_context *ctx = READ_ONCE(task->perf_counter_ctxp);
+	bool records = static_branch_unlikely(&pc_switch_key);
 
-	if (!ctx)
-		return;
-	raw_spin_lock(&ctx->lock);
-	pc_ctx_sched_in(ctx, smp_processor_id());
-	raw_spin_unlock(&ctx->lock);
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		pc_ctx_sched_in(ctx, smp_processor_id());
+		if (records && ctx->is_active)
+			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_IN,
+					      task, NULL);
+		raw_spin_unlock(&ctx->lock);
+	}
+	if (records)
+		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_IN, task, prev);
 }
 
 /* Scheduler tick: nothing rotates yet. */

@@ -49,7 +49,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	counter->period_left = hw->irq_period;
 
 	/* Inherited copies write to their top-level counter's queue. */
-	if (pc_is_sampling(counter) && !parent) {
+	if (pc_has_records(hw) && !parent) {
 		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT);
 		if (!counter->queue) {
 			kfree(counter);
@@ -67,6 +67,11 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	if (parent) {
 		pc_counter_get(parent);
 		counter->parent = parent;
+	}
+	/* The switch hooks must run, even with no task context about. */
+	if (hw->context_switch) {
+		static_branch_inc(&perf_counter_task_key);
+		static_branch_inc(&pc_switch_key);
 	}
 	return counter;
 }
@@ -87,6 +92,10 @@ void pc_counter_put(struct perf_counter *counter)
 	WARN_ON_ONCE(!list_empty(&counter->children));
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
+	if (counter->hw_event.context_switch) {
+		static_branch_dec(&pc_switch_key);
+		static_branch_dec(&perf_counter_task_key);
+	}
 	pc_queue_free(counter->queue);
 	if (counter->ctx)
 		pc_ctx_put(counter->ctx);

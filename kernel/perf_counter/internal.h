@@ -252,12 +252,21 @@ static inline void pc_queue_put(struct pc_queue *q, u64 *at, u64 word)
 	q->ring[(*at)++ & q->mask] = word;
 }
 
-/* sample.c: a counter overflowed */
+/* sample.c: records of overflows and context switches */
 void pc_sample(struct perf_counter *counter, struct pt_regs *regs);
+void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
+			   struct task_struct *task, struct task_struct *other);
+DECLARE_STATIC_KEY_FALSE(pc_switch_key);
 
 static inline bool pc_is_sampling(const struct perf_counter *counter)
 {
 	return counter->hw_event.irq_period != 0;
+}
+
+/* Sampling counters and those asking for switch records have a queue. */
+static inline bool pc_has_records(const struct perf_counter_hw_event *hw)
+{
+	return hw->irq_period || hw->context_switch;
 }
 
 /* file.c */

@@ -13,6 +13,23 @@
 
 #include "internal.h"
 
+DEFINE_STATIC_KEY_FALSE(pc_switch_key);
+
+static u64 pc_task_ids(struct task_struct *task)
+{
+	union {
+		u64	word;
+		u32	id[2];
+	} u = { .id = { task_tgid_nr(task), task_pid_nr(task) } };
+
+	return u.word;
+}
+
+static void pc_queue_lock(struct pc_queue *q, unsigned long *flags)
+{
+	raw_spin_lock_irqsave(&q->lock, *flags);
+}
+
 /* The IP to report: the interrupted one, else where current entered. */
 static u64 pc_sample_ip(struct pt_regs *regs)
 {
@@ -65,7 +82,7 @@ void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 		if (!raw_spin_trylock_irqsave(&q->lock, flags))
 			return;
 	} else {
-		raw_spin_lock_irqsave(&q->lock, flags);
+		pc_queue_lock(q, &flags);
 	}
 	if (!pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE,
 			      pc_sample_words(counter, type), &at))
@@ -73,14 +90,8 @@ void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 
 	if (type & PERF_RECORD_IRQ)
 		pc_queue_put(q, &at, pc_sample_ip(regs));
-	if (type & PERF_RECORD_TID) {
-		union {
-			u64	word;
-			u32	id[2];
-		} u = { .id = { task_tgid_nr(current), task_pid_nr(current) } };
-
-		pc_queue_put(q, &at, u.word);
-	}
+	if (type & PERF_RECORD_TID)
+		pc_queue_put(q, &at, pc_task_ids(current));
 	if (type & PERF_RECORD_TIME)
 		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
 	if (type & PERF_RECORD_VALUE)
@@ -100,4 +111,52 @@ void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 	pc_queue_commit(q, at);
 out:
 	raw_spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/* One switch record for @counter: @task went out (or in); @other too. */
+static void pc_switch_record(struct perf_counter *counter, u32 kind,
+			     struct task_struct *task,
+			     struct task_struct *other)
+{
+	struct perf_counter *top = counter->parent ?: counter;
+	struct pc_queue *q = top->queue;
+	unsigned long flags;
+	u64 at;
+
+	pc_queue_lock(q, &flags);
+	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {
+		pc_queue_put(q, &at, pc_task_ids(task));
+		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
+		if (other)
+			pc_queue_put(q, &at, pc_task_ids(other));
+		pc_queue_commit(q, at);
+	}
+	raw_spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/**
+ * pc_ctx_switch_records() - switch records for a context's counters
+ * @ctx:	the context, under ctx->lock with irqs off, on this CPU
+ * @kind:	PERF_COUNTER_REC_SWITCH_OUT or _IN
+ * @task:	the task leaving or taking the CPU
+ * @other:	for a CPU context, the task taking or leaving it in turn;
+ *		NULL for a task context, whose owner may not see it
+ *
+ * Every counter that asked (context_switch) and is counting gets one.
+ */
+void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
+			   struct task_struct *task, struct task_struct *other)
+{
+	struct perf_counter *leader, *member;
+
+	list_for_each_entry(leader, &ctx->groups, group_entry) {
+		if (leader->state != PC_STATE_ACTIVE)
+			continue;
+		if (leader->hw_event.context_switch)
+			pc_switch_record(leader, kind, task, other);
+		list_for_each_entry(member, &leader->siblings, group_entry)
+			if (member->hw_event.context_switch &&
+			    member->state == PC_STATE_ACTIVE)
+				pc_switch_record(member, kind, task, other);
+	}
 }

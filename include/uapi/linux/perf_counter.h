@@ -119,6 +119,20 @@ struct perf_counter_record_header {
 enum perf_counter_record_kind {
 	PERF_COUNTER_REC_SAMPLE		= 1,	/* fields per record_type */
 	PERF_COUNTER_REC_LOST		= 2,	/* __u64 records dropped */
+	PERF_COUNTER_REC_SWITCH_OUT	= 3,	/* struct perf_counter_switch */
+	PERF_COUNTER_REC_SWITCH_IN	= 4,	/* struct perf_counter_switch */
+};
+
+/*
+ * The body of a switch record, written for a counter with the
+ * context_switch bit when its task leaves or takes the CPU. A CPU-wide
+ * counter's records go on with the other task: the next one on a
+ * switch-out, the previous one on a switch-in (size tells which form).
+ */
+struct perf_counter_switch {
+	__u32	pid, tid;		/* the task switched out or in */
+	__u64	time;			/* CLOCK_MONOTONIC ns */
+	__u32	other_pid, other_tid;	/* CPU-wide counters only */
 };
 
 /*
@@ -148,8 +162,9 @@ struct perf_counter_hw_event {
 		exclude_kernel :  1,	/* ditto kernel			*/
 		exclude_hv     :  1,	/* ditto hypervisor		*/
 		exclude_idle   :  1,	/* don't count when idle	*/
+		context_switch :  1,	/* switch-out/in records	*/
 
-		__reserved_1   : 55;
+		__reserved_1   : 54;
 
 	__u32	extra_config_len;
 

@@ -52,7 +52,7 @@ static void reserved_bits_are_refused(struct kunit *test)
 	int bit;
 
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	for (bit = 0; bit < 55; bit++) {
+	for (bit = 0; bit < 54; bit++) {
 		hw = sw_event(PERF_COUNT_TASK_CLOCK);
 		hw.__reserved_1 = 1ULL << bit;
 		KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);

@@ -87,8 +87,8 @@ TEST(reserved_bits_are_einval)
 	unsigned char *raw = (unsigned char *)&hw;
 	int bit;
 
-	/* every bit of the flag word above exclude_idle */
-	for (bit = 9; bit < 64; bit++) {
+	/* every bit of the flag word above context_switch */
+	for (bit = 10; bit < 64; bit++) {
 		hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
 		raw[32 + bit / 8] |= 1 << (bit % 8);
 		EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
