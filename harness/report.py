@@ -27,7 +27,8 @@ KERNEL_TROUBLE = re.compile(
     r'sleeping function called from invalid context|UBSAN:|'
     r'kernel BUG at|Call Trace:')
 EXPECTED_KUNIT = ('perf_counter_config', 'perf_counter_time',
-                  'perf_counter_group', 'perf_counter_queue')
+                  'perf_counter_group', 'perf_counter_queue',
+                  'perf_counter_rotate')
 
 
 class Results:

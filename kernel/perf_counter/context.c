@@ -72,22 +72,19 @@ void pc_ctx_sched_out(struct perf_counter_context *ctx)
 /* Make the context active on @cpu (this CPU) and put its groups on. */
 void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
 {
-	struct perf_counter *leader;
-
 	if (ctx->is_active || ctx->dead)
 		return;
 	ctx->timestamp = local_clock();
 	ctx->active_cpu = cpu;
 	ctx->is_active = true;
-	list_for_each_entry(leader, &ctx->groups, group_entry)
-		pc_group_sched_in(leader, ctx->time);
+	pc_ctx_groups_in(ctx, ctx->time);
 }
 
 /* Switch records of this CPU's CPU-wide counters, with the other task. */
 static void pc_cpu_switch_records(u32 kind, struct task_struct *task,
 				  struct task_struct *other)
 {
-	struct perf_counter_context *ctx = this_cpu_ptr(&pc_cpu_ctx);
+	struct perf_counter_context *ctx = pc_this_cpu_ctx();
 
 	raw_spin_lock(&ctx->lock);
 	pc_ctx_switch_records(ctx, kind, task, other);
@@ -130,9 +127,9 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_IN, task, prev);
 }
 
-/* Scheduler tick: nothing rotates yet. */
-void perf_counter_task_tick(void)
+struct perf_counter_context *pc_this_cpu_ctx(void)
 {
+	return this_cpu_ptr(&pc_cpu_ctx);
 }
 
 struct pc_call {

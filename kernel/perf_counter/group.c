@@ -77,12 +77,15 @@ static void pc_member_sched_in(struct perf_counter_context *ctx,
 	if (!ctx->is_active)
 		return;
 	if (leader == counter) {
-		pc_group_sched_in(counter, now);
+		if (pc_group_sched_in(counter, now) && !counter->hw_event.pinned)
+			ctx->rotate = true;
 	} else if (leader->state == PC_STATE_ACTIVE &&
 		   pc_counter_sched_in(counter, now)) {
 		pc_group_sched_out(leader, now);
 		if (leader->hw_event.pinned)
 			pc_counter_set_state(leader, PC_STATE_ERROR, now);
+		else
+			ctx->rotate = true;
 	}
 }
 

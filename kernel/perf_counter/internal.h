@@ -160,6 +160,7 @@ struct perf_counter {
  * @is_active:	scheduled in on @active_cpu
  * @active_cpu:	the CPU it is active on
  * @dead:	its task has exited: nothing more may be installed
+ * @rotate:	a flexible group did not fit: rotate at the tick
  * @task:	the task, or NULL for a CPU context
  * @time:	context time: ns during which the context was active
  * @timestamp:	local_clock() when @time was last brought up to date
@@ -174,6 +175,7 @@ struct perf_counter_context {
 	bool			is_active;
 	int			active_cpu;
 	bool			dead;
+	bool			rotate;
 	struct task_struct	*task;
 	u64			time;
 	u64			timestamp;
@@ -231,6 +233,11 @@ void pc_ctx_put(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
 void pc_ctx_sched_out(struct perf_counter_context *ctx);
 void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu);
+struct perf_counter_context *pc_this_cpu_ctx(void);
+
+/* rotate.c: placement, pinned first, and multiplexing */
+void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time);
+void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 
 /* inherit.c: fork, exit and the end of inherited copies */
 void pc_task_teardown(struct task_struct *task);

@@ -6,10 +6,12 @@
 
 u64 pc_fake_fail_config = ~0ULL;
 int pc_fake_running;
+int pc_fake_capacity = INT_MAX;
 
 static int pc_fake_start(struct perf_counter *counter)
 {
-	if (counter->hw_event.event_config == pc_fake_fail_config)
+	if (counter->hw_event.event_config == pc_fake_fail_config ||
+	    pc_fake_running >= pc_fake_capacity)
 		return -ENOSPC;
 	pc_fake_running++;
 	return 0;

@@ -20,8 +20,9 @@ struct pc_fake_set {
 
 /* event_config of the counter whose start fails, or ~0 for none. */
 extern u64 pc_fake_fail_config;
-/* How many fake counters are on the CPU now. */
+/* How many fake counters are on the CPU now, and how many fit. */
 extern int pc_fake_running;
+extern int pc_fake_capacity;
 
 struct perf_counter *pc_fake_counter(struct kunit *test,
 				     struct pc_fake_set *set, u64 config,

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: multiplexing. With a fake PMU of two registers, six flexible
+ * groups rotating at each tick each count a third of the time, within
+ * 10%; a pinned group stays on all the time while the flexible ones
+ * share what is left; and a context whose groups all fit never rotates.
+ */
+#include <kunit/test.h>
+
+#include "fake_counter.h"
+
+#define TICK_NS		(4 * NSEC_PER_MSEC)
+#define TICKS		600
+
+struct pc_rotate_fixture {
+	struct perf_counter_context	ctx;
+	struct pc_fake_set		set;
+};
+
+static int pc_rotate_init(struct kunit *test)
+{
+	struct pc_rotate_fixture *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	pc_ctx_init(&f->ctx, NULL);
+	pc_fake_fail_config = ~0ULL;
+	pc_fake_running = 0;
+	pc_fake_capacity = 2;
+	test->priv = f;
+	return 0;
+}
+
+static void pc_rotate_exit(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	int i;
+
+	for (i = 0; i < f->set.nr; i++)
+		pc_counter_sched_out(f->set.counter[i], f->ctx.time);
+	pc_fake_capacity = INT_MAX;
+	pc_fake_free_all(&f->set);
+}
+
+/* @n single-counter groups, the first @pinned of them pinned. */
+static void add_groups(struct kunit *test, int n, int pinned)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	struct perf_counter *c;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		c = pc_fake_counter(test, &f->set, i + 1, NULL);
+		c->hw_event.pinned = i < pinned;
+		list_add_tail(&c->group_entry, &f->ctx.groups);
+	}
+}
+
+/* Go on at local time 0, then run @ticks ticks of TICK_NS. */
+static void run_ticks(struct pc_rotate_fixture *f, int ticks)
+{
+	struct perf_counter_context *ctx = &f->ctx;
+	u64 now = 0;
+	int i;
+
+	ctx->is_active = true;
+	ctx->timestamp = 0;
+	pc_ctx_groups_in(ctx, ctx->time);
+	for (i = 0; i < ticks; i++) {
+		now += TICK_NS;
+		pc_ctx_rotate(ctx, now);
+	}
+	pc_ctx_advance(ctx, now);
+	for (i = 0; i < f->set.nr; i++)
+		pc_counter_update_times(f->set.counter[i], ctx->time);
+}
+
+static void six_groups_on_two_registers_get_a_third_each(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	u64 total = (u64)TICKS * TICK_NS;
+	int i;
+
+	add_groups(test, 6, 0);
+	run_ticks(f, TICKS);
+	KUNIT_EXPECT_TRUE(test, f->ctx.rotate);
+	for (i = 0; i < 6; i++) {
+		struct perf_counter *c = f->set.counter[i];
+
+		KUNIT_EXPECT_EQ(test, c->time_enabled, total);
+		KUNIT_EXPECT_GE(test, c->time_running, total / 3 * 9 / 10);
+		KUNIT_EXPECT_LE(test, c->time_running, total / 3 * 11 / 10);
+	}
+	KUNIT_EXPECT_LE(test, pc_fake_running, 2);
+}
+
+static void pinned_group_stays_on_while_the_rest_share(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	u64 total = (u64)TICKS * TICK_NS;
+	int i;
+
+	add_groups(test, 5, 1);
+	run_ticks(f, TICKS);
+	KUNIT_EXPECT_EQ(test, f->set.counter[0]->time_running, total);
+	/* one register left for four flexible groups: a quarter each */
+	for (i = 1; i < 5; i++) {
+		struct perf_counter *c = f->set.counter[i];
+
+		KUNIT_EXPECT_GE(test, c->time_running, total / 4 * 9 / 10);
+		KUNIT_EXPECT_LE(test, c->time_running, total / 4 * 11 / 10);
+	}
+}
+
+static void groups_that_fit_never_rotate(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	struct perf_counter *first;
+
+	add_groups(test, 2, 0);
+	first = f->set.counter[0];
+	run_ticks(f, 10);
+	KUNIT_EXPECT_FALSE(test, f->ctx.rotate);
+	KUNIT_EXPECT_PTR_EQ(test, list_first_entry(&f->ctx.groups,
+						   struct perf_counter,
+						   group_entry), first);
+	KUNIT_EXPECT_EQ(test, first->time_running, first->time_enabled);
+}
+
+static struct kunit_case pc_rotate_cases[] = {
+	KUNIT_CASE(six_groups_on_two_registers_get_a_third_each),
+	KUNIT_CASE(pinned_group_stays_on_while_the_rest_share),
+	KUNIT_CASE(groups_that_fit_never_rotate),
+	{}
+};
+
+static struct kunit_suite pc_rotate_suite = {
+	.name = "perf_counter_rotate",
+	.init = pc_rotate_init,
+	.exit = pc_rotate_exit,
+	.test_cases = pc_rotate_cases,
+};
+kunit_test_suite(pc_rotate_suite);

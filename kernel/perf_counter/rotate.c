@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: which groups go on, and multiplexing.
+ *
+ * When a context goes on, its pinned groups go first, then the flexible
+ * ones in list order, each all or nothing. When a flexible group does
+ * not fit (a counter kind's start failed: no free hardware register),
+ * the context is marked for rotation, and at each scheduler tick its
+ * flexible groups come off, the first moves to the end of the list and
+ * they go on again — so over time each gets its share, and each
+ * counter's time running against time enabled says how big a share.
+ * Pinned groups are never rotated out; one that cannot go on is in the
+ * error state.
+ */
+#include <linux/sched/clock.h>
+
+#include "internal.h"
+
+/**
+ * pc_ctx_groups_in() - put the context's enabled groups on, pinned first
+ * @ctx:	an active context, under ctx->lock on its CPU
+ * @ctx_time:	its time now
+ *
+ * Marks the context for rotation if a flexible group did not fit.
+ */
+void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time)
+{
+	struct perf_counter *leader;
+
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		if (leader->hw_event.pinned)
+			pc_group_sched_in(leader, ctx_time);
+
+	ctx->rotate = false;
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		if (!leader->hw_event.pinned &&
+		    pc_group_sched_in(leader, ctx_time))
+			ctx->rotate = true;
+}
+
+/**
+ * pc_ctx_rotate() - give the next flexible group its turn
+ * @ctx:	an active context, under ctx->lock on its CPU
+ * @now:	local_clock() now
+ *
+ * Does nothing unless the last placement left a flexible group out.
+ */
+void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now)
+{
+	struct perf_counter *leader, *first = NULL;
+	u64 ctx_time;
+
+	if (!ctx->rotate || !ctx->is_active)
+		return;
+	ctx_time = pc_ctx_advance(ctx, now);
+	list_for_each_entry(leader, &ctx->groups, group_entry) {
+		if (leader->hw_event.pinned)
+			continue;
+		pc_group_sched_out(leader, ctx_time);
+		if (!first)
+			first = leader;
+	}
+	if (first)
+		list_move_tail(&first->group_entry, &ctx->groups);
+	pc_ctx_groups_in(ctx, ctx_time);
+}
+
+static void pc_ctx_tick(struct perf_counter_context *ctx)
+{
+	if (!ctx || !READ_ONCE(ctx->rotate))
+		return;
+	raw_spin_lock(&ctx->lock);
+	if (ctx->is_active && ctx->active_cpu == smp_processor_id())
+		pc_ctx_rotate(ctx, local_clock());
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_counter_task_tick() - scheduler tick: rotate what needs it
+ *
+ * Called with irqs off. Costs two loads when nothing is multiplexed.
+ */
+void perf_counter_task_tick(void)
+{
+	pc_ctx_tick(pc_this_cpu_ctx());
+	pc_ctx_tick(READ_ONCE(current->perf_counter_ctxp));
+}
