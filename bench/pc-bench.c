@@ -2,9 +2,10 @@
 /*
  * pc-bench: perf_counter against 6.1's perf_events, in the same boot.
  *
- * Each measurement runs in 7 interleaved rounds (none, perf_counter,
- * perf_events, none, ...) and reports the median, so drift in the
- * emulator hits all three alike. Absolute times under QEMU TCG mean
+ * Each measurement runs in 11 interleaved rounds — none, perf_counter
+ * and perf_events, the order turning each round so none always follows
+ * another — and reports the median, so drift in the emulator hits all
+ * three alike. Absolute times under QEMU TCG mean
  * little; the ratios are the result.
  *
  *   read:      read() of a task-clock counter, against getppid()
@@ -29,7 +30,7 @@
 #define __NR_perf_counter_open 451
 #endif
 
-#define ROUNDS	7
+#define ROUNDS	11
 #define NR_CTRS	4
 
 enum who { NONE, OURS, THEIRS, NR_WHO };
@@ -191,8 +192,11 @@ static void run(const char *what, uint64_t (*fn)(enum who, int), int loops,
 	int r, w;
 
 	for (r = 0; r < ROUNDS; r++)
-		for (w = 0; w < NR_WHO; w++)
-			v[w][r] = fn(w, loops);
+		for (w = 0; w < NR_WHO; w++) {
+			enum who who = (w + r) % NR_WHO;
+
+			v[who][r] = fn(who, loops);
+		}
 	for (w = 0; w < NR_WHO; w++)
 		med[w] = median(v[w]);
 	printf("  %-6s %14llu %14llu %14llu ns\n", what,
@@ -239,7 +243,7 @@ int main(void)
 	printf("  %-6s %14s %14s %14s\n", "", who_name[NONE], who_name[OURS],
 	       who_name[THEIRS]);
 	run("read", time_read, 20000, rd);
-	run("pipe", time_pipe, 2000, pp);
+	run("pipe", time_pipe, 4000, pp);
 	run("fork", time_fork, 200, fk);
 
 	printf("\n");
