@@ -9,6 +9,8 @@ JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/perf_counter-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Paths under the build tree hash as relative: clones share the cache.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
 # Reproducible version strings keep ccache hits across builds.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2009'
 export KBUILD_BUILD_USER=perf_counter
