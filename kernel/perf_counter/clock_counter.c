@@ -8,9 +8,12 @@
  * context's time up to date, so a clock counter's value is exactly its
  * time running, and counting costs no clock reads of its own.
  *
- * A sampling clock counter samples from a hrtimer pinned to its CPU,
- * every irq_period ns of its running time: the part of a period left at
- * a context switch is kept for the next time the counter goes on.
+ * A sampling clock counter writes one sample for every irq_period ns of
+ * its running time, as a count-based counter does per irq_period
+ * events: the time folded in counts the period down, and a hrtimer
+ * pinned to the counter's CPU writes the samples due when the period
+ * should run out. A late timer makes up the samples it missed; periods
+ * that run out just before a context switch are written at the switch.
  */
 #include <asm/irq_regs.h>
 #include <linux/hrtimer.h>
@@ -20,9 +23,22 @@
 static void pc_clock_read(struct perf_counter *counter)
 {
 	u64 now = counter->ctx->time;
+	u64 delta = now - counter->clock.start;
 
-	atomic64_add(now - counter->clock.start, &counter->count);
+	atomic64_add(delta, &counter->count);
 	counter->clock.start = now;
+	if (pc_is_sampling(counter))
+		counter->period_left -= delta;
+}
+
+/* One sample for each whole period run since the last; irqs off. */
+static void pc_clock_samples(struct perf_counter *counter,
+			     struct pt_regs *regs)
+{
+	while (counter->period_left <= 0) {
+		counter->period_left += counter->hw_event.irq_period;
+		pc_sample(counter, regs);
+	}
 }
 
 static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
@@ -36,9 +52,11 @@ static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
 	if (counter->state == PC_STATE_ACTIVE) {
 		pc_ctx_update_time(ctx);
 		pc_clock_read(counter);
-		pc_sample(counter, get_irq_regs());
-		hrtimer_forward_now(timer,
-				    ns_to_ktime(counter->hw_event.irq_period));
+		pc_clock_samples(counter, get_irq_regs());
+		/* A late tick is made up by the count, not by the timer. */
+		hrtimer_set_expires(timer,
+				    ktime_add_ns(hrtimer_cb_get_time(timer),
+						 counter->period_left));
 		ret = HRTIMER_RESTART;
 	}
 	raw_spin_unlock(&ctx->lock);
@@ -64,14 +82,10 @@ static void pc_clock_destroy(struct perf_counter *counter)
 static int pc_clock_start(struct perf_counter *counter)
 {
 	counter->clock.start = counter->ctx->time;
-	if (pc_is_sampling(counter)) {
-		s64 left = counter->period_left;
-
-		if (left <= 0)
-			left = counter->hw_event.irq_period;
-		hrtimer_start(&counter->clock.timer, ns_to_ktime(left),
+	if (pc_is_sampling(counter))
+		hrtimer_start(&counter->clock.timer,
+			      ns_to_ktime(counter->period_left),
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	}
 	return 0;
 }
 
@@ -80,9 +94,11 @@ static void pc_clock_stop(struct perf_counter *counter)
 	pc_clock_read(counter);
 	if (pc_is_sampling(counter)) {
 		/* On this CPU with irqs off: the tick cannot be running. */
-		counter->period_left =
-			ktime_to_ns(hrtimer_get_remaining(&counter->clock.timer));
 		hrtimer_try_to_cancel(&counter->clock.timer);
+		/* periods that ran out since the last tick: the task is
+		 * still current, so the samples are its own
+		 */
+		pc_clock_samples(counter, NULL);
 	}
 }
 

@@ -77,8 +77,7 @@ static void pc_member_sched_in(struct perf_counter_context *ctx,
 	if (!ctx->is_active)
 		return;
 	if (leader == counter) {
-		if (pc_group_sched_in(counter, now) && !counter->hw_event.pinned)
-			ctx->rotate = true;
+		pc_ctx_group_in(ctx, counter, now);
 	} else if (leader->state == PC_STATE_ACTIVE &&
 		   pc_counter_sched_in(counter, now)) {
 		pc_group_sched_out(leader, now);

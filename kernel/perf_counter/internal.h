@@ -237,6 +237,8 @@ struct perf_counter_context *pc_this_cpu_ctx(void);
 
 /* rotate.c: placement, pinned first, and multiplexing */
 void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time);
+void pc_ctx_group_in(struct perf_counter_context *ctx,
+		     struct perf_counter *leader, u64 ctx_time);
 void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 
 /* inherit.c: fork, exit and the end of inherited copies */

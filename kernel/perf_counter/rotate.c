@@ -10,11 +10,53 @@
  * they go on again — so over time each gets its share, and each
  * counter's time running against time enabled says how big a share.
  * Pinned groups are never rotated out; one that cannot go on is in the
- * error state.
+ * error state. An exclusive group goes on only into an empty context and
+ * then alone: it takes its turn like any flexible group, with the
+ * context to itself.
  */
 #include <linux/sched/clock.h>
 
 #include "internal.h"
+
+/* What is on a context now, as far as exclusivity goes. */
+struct pc_placement {
+	bool	any_on;		/* some group is on */
+	bool	alone;		/* an exclusive group is on */
+};
+
+static void pc_placement_add(struct pc_placement *p,
+			     const struct perf_counter *leader)
+{
+	if (leader->state != PC_STATE_ACTIVE)
+		return;
+	p->any_on = true;
+	p->alone |= leader->hw_event.exclusive;
+}
+
+static bool pc_fits_beside(const struct pc_placement *p,
+			   const struct perf_counter *leader)
+{
+	return !p->alone && !(leader->hw_event.exclusive && p->any_on);
+}
+
+/*
+ * Try one enabled group. A pinned one that cannot go on is in error
+ * (pc_group_sched_in() sees to that when the hardware refuses).
+ */
+static bool pc_place(struct pc_placement *p, struct perf_counter *leader,
+		     u64 ctx_time)
+{
+	bool placed;
+
+	if (!pc_fits_beside(p, leader)) {
+		if (leader->hw_event.pinned)
+			pc_counter_set_state(leader, PC_STATE_ERROR, ctx_time);
+		return false;
+	}
+	placed = !pc_group_sched_in(leader, ctx_time);
+	pc_placement_add(p, leader);
+	return placed;
+}
 
 /**
  * pc_ctx_groups_in() - put the context's enabled groups on, pinned first
@@ -25,17 +67,45 @@
  */
 void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time)
 {
+	struct pc_placement p = { };
 	struct perf_counter *leader;
 
 	list_for_each_entry(leader, &ctx->groups, group_entry)
-		if (leader->hw_event.pinned)
-			pc_group_sched_in(leader, ctx_time);
+		pc_placement_add(&p, leader);
+
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		if (leader->hw_event.pinned &&
+		    leader->state == PC_STATE_INACTIVE)
+			pc_place(&p, leader, ctx_time);
 
 	ctx->rotate = false;
 	list_for_each_entry(leader, &ctx->groups, group_entry)
 		if (!leader->hw_event.pinned &&
-		    pc_group_sched_in(leader, ctx_time))
+		    leader->state == PC_STATE_INACTIVE &&
+		    !pc_place(&p, leader, ctx_time))
 			ctx->rotate = true;
+}
+
+/**
+ * pc_ctx_group_in() - put one group on beside what is on already
+ * @ctx:	an active context, under ctx->lock on its CPU
+ * @leader:	a group just installed or enabled
+ * @ctx_time:	the context's time now
+ *
+ * A flexible group that does not fit now waits for its turn.
+ */
+void pc_ctx_group_in(struct perf_counter_context *ctx,
+		     struct perf_counter *leader, u64 ctx_time)
+{
+	struct pc_placement p = { };
+	struct perf_counter *other;
+
+	if (leader->state != PC_STATE_INACTIVE)
+		return;
+	list_for_each_entry(other, &ctx->groups, group_entry)
+		pc_placement_add(&p, other);
+	if (!pc_place(&p, leader, ctx_time) && !leader->hw_event.pinned)
+		ctx->rotate = true;
 }
 
 /**

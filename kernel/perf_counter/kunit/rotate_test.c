@@ -128,10 +128,82 @@ static void groups_that_fit_never_rotate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, first->time_running, first->time_enabled);
 }
 
+static void exclusive_group_runs_alone_and_takes_its_turn(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	u64 total = (u64)TICKS * TICK_NS;
+	struct perf_counter *excl;
+	int i;
+
+	pc_fake_capacity = 4;		/* room for all, but for exclusivity */
+	add_groups(test, 3, 0);
+	excl = f->set.counter[2];
+	excl->hw_event.exclusive = 1;
+	run_ticks(f, TICKS);
+	/* the exclusive group is on a third of the time, alone */
+	KUNIT_EXPECT_GE(test, excl->time_running, total / 3 * 9 / 10);
+	KUNIT_EXPECT_LE(test, excl->time_running, total / 3 * 11 / 10);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_GE(test, f->set.counter[i]->time_running,
+				total / 2);
+	/* never together: the running times add up to at most the total
+	 * for the exclusive group plus what the others shared
+	 */
+	KUNIT_EXPECT_LE(test, excl->time_running +
+			max(f->set.counter[0]->time_running,
+			    f->set.counter[1]->time_running), total);
+}
+
+/* A context of its own, live on this CPU, for the real ioctl path. */
+static void make_live(struct pc_rotate_fixture *f)
+{
+	int i;
+
+	f->ctx.active_cpu = raw_smp_processor_id();
+	f->ctx.is_active = true;
+	for (i = 0; i < f->set.nr; i++) {
+		f->set.counter[i]->ctx = &f->ctx;
+		f->set.counter[i]->attached = true;
+	}
+}
+
+static void pinned_group_in_error_recovers_when_enabled(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	struct perf_counter *pinned;
+
+	add_groups(test, 3, 0);
+	pinned = f->set.counter[2];
+	pinned->hw_event.pinned = 1;
+	/* two flexible groups hold both registers... */
+	list_move(&pinned->group_entry, &f->ctx.groups);
+	pc_fake_capacity = 0;
+	make_live(f);
+	pc_ctx_groups_in(&f->ctx, 0);
+	KUNIT_EXPECT_EQ(test, pinned->state, PC_STATE_ERROR);
+
+	/* ...enabling it again is its second chance, through the ioctl */
+	pc_fake_capacity = 3;
+	pc_counter_enable(pinned);
+	KUNIT_EXPECT_EQ(test, pinned->state, PC_STATE_ACTIVE);
+
+	/* and disabling a counter in error turns it plainly off */
+	pc_counter_disable(pinned);
+	pinned->state = PC_STATE_ERROR;
+	pc_counter_disable(pinned);
+	KUNIT_EXPECT_EQ(test, pinned->state, PC_STATE_OFF);
+	for (int i = 0; i < f->set.nr; i++) {
+		f->set.counter[i]->attached = false;
+		f->set.counter[i]->ctx = NULL;
+	}
+}
+
 static struct kunit_case pc_rotate_cases[] = {
 	KUNIT_CASE(six_groups_on_two_registers_get_a_third_each),
 	KUNIT_CASE(pinned_group_stays_on_while_the_rest_share),
 	KUNIT_CASE(groups_that_fit_never_rotate),
+	KUNIT_CASE(exclusive_group_runs_alone_and_takes_its_turn),
+	KUNIT_CASE(pinned_group_in_error_recovers_when_enabled),
 	{}
 };
 
