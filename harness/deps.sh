@@ -5,8 +5,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev
-      cpio ccache rsync xz-utils patch perl python3 qemu-system-x86"
+PKGS="linux-source-6.1 gcc gcc-multilib make flex bison bc libelf-dev
+      libssl-dev cpio ccache rsync xz-utils patch perl python3
+      qemu-system-x86"
 
 missing=
 for p in $PKGS; do

@@ -43,7 +43,11 @@ enum pc_state {
 
 struct perf_counter;
 
-/* A sampling counter's queue: a ring of words, see queue.c. */
+/*
+ * A sampling counter's queue: a ring of words, see queue.c. Positions
+ * are word-sized (acquire/release needs that on 32-bit) and only their
+ * differences, never above the ring size, are used: they may wrap.
+ */
 #define PC_QUEUE_MIN		SZ_4K
 #define PC_QUEUE_DEFAULT	SZ_64K
 #define PC_QUEUE_MAX		SZ_1M
@@ -54,8 +58,8 @@ struct perf_counter;
 struct pc_queue {
 	u64			*ring;
 	u32			mask;		/* ring size in words - 1 */
-	u64			head;		/* words written, under lock */
-	u64			tail;		/* words read, by the reader */
+	unsigned long		head;		/* words written, under lock */
+	unsigned long		tail;		/* words read, by the reader */
 	u64			lost;		/* records dropped, not reported */
 	raw_spinlock_t		lock;		/* producers */
 	struct mutex		read_mutex;	/* the reader */
@@ -249,14 +253,16 @@ void pc_release_children(struct perf_counter *counter);
 struct pc_queue *pc_queue_alloc(u32 bytes);
 void pc_queue_free(struct pc_queue *q);
 int pc_queue_resize(struct pc_queue *q, u32 bytes);
-bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words, u64 *at);
-void pc_queue_commit(struct pc_queue *q, u64 at);
+bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
+		      unsigned long *at);
+void pc_queue_commit(struct pc_queue *q, unsigned long at);
 ssize_t pc_queue_read(struct pc_queue *q, char __user *buf, size_t count,
 		      bool nonblock);
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
 		       struct poll_table_struct *wait);
 
-static inline void pc_queue_put(struct pc_queue *q, u64 *at, u64 word)
+static inline void pc_queue_put(struct pc_queue *q, unsigned long *at,
+				u64 word)
 {
 	q->ring[(*at)++ & q->mask] = word;
 }

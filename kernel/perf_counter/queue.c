@@ -112,8 +112,8 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	return err;
 }
 
-static void pc_queue_put_header(struct pc_queue *q, u64 *at, u32 type,
-				u32 words)
+static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
+				u32 type, u32 words)
 {
 	union {
 		u64					word;
@@ -134,13 +134,14 @@ static void pc_queue_put_header(struct pc_queue *q, u64 *at, u32 type,
  *
  * Return: true if the caller may now put words - 1 words and commit.
  */
-bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words, u64 *at)
+bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
+		      unsigned long *at)
 {
 	/* Pairs with the reader's release: it is done with the words. */
-	u64 tail = smp_load_acquire(&q->tail);
+	unsigned long tail = smp_load_acquire(&q->tail);
 	u32 need = words + (q->lost ? PC_LOST_WORDS : 0);
 
-	if (q->head + need - tail > (u64)q->mask + 1) {
+	if (q->head - tail + need > q->mask + 1UL) {
 		q->lost++;
 		return false;
 	}
@@ -156,7 +157,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words, u64 *at)
 }
 
 /* Publish what was put since pc_queue_reserve() and wake the reader. */
-void pc_queue_commit(struct pc_queue *q, u64 at)
+void pc_queue_commit(struct pc_queue *q, unsigned long at)
 {
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
@@ -170,8 +171,8 @@ static bool pc_queue_empty(struct pc_queue *q)
 }
 
 /* Copy @words words from ring position @from to user space. */
-static int pc_queue_copy(struct pc_queue *q, char __user *buf, u64 from,
-			 u32 words)
+static int pc_queue_copy(struct pc_queue *q, char __user *buf,
+			 unsigned long from, u32 words)
 {
 	u32 start = from & q->mask;
 	u32 first = min_t(u32, words, q->mask + 1 - start);
@@ -198,7 +199,7 @@ static int pc_queue_copy(struct pc_queue *q, char __user *buf, u64 from,
 ssize_t pc_queue_read(struct pc_queue *q, char __user *buf, size_t count,
 		      bool nonblock)
 {
-	u64 tail, head;
+	unsigned long tail, head;
 	ssize_t done = 0;
 	int err;
 

@@ -76,7 +76,7 @@ void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 	struct pc_queue *q = top->queue;
 	struct perf_counter *member;
 	unsigned long flags;
-	u64 at;
+	unsigned long at;
 
 	if (in_nmi()) {
 		if (!raw_spin_trylock_irqsave(&q->lock, flags))
@@ -121,7 +121,7 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 	struct perf_counter *top = counter->parent ?: counter;
 	struct pc_queue *q = top->queue;
 	unsigned long flags;
-	u64 at;
+	unsigned long at;
 
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {

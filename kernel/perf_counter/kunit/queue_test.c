@@ -22,7 +22,7 @@ static bool push(struct pc_queue *q, u64 seq)
 {
 	unsigned long flags;
 	bool ok;
-	u64 at;
+	unsigned long at;
 
 	raw_spin_lock_irqsave(&q->lock, flags);
 	ok = pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE, 2, &at);
@@ -38,7 +38,7 @@ static bool push(struct pc_queue *q, u64 seq)
 static u32 pop(struct pc_queue *q, u32 *type, u64 *payload)
 {
 	/* Pairs with pc_queue_commit(), as in pc_queue_read(). */
-	u64 tail = q->tail, head = smp_load_acquire(&q->head);
+	unsigned long tail = q->tail, head = smp_load_acquire(&q->head);
 	union pc_test_header u;
 	u32 words;
 
@@ -63,7 +63,7 @@ static void records_wrap_around_whole(struct kunit *test)
 	/* 512 words, 2 per record: 5000 records wrap it about 20 times */
 	for (seq = 0; seq < 5000; seq++) {
 		KUNIT_ASSERT_TRUE(test, push(q, seq));
-		if (seq % 3 == 2) {
+		if ((u32)seq % 3 == 2) {
 			/* fall behind a little, then catch up */
 			continue;
 		}
@@ -74,7 +74,7 @@ static void records_wrap_around_whole(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, q->lost, 0);
 	KUNIT_EXPECT_EQ(test, q->head, q->tail);
-	KUNIT_EXPECT_GT(test, q->head, 10 * (u64)(q->mask + 1));
+	KUNIT_EXPECT_GT(test, q->head, 10 * (q->mask + 1UL));
 	pc_queue_free(q);
 }
 
@@ -193,7 +193,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 		KUNIT_ASSERT_EQ(test, type, PERF_COUNTER_REC_SAMPLE);
 		KUNIT_ASSERT_EQ(test, got, expect);	/* no tear, no repeat */
 		expect++;
-		if (++samples % 64 == 0)
+		if ((++samples & 63) == 0)
 			mdelay(2);			/* fall behind on purpose */
 	}
 	/* drops after the last record that fitted are still pending */

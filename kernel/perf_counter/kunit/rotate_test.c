@@ -6,6 +6,7 @@
  * share what is left; and a context whose groups all fit never rotates.
  */
 #include <kunit/test.h>
+#include <linux/math64.h>
 
 #include "fake_counter.h"
 
@@ -89,8 +90,8 @@ static void six_groups_on_two_registers_get_a_third_each(struct kunit *test)
 		struct perf_counter *c = f->set.counter[i];
 
 		KUNIT_EXPECT_EQ(test, c->time_enabled, total);
-		KUNIT_EXPECT_GE(test, c->time_running, total / 3 * 9 / 10);
-		KUNIT_EXPECT_LE(test, c->time_running, total / 3 * 11 / 10);
+		KUNIT_EXPECT_GE(test, c->time_running, div_u64(total * 9, 30));
+		KUNIT_EXPECT_LE(test, c->time_running, div_u64(total * 11, 30));
 	}
 	KUNIT_EXPECT_LE(test, pc_fake_running, 2);
 }
@@ -108,8 +109,8 @@ static void pinned_group_stays_on_while_the_rest_share(struct kunit *test)
 	for (i = 1; i < 5; i++) {
 		struct perf_counter *c = f->set.counter[i];
 
-		KUNIT_EXPECT_GE(test, c->time_running, total / 4 * 9 / 10);
-		KUNIT_EXPECT_LE(test, c->time_running, total / 4 * 11 / 10);
+		KUNIT_EXPECT_GE(test, c->time_running, div_u64(total * 9, 40));
+		KUNIT_EXPECT_LE(test, c->time_running, div_u64(total * 11, 40));
 	}
 }
 
@@ -141,11 +142,11 @@ static void exclusive_group_runs_alone_and_takes_its_turn(struct kunit *test)
 	excl->hw_event.exclusive = 1;
 	run_ticks(f, TICKS);
 	/* the exclusive group is on a third of the time, alone */
-	KUNIT_EXPECT_GE(test, excl->time_running, total / 3 * 9 / 10);
-	KUNIT_EXPECT_LE(test, excl->time_running, total / 3 * 11 / 10);
+	KUNIT_EXPECT_GE(test, excl->time_running, div_u64(total * 9, 30));
+	KUNIT_EXPECT_LE(test, excl->time_running, div_u64(total * 11, 30));
 	for (i = 0; i < 2; i++)
 		KUNIT_EXPECT_GE(test, f->set.counter[i]->time_running,
-				total / 2);
+				div_u64(total, 2));
 	/* never together: the running times add up to at most the total
 	 * for the exclusive group plus what the others shared
 	 */

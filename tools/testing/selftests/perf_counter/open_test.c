@@ -150,7 +150,7 @@ TEST(bad_pointer_is_efault)
 		char *p = mmap(NULL, 2 * psz, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-		ASSERT_NE(MAP_FAILED, p);
+		ASSERT_TRUE(p != MAP_FAILED);
 		ASSERT_EQ(0, munmap(p + psz, psz));
 		EXPECT_REFUSED((void *)(p + psz - 32), 0, -1, -1, 0, EFAULT);
 		munmap(p, psz);

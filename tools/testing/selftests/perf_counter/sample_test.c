@@ -86,6 +86,15 @@ static int drain(int fd, struct rec *out, int max, uint64_t *lost)
 	return n;
 }
 
+/* The pid (first) or tid (second) half of a PERF_RECORD_TID word. */
+static pid_t rec_id(uint64_t word, int which)
+{
+	uint32_t id[2];
+
+	memcpy(id, &word, sizeof(id));
+	return id[which];
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -137,11 +146,10 @@ TEST_F(sampling, sample_fields_are_the_tasks_own)
 	ASSERT_GE(n, 64);
 	for (i = 0; i < n; i++) {
 		uint64_t ip = recs[i].w[0], time = recs[i].w[2];
-		uint32_t *id = (uint32_t *)&recs[i].w[1];
 
 		ASSERT_EQ(40, recs[i].h.size);
-		EXPECT_EQ(getpid(), (pid_t)id[0]);
-		EXPECT_EQ(gettid(), (pid_t)id[1]);
+		EXPECT_EQ(getpid(), rec_id(recs[i].w[1], 0));
+		EXPECT_EQ(gettid(), rec_id(recs[i].w[1], 1));
 		EXPECT_GE(time, prev);		/* time never goes back */
 		prev = time;
 		/* one record per fault: the values run on by one */
@@ -149,8 +157,8 @@ TEST_F(sampling, sample_fields_are_the_tasks_own)
 			EXPECT_EQ(recs[i - 1].w[3] + 1, recs[i].w[3]);
 		/* the touching loop's faults, from this program's text */
 		touching += time >= t0 && time <= t1 &&
-			    ip >= (uint64_t)__executable_start &&
-			    ip < (uint64_t)etext;
+			    ip >= (uintptr_t)__executable_start &&
+			    ip < (uintptr_t)etext;
 	}
 	EXPECT_GE(touching, 64);
 	close(fd);
@@ -354,8 +362,8 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 	EXPECT_GE(n, (int)(ran / 1000000) * 9 / 10 - 2);
 	EXPECT_LE(n, (int)(ran / 1000000) + 2);
 	for (i = 0; i < n; i++) {
-		in_text += recs[i].w[0] >= (uint64_t)__executable_start &&
-			   recs[i].w[0] < (uint64_t)etext;
+		in_text += recs[i].w[0] >= (uintptr_t)__executable_start &&
+			   recs[i].w[0] < (uintptr_t)etext;
 		EXPECT_GT(recs[i].w[1], prev);
 		prev = recs[i].w[1];
 	}
@@ -383,7 +391,7 @@ TEST_F(sampling, inherited_sampler_receives_the_childrens_records)
 	ASSERT_EQ(0, pc_child_finish(&child));
 	n = drain(fd, recs, 4096, NULL);
 	for (i = 0; i < n; i++)
-		theirs += ((uint32_t *)&recs[i].w[0])[0] == (uint32_t)child.pid;
+		theirs += rec_id(recs[i].w[0], 0) == child.pid;
 	EXPECT_GE(theirs, 100);
 	close(fd);
 }
