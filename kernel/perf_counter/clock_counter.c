@@ -95,8 +95,9 @@ static void pc_clock_stop(struct perf_counter *counter)
 	if (pc_is_sampling(counter)) {
 		/* On this CPU with irqs off: the tick cannot be running. */
 		hrtimer_try_to_cancel(&counter->clock.timer);
-		/* periods that ran out since the last tick: the task is
-		 * still current, so the samples are its own
+		/*
+		 * Periods that ran out since the last tick: what was being
+		 * counted is still current, so the samples are its own.
 		 */
 		pc_clock_samples(counter, NULL);
 	}
