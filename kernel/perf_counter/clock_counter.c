@@ -31,16 +31,6 @@ static void pc_clock_read(struct perf_counter *counter)
 		counter->period_left -= delta;
 }
 
-/* One sample for each whole period run since the last; irqs off. */
-static void pc_clock_samples(struct perf_counter *counter,
-			     struct pt_regs *regs)
-{
-	while (counter->period_left <= 0) {
-		counter->period_left += counter->hw_event.irq_period;
-		pc_sample(counter, regs);
-	}
-}
-
 static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
 {
 	struct perf_counter *counter =
@@ -52,7 +42,7 @@ static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
 	if (counter->state == PC_STATE_ACTIVE) {
 		pc_ctx_update_time(ctx);
 		pc_clock_read(counter);
-		pc_clock_samples(counter, get_irq_regs());
+		pc_sample_periods(counter, get_irq_regs());
 		/* A late tick is made up by the count, not by the timer. */
 		hrtimer_set_expires(timer,
 				    ktime_add_ns(hrtimer_cb_get_time(timer),
@@ -99,7 +89,7 @@ static void pc_clock_stop(struct perf_counter *counter)
 		 * Periods that ran out since the last tick: what was being
 		 * counted is still current, so the samples are its own.
 		 */
-		pc_clock_samples(counter, NULL);
+		pc_sample_periods(counter, NULL);
 	}
 }
 

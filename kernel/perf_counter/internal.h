@@ -269,6 +269,7 @@ static inline void pc_queue_put(struct pc_queue *q, unsigned long *at,
 
 /* sample.c: records of overflows and context switches */
 void pc_sample(struct perf_counter *counter, struct pt_regs *regs);
+void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 DECLARE_STATIC_KEY_FALSE(pc_switch_key);

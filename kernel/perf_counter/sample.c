@@ -62,6 +62,20 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 }
 
 /**
+ * pc_sample_periods() - a sample for each period that has run out
+ * @counter:	a sampling counter whose period_left its kind has counted
+ *		down, on this CPU with irqs off
+ * @regs:	as for pc_sample()
+ */
+void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs)
+{
+	while (counter->period_left <= 0) {
+		counter->period_left += counter->hw_event.irq_period;
+		pc_sample(counter, regs);
+	}
+}
+
+/**
  * pc_sample() - write one sample record for an overflow of @counter
  * @counter:	the counter, on this CPU with irqs off
  * @regs:	the interrupted state, or NULL for events the kernel raises

@@ -61,19 +61,6 @@ const struct pc_ops pc_sw_event_ops = {
 	.read		= pc_sw_read,
 };
 
-/* A sample every irq_period events; several if @nr spans more. */
-static void pc_sw_overflow(struct perf_counter *counter, u64 nr,
-			   struct pt_regs *regs)
-{
-	s64 left = counter->period_left - (s64)nr;
-
-	while (left <= 0) {
-		left += counter->hw_event.irq_period;
-		pc_sample(counter, regs);
-	}
-	counter->period_left = left;
-}
-
 /**
  * __perf_counter_sw_event() - count a software event on this CPU
  * @id:		enum sw_event_ids
@@ -98,8 +85,10 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 			   counter->hw_event.exclude_kernel)
 			continue;
 		atomic64_add(nr, &counter->count);
-		if (unlikely(pc_is_sampling(counter)))
-			pc_sw_overflow(counter, nr, regs);
+		if (unlikely(pc_is_sampling(counter))) {
+			counter->period_left -= nr;
+			pc_sample_periods(counter, regs);
+		}
 	}
 	local_irq_restore(flags);
 }
