@@ -5,6 +5,7 @@
 #ifndef _PC_UTIL_H
 #define _PC_UTIL_H
 
+#include <alloca.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -122,6 +123,21 @@ static inline void pc_touch_pages(int pages)
 	for (i = 0; i < pages; i++)
 		p[i * psz] = 1;
 	munmap(p, pages * psz);
+}
+
+/*
+ * Write the next @bytes of stack below the caller. After fork() the
+ * stack pages are copy-on-write, and where a deeper call first writes a
+ * new page moves with stack randomization: a test that counts its own
+ * page faults exactly calls this first, so no call it makes faults.
+ */
+static __attribute__((noinline)) void pc_prefault_stack(size_t bytes)
+{
+	volatile char *p = alloca(bytes);
+	size_t i;
+
+	for (i = 0; i < bytes; i += 256)
+		p[i] = 0;
 }
 
 /*

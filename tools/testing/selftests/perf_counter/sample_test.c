@@ -36,8 +36,9 @@ static char buf[1 << 16];
 
 /*
  * Reading records must not fault, or it would make records of its own:
- * write the buffers once in the test's own process (the harness forks
- * each test, so pages written before are copy-on-write there).
+ * write the buffers and the stack once in the test's own process (the
+ * harness forks each test, so pages written before are copy-on-write
+ * there).
  */
 FIXTURE(sampling) {
 };
@@ -46,6 +47,7 @@ FIXTURE_SETUP(sampling)
 {
 	memset(recs, 0, sizeof(recs));
 	memset(buf, 0, sizeof(buf));
+	pc_prefault_stack(64 << 10);
 }
 
 FIXTURE_TEARDOWN(sampling)
