@@ -15,7 +15,10 @@ Usage: report.py LOG...   Exit status 1 if anything failed.
 import re
 import sys
 
-TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP|skip)\b.*)?$')
+TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b.*)?$')
+# 6.1's kselftest harness prints a skipped case as "ok N # SKIP reason",
+# without its name: the name is on the "#  RUN  name ..." line before.
+RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
 KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b.*)?$')
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
 PLAN = re.compile(r'^1\.\.(\d+)')
@@ -28,7 +31,12 @@ KERNEL_TROUBLE = re.compile(
     r'kernel BUG at|Call Trace:')
 EXPECTED_KUNIT = ('perf_counter_config', 'perf_counter_time',
                   'perf_counter_group', 'perf_counter_queue',
-                  'perf_counter_rotate')
+                  'perf_counter_rotate', 'perf_counter_hw_assign')
+X86_KUNIT = ('perf_counter_x86_p6_model', 'perf_counter_x86_k7_model',
+             'perf_counter_x86_reserve')
+# The drivers' suites each target's kernel must run, by target name.
+TARGET_KUNIT = {'x86_64': X86_KUNIT, 'i386': X86_KUNIT,
+                'x86_64-bench': ()}
 
 
 class Results:
@@ -48,6 +56,7 @@ class Results:
 
 def selftests(lines, res, where):
     prog, plan, seen, failed_here = None, None, 0, False
+    running = ''
     for line in lines:
         if line.startswith('PC-RUN '):
             prog, plan, seen, failed_here = line.split()[1], None, 0, False
@@ -69,10 +78,14 @@ def selftests(lines, res, where):
         if m and plan is None:
             plan = int(m.group(1))
             continue
+        m = RUN.match(line)
+        if m:
+            running = m.group(1)
+            continue
         m = TAP.match(line)
         if m:
             seen += 1
-            name = prog.rsplit('/', 1)[-1] + ': ' + m.group(2)
+            name = prog.rsplit('/', 1)[-1] + ': ' + (m.group(2) or running)
             if m.group(1) == 'not ok':
                 failed_here = True
                 res.add(f'{where} {name}', 'fail')
@@ -97,7 +110,8 @@ def kunit(dmesg, res, where):
             verdict = 'fail' if m.group(1) == 'not ok' else \
                       'skip' if m.group(3) else 'ok'
             res.add(f'{where} kunit {suite}.{m.group(2)}', verdict)
-    for want in EXPECTED_KUNIT:
+    target = where.split('/')[0]
+    for want in EXPECTED_KUNIT + TARGET_KUNIT.get(target, ()):
         if want not in found:
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
 
