@@ -51,16 +51,20 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
  * pc_event_ops() - the kind of counter an event_config names
  * @hw_event: a description that passed pc_check_hw_event()
  *
+ * Generic hardware ids and raw events are hardware counters: whether
+ * this CPU's PMU driver can count them is its decision, when the
+ * counter is made (pc_hw_ops.init).
+ *
  * Return: the counter operations, or ERR_PTR(-EINVAL) for an unknown
- * type or id, and for hardware and tracepoint events, which this kernel
- * has no driver for.
+ * type or id, and for tracepoint events, which this kernel does not
+ * count.
  */
 const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
 {
 	u64 config = hw_event->event_config;
 
 	if (PERF_COUNTER_IS_RAW(config))
-		return ERR_PTR(-EINVAL);
+		return &pc_hw_ops;
 
 	switch (PERF_COUNTER_TYPE(config)) {
 	case PERF_TYPE_SOFTWARE:
@@ -77,6 +81,9 @@ const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
 		}
 		return ERR_PTR(-EINVAL);
 	case PERF_TYPE_HARDWARE:
+		if (PERF_COUNTER_ID(config) < PERF_HW_EVENTS_MAX)
+			return &pc_hw_ops;
+		return ERR_PTR(-EINVAL);
 	case PERF_TYPE_TRACEPOINT:
 	default:
 		return ERR_PTR(-EINVAL);

@@ -112,7 +112,8 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
  * The context takes a reference to the counter. An enabled counter
  * starts counting at once if the context is active.
  *
- * Return: 0, or -ESRCH if the context's task has exited.
+ * Return: 0, -ESRCH if the context's task has exited, or -ENOSPC if
+ * the group's hardware counters could never all be on at once.
  */
 int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 {
@@ -120,9 +121,11 @@ int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 	int err = 0;
 
 	mutex_lock(&ctx->mutex);
-	if (ctx->dead || (leader && !leader->attached)) {
+	if (ctx->dead || (leader && !leader->attached))
 		err = -ESRCH;
-	} else {
+	else if (leader)
+		err = pc_hw_group_fits(leader, counter);
+	if (!err) {
 		counter->leader = leader ?: counter;
 		pc_counter_get(counter);
 		pc_ctx_call(ctx, __pc_install, counter);

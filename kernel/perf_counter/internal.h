@@ -25,6 +25,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_counter.h>
+#include <linux/perf_counter_hw.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -61,6 +62,7 @@ struct pc_queue {
 	unsigned long		head;		/* words written, under lock */
 	unsigned long		tail;		/* words read, by the reader */
 	u64			lost;		/* records dropped, not reported */
+	atomic_long_t		missed;		/* dropped without the lock */
 	raw_spinlock_t		lock;		/* producers */
 	struct mutex		read_mutex;	/* the reader */
 	wait_queue_head_t	wait;
@@ -105,6 +107,7 @@ struct pc_ops {
  * @clock:		clock counters: context time at the last fold, and
  *			the sampling timer
  * @sw_node:		software event counters: on the CPU's event list
+ * @hw:			hardware counters: register, raw value, period
  * @period_left:	sampling counters: events until the next sample
  * @queue:		sampling counters: where the records go (top-level
  *			counters only; inherited copies use their parent's)
@@ -140,6 +143,7 @@ struct perf_counter {
 			struct hrtimer	timer;
 		} clock;
 		struct hlist_node	sw_node;
+		struct pc_hw_counter	hw;
 	};
 	s64				period_left;
 	struct pc_queue			*queue;
@@ -270,6 +274,7 @@ static inline void pc_queue_put(struct pc_queue *q, unsigned long *at,
 /* sample.c: records of overflows and context switches */
 void pc_sample(struct perf_counter *counter, struct pt_regs *regs);
 void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs);
+void pc_sample_lost(struct perf_counter *counter);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 DECLARE_STATIC_KEY_FALSE(pc_switch_key);
@@ -291,6 +296,10 @@ extern const struct file_operations pc_fops;
 /* the kinds of counter */
 extern const struct pc_ops pc_clock_ops;
 extern const struct pc_ops pc_sw_event_ops;
+extern const struct pc_ops pc_hw_ops;
+
+/* hw_counter.c: the hardware counters' share of group rules */
+int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
 
 static inline bool pc_is_leader(const struct perf_counter *counter)
 {

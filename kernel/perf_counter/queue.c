@@ -96,7 +96,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 
 	mutex_lock(&q->read_mutex);
 	raw_spin_lock_irqsave(&q->lock, flags);
-	if (q->head != q->tail || q->lost) {
+	if (q->head != q->tail || q->lost || atomic_long_read(&q->missed)) {
 		err = -EBUSY;
 		old = ring;
 	} else {
@@ -139,7 +139,11 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 {
 	/* Pairs with the reader's release: it is done with the words. */
 	unsigned long tail = smp_load_acquire(&q->tail);
-	u32 need = words + (q->lost ? PC_LOST_WORDS : 0);
+	u32 need;
+
+	if (unlikely(atomic_long_read(&q->missed)))
+		q->lost += atomic_long_xchg(&q->missed, 0);
+	need = words + (q->lost ? PC_LOST_WORDS : 0);
 
 	if (q->head - tail + need > q->mask + 1UL) {
 		q->lost++;

@@ -76,6 +76,19 @@ void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs)
 }
 
 /**
+ * pc_sample_lost() - count a sample of @counter's that could not be taken
+ * @counter:	the counter; any context, NMI included
+ *
+ * The next record written to its queue is preceded by a LOST record.
+ */
+void pc_sample_lost(struct perf_counter *counter)
+{
+	struct perf_counter *top = counter->parent ?: counter;
+
+	atomic_long_inc(&top->queue->missed);
+}
+
+/**
  * pc_sample() - write one sample record for an overflow of @counter
  * @counter:	the counter, on this CPU with irqs off
  * @regs:	the interrupted state, or NULL for events the kernel raises
@@ -93,8 +106,10 @@ void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 	unsigned long at;
 
 	if (in_nmi()) {
-		if (!raw_spin_trylock_irqsave(&q->lock, flags))
+		if (!raw_spin_trylock_irqsave(&q->lock, flags)) {
+			atomic_long_inc(&q->missed);
 			return;
+		}
 	} else {
 		pc_queue_lock(q, &flags);
 	}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_counter: what a PMU driver gives the counter core, and what the
+ * core does for it.
+ *
+ * A driver is a table of facts (struct pc_pmu: how many counters, how
+ * wide, the longest period a counter can be loaded with) and a few small
+ * operations: decode an event into a control word, list where a counter
+ * may go, switch a register on or off, read and write a counter. The
+ * core keeps everything else: which counter sits on which register of
+ * each CPU, the placement search that honours per-register constraints,
+ * the 64-bit virtualization of narrow counters, sampling periods and the
+ * overflow interrupt's work.
+ *
+ * Every register access goes through struct pc_hw_regs, so the KUnit
+ * suites run the real driver against a model of the registers.
+ */
+#ifndef _LINUX_PERF_COUNTER_HW_H
+#define _LINUX_PERF_COUNTER_HW_H
+
+#include <linux/types.h>
+#include <asm/local64.h>
+
+#define PC_HW_MAX_COUNTERS	18	/* P4 has the most */
+#define PC_HW_MAX_PLACES	8	/* ways one counter may be placed */
+
+struct perf_counter;
+struct perf_counter_hw_event;
+struct pt_regs;
+
+/**
+ * struct pc_hw_regs - how a driver reaches its registers
+ * @read:	read register @reg (an MSR or SPR number)
+ * @write:	write it
+ * @priv:	passed back to both; a register model keeps its state here
+ */
+struct pc_hw_regs {
+	u64	(*read)(void *priv, u32 reg);
+	void	(*write)(void *priv, u32 reg, u64 val);
+	void	*priv;
+};
+
+/**
+ * struct pc_hw_place - one way to put a counter on the hardware
+ * @idx:	the counter register
+ * @uses:	every resource it takes: bit @idx, and any shared control
+ *		register (a P4 ESCR) as a bit above the counters
+ * @aux:	the driver's note for this placement (P4: the ESCR's MSR)
+ */
+struct pc_hw_place {
+	u32	idx;
+	u32	aux;
+	u64	uses;
+};
+
+/**
+ * struct pc_hw_counter - a hardware counter's state in the core
+ * @config:	the control word the driver decoded (EVNTSEL, CCCR, ...)
+ * @extra:	a second control word where the part has one (P4 ESCR)
+ * @place:	where it is while on a CPU
+ * @on:		it holds @place.idx now
+ * @prev:	the register's raw value when last folded into the count
+ * @left:	events to the next sample (sampling counters)
+ */
+struct pc_hw_counter {
+	u64			config;
+	u64			extra;
+	struct pc_hw_place	place;
+	bool			on;
+	local64_t		prev;
+	local64_t		left;
+};
+
+struct pc_pmu;
+
+/**
+ * struct pc_hw_want - a counter to place, for pc_hw_assign()
+ * @place:	its placements, preferred first
+ * @nr:		how many
+ * @chosen:	set by pc_hw_assign(): the index into @place it got
+ */
+struct pc_hw_want {
+	struct pc_hw_place	place[PC_HW_MAX_PLACES];
+	unsigned int		nr;
+	unsigned int		chosen;
+};
+
+/**
+ * struct pc_hw_cpu - one CPU's counter registers
+ * @pmu:	the driver
+ * @regs:	the register accessors (the CPU's own, or a model)
+ * @on:		the counter on each register, or NULL
+ * @used:	resources taken, see struct pc_hw_place
+ * @nr_on:	counters on
+ * @want:	scratch for placing them all again (irqs off, this CPU)
+ * @who:	the counter each @want entry is for
+ */
+struct pc_hw_cpu {
+	const struct pc_pmu		*pmu;
+	const struct pc_hw_regs		*regs;
+	struct perf_counter		*on[PC_HW_MAX_COUNTERS];
+	u64				used;
+	unsigned int			nr_on;
+	struct pc_hw_want		want[PC_HW_MAX_COUNTERS];
+	struct perf_counter		*who[PC_HW_MAX_COUNTERS];
+};
+
+/**
+ * struct pc_pmu - a PMU driver
+ * @name:	what the boot line and sysfs call it
+ * @nr_counters: counter registers per CPU
+ * @width:	bits a counter register holds
+ * @max_period:	the most events a counter may be loaded to overflow
+ *		after (P6: 31 bits, as writes sign-extend bit 31)
+ * @decode:	fill @hwc->config (and @hwc->extra) for a generic id or a
+ *		raw event, with the privilege filters; -EINVAL for an event
+ *		the model lacks, reserved bits or filters it cannot apply
+ * @places:	list the placements of a decoded counter; returns how many
+ * @enable:	program @hwc's control registers at its place and start it
+ * @disable:	stop the counter at register @idx
+ * @read:	the raw value of counter register @idx
+ * @write:	load counter register @idx with a raw value (width bits)
+ * @overflowed:	did the counter at @idx overflow? @raw is its value just
+ *		read; clears the hardware's overflow flag if it has one.
+ *		NULL: the top bit clear means it wrapped (counters are
+ *		always loaded with a negative value).
+ * @reserve:	take the registers from the rest of the kernel; -EBUSY if
+ *		someone holds them. Called for the first hardware counter.
+ * @release:	give them back, after the last one
+ */
+struct pc_pmu {
+	const char	*name;
+	unsigned int	nr_counters;
+	unsigned int	width;
+	u64		max_period;
+
+	int	(*decode)(const struct perf_counter_hw_event *hw_event,
+			  struct pc_hw_counter *hwc);
+	int	(*places)(const struct pc_hw_counter *hwc,
+			  struct pc_hw_place *place);
+	void	(*enable)(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
+	void	(*disable)(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
+	u64	(*read)(struct pc_hw_cpu *cpuc, unsigned int idx);
+	void	(*write)(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val);
+	bool	(*overflowed)(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw);
+	int	(*reserve)(void);
+	void	(*release)(void);
+};
+
+static inline u64 pc_hw_reg_read(struct pc_hw_cpu *cpuc, u32 reg)
+{
+	return cpuc->regs->read(cpuc->regs->priv, reg);
+}
+
+static inline void pc_hw_reg_write(struct pc_hw_cpu *cpuc, u32 reg, u64 val)
+{
+	cpuc->regs->write(cpuc->regs->priv, reg, val);
+}
+
+/* Why a registered PMU may or may not be used. */
+enum pc_pmu_state {
+	PC_PMU_OK,		/* registers checked and working */
+	PC_PMU_UNCHECKED,	/* check skipped on the command line */
+	PC_PMU_BROKEN,		/* registers do not hold what is written */
+};
+
+int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
+		   enum pc_pmu_state state);
+const struct pc_pmu *pc_hw_pmu(void);
+enum pc_pmu_state pc_hw_pmu_state(void);
+struct pc_hw_cpu *pc_hw_this_cpu(void);
+
+/* The core's hardware work, on any struct pc_hw_cpu (KUnit uses models). */
+int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter);
+int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
+
+bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
+
+#endif /* _LINUX_PERF_COUNTER_HW_H */

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: hardware counters, the part every PMU driver shares.
+ *
+ * A hardware counter is a register narrower than 64 bits. Its 64-bit
+ * value is kept by folding: each time the register is read, the events
+ * since the last read, (now - prev) masked to the register's width, are
+ * added to the count. The fold claims its interval with a cmpxchg on
+ * prev, so a fold from the overflow interrupt (an NMI on x86) that
+ * arrives between another fold's read and its update takes the rest of
+ * the interval and nothing is counted twice or lost.
+ *
+ * Every counter on a register is loaded with a negative value and
+ * interrupts when it wraps: a sampling counter after the events left to
+ * its next sample (or the most the register takes, if that is fewer), a
+ * counting one after pmu->max_period events, so that no counter ever
+ * wraps twice between two folds.
+ *
+ * Placement is all or nothing per counter: when a counter does not fit
+ * beside the ones already on the CPU, the counters on the CPU and the
+ * new one are placed again together (pc_hw_assign()), and those whose
+ * register changes are moved. A group's members go on one by one; as
+ * each step places the whole set again, a group goes on whenever its
+ * counters, with the ones already on, have a placement at all.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/perf_counter_hw.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+static const struct pc_pmu *pc_pmu;
+static enum pc_pmu_state pc_pmu_state;
+static DEFINE_PER_CPU(struct pc_hw_cpu, pc_hw_cpus);
+
+/* Raw register values fit in this many bits of pc_hw_counter.prev. */
+#define PC_HW_RAW_BITS	48
+
+/* Counters holding the registers; the first reserves, the last frees. */
+static DEFINE_MUTEX(pc_hw_reserve_mutex);
+static unsigned int pc_hw_users;
+
+/**
+ * pc_hw_register() - make a PMU driver the one hardware counters use
+ * @pmu:	the driver, chosen for this CPU model
+ * @regs:	the CPU's own register accessors
+ * @state:	whether its registers were found to work
+ *
+ * Called once at boot. A broken PMU is registered too, so that user
+ * space is told why hardware counters are refused.
+ *
+ * Return: 0, -EBUSY if a driver is registered already, or -EINVAL for
+ * registers wider than 48 bits or more than PC_HW_MAX_COUNTERS.
+ */
+int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
+		   enum pc_pmu_state state)
+{
+	int cpu;
+
+	if (pc_pmu)
+		return -EBUSY;
+	if (WARN_ON(pmu->width > PC_HW_RAW_BITS ||
+		    pmu->nr_counters > PC_HW_MAX_COUNTERS))
+		return -EINVAL;
+	for_each_possible_cpu(cpu) {
+		struct pc_hw_cpu *cpuc = per_cpu_ptr(&pc_hw_cpus, cpu);
+
+		cpuc->pmu = pmu;
+		cpuc->regs = regs;
+	}
+	pc_pmu_state = state;
+	pc_pmu = pmu;
+	return 0;
+}
+
+/**
+ * pc_hw_pmu() - the registered PMU driver
+ *
+ * Return: the driver, or NULL if this CPU has none.
+ */
+const struct pc_pmu *pc_hw_pmu(void)
+{
+	return pc_pmu;
+}
+
+/**
+ * pc_hw_pmu_state() - whether the registered driver's registers work
+ *
+ * Return: enum pc_pmu_state; meaningless without a driver.
+ */
+enum pc_pmu_state pc_hw_pmu_state(void)
+{
+	return pc_pmu_state;
+}
+
+/**
+ * pc_hw_this_cpu() - this CPU's counter registers
+ *
+ * Return: the state, for use with irqs (or preemption) off.
+ */
+struct pc_hw_cpu *pc_hw_this_cpu(void)
+{
+	return this_cpu_ptr(&pc_hw_cpus);
+}
+
+static u64 pc_hw_mask(const struct pc_pmu *pmu)
+{
+	return pmu->width >= 64 ? ~0ULL : (1ULL << pmu->width) - 1;
+}
+
+/**
+ * pc_hw_decode() - check and decode a hardware counter's event
+ * @pmu:	the driver
+ * @counter:	a counter whose hw_event is PERF_TYPE_HARDWARE or raw
+ *
+ * Return: 0, or the driver's -EINVAL for an event it cannot count.
+ */
+int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	struct pc_hw_place place[PC_HW_MAX_PLACES];
+	int err;
+
+	err = pmu->decode(&counter->hw_event, hwc);
+	if (err)
+		return err;
+	/* An event no register can take is refused now, not at each run. */
+	if (pmu->places(hwc, place) <= 0)
+		return -EINVAL;
+	local64_set(&hwc->left, counter->hw_event.irq_period);
+	return 0;
+}
+
+/*
+ * prev holds the raw value in its low PC_HW_RAW_BITS and, above them, a
+ * generation that each load of the register bumps. A fold interrupted
+ * between its read and its cmpxchg by an overflow that folds and loads
+ * the register again finds prev changed even when the load wrote the
+ * same raw value as before (every load of a counting counter does), so
+ * it reads again instead of counting the interval twice.
+ */
+#define PC_HW_RAW_MASK	((1ULL << PC_HW_RAW_BITS) - 1)
+
+/**
+ * pc_hw_fold() - add what the register counted since the last fold
+ * @cpuc:	the CPU the counter is on
+ * @counter:	a counter on one of @cpuc's registers
+ *
+ * Safe against the overflow interrupt folding the same counter.
+ *
+ * Return: the events added.
+ */
+u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	u64 prev, now, delta;
+
+	do {
+		prev = local64_read(&hwc->prev);
+		now = cpuc->pmu->read(cpuc, hwc->place.idx);
+	} while (local64_cmpxchg(&hwc->prev, prev,
+				 now | (prev & ~PC_HW_RAW_MASK)) != prev);
+
+	delta = (now - prev) & pc_hw_mask(cpuc->pmu);
+	atomic64_add(delta, &counter->count);
+	local64_sub(delta, &hwc->left);
+	return delta;
+}
+
+/* Load the register to overflow at the next sample, or at most later. */
+static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	const struct pc_pmu *pmu = cpuc->pmu;
+	struct pc_hw_counter *hwc = &counter->hw;
+	u64 load = pmu->max_period;
+	u64 raw, gen;
+
+	if (pc_is_sampling(counter)) {
+		s64 left = local64_read(&hwc->left);
+
+		if (left > 0 && left < load)
+			load = left;
+		else if (left <= 0)
+			load = 1;	/* a sample is due: at the next event */
+	}
+	raw = -load & pc_hw_mask(pmu);
+	gen = (local64_read(&hwc->prev) & ~PC_HW_RAW_MASK) +
+	      (1ULL << PC_HW_RAW_BITS);
+	local64_set(&hwc->prev, raw | gen);
+	pmu->write(cpuc, hwc->place.idx, raw);
+}
+
+/* Put @counter on at @place; the place is free. */
+static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
+		     const struct pc_hw_place *place)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+
+	hwc->place = *place;
+	pc_hw_load(cpuc, counter);
+	cpuc->used |= place->uses;
+	cpuc->nr_on++;
+	hwc->on = true;
+	/* Seen by the overflow handler before it can raise anything. */
+	WRITE_ONCE(cpuc->on[place->idx], counter);
+	barrier();
+	cpuc->pmu->enable(cpuc, hwc);
+}
+
+/* Take @counter off its register, its count brought up to date. */
+static void pc_hw_off(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+
+	cpuc->pmu->disable(cpuc, hwc);
+	pc_hw_fold(cpuc, counter);
+	WRITE_ONCE(cpuc->on[hwc->place.idx], NULL);
+	barrier();
+	cpuc->used &= ~hwc->place.uses;
+	cpuc->nr_on--;
+	hwc->on = false;
+}
+
+/* @want gets @counter's places, the one it holds now first. */
+static void pc_hw_want(const struct pc_pmu *pmu, struct perf_counter *counter,
+		       struct pc_hw_want *want)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	unsigned int i;
+
+	want->nr = pmu->places(hwc, want->place);
+	if (!hwc->on)
+		return;
+	for (i = 1; i < want->nr; i++) {
+		if (want->place[i].idx == hwc->place.idx &&
+		    want->place[i].uses == hwc->place.uses) {
+			swap(want->place[0], want->place[i]);
+			break;
+		}
+	}
+}
+
+/**
+ * pc_hw_cpu_add() - put a counter on a register of @cpuc
+ * @cpuc:	this CPU's registers, irqs off
+ * @counter:	a decoded hardware counter, not on
+ *
+ * Moves counters already on if that makes room.
+ *
+ * Return: 0, or -ENOSPC if no placement holds them all.
+ */
+int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	const struct pc_pmu *pmu = cpuc->pmu;
+	struct perf_counter **who = cpuc->who;
+	struct pc_hw_want *want = cpuc->want;
+	unsigned int i, n = 0;
+
+	if (cpuc->nr_on >= pmu->nr_counters)
+		return -ENOSPC;
+
+	/* The easy case: a place of its own is free. */
+	pc_hw_want(pmu, counter, &want[0]);
+	for (i = 0; i < want[0].nr; i++) {
+		if (!(want[0].place[i].uses & cpuc->used)) {
+			pc_hw_on(cpuc, counter, &want[0].place[i]);
+			return 0;
+		}
+	}
+
+	for (i = 0; i < pmu->nr_counters; i++) {
+		if (!cpuc->on[i])
+			continue;
+		who[n] = cpuc->on[i];
+		pc_hw_want(pmu, who[n], &want[n]);
+		n++;
+	}
+	who[n] = counter;
+	pc_hw_want(pmu, counter, &want[n]);
+	n++;
+	if (!pc_hw_assign(want, n))
+		return -ENOSPC;
+
+	/* Off first, then on: a moved counter may take another's place. */
+	for (i = 0; i + 1 < n; i++)
+		if (want[i].chosen)
+			pc_hw_off(cpuc, who[i]);
+	for (i = 0; i + 1 < n; i++)
+		if (want[i].chosen)
+			pc_hw_on(cpuc, who[i], &want[i].place[want[i].chosen]);
+	pc_hw_on(cpuc, counter, &want[n - 1].place[want[n - 1].chosen]);
+	return 0;
+}
+
+/**
+ * pc_hw_cpu_del() - take a counter off @cpuc, folding its count
+ * @cpuc:	this CPU's registers, irqs off
+ * @counter:	a counter on one of them
+ */
+void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	if (counter->hw.on)
+		pc_hw_off(cpuc, counter);
+}
+
+/* Refresh the values a group record or a value field will carry. */
+static void pc_hw_fold_group(struct pc_hw_cpu *cpuc,
+			     struct perf_counter *counter)
+{
+	struct perf_counter *member;
+
+	list_for_each_entry(member, &counter->siblings, group_entry)
+		if (member->ops == &pc_hw_ops && member->hw.on)
+			pc_hw_fold(cpuc, member);
+}
+
+/*
+ * A sampling counter wrapped: a record if its period ran out (it may
+ * have been loaded for a part of a long period only).
+ */
+static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
+			 struct pt_regs *regs)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	struct perf_counter_context *ctx = counter->ctx;
+	s64 period = counter->hw_event.irq_period;
+	s64 left = local64_read(&hwc->left);
+
+	if (left > 0)
+		return;
+	/* One record an interrupt; periods skidded past are not made up. */
+	local64_set(&hwc->left, left + period > 0 ? left + period : period);
+
+	if (!(counter->hw_event.record_type & PERF_RECORD_GROUP)) {
+		pc_sample(counter, regs);
+		return;
+	}
+	/*
+	 * The member list may be half changed under the context lock on
+	 * this very CPU: walk it only if the lock is free.
+	 */
+	if (in_nmi() && !raw_spin_trylock(&ctx->lock)) {
+		pc_sample_lost(counter);
+		return;
+	}
+	pc_hw_fold_group(cpuc, counter);
+	pc_sample(counter, regs);
+	if (in_nmi())
+		raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * pc_hw_handle_overflow() - the overflow interrupt's work on one CPU
+ * @cpuc:	the CPU's registers
+ * @regs:	the interrupted state
+ *
+ * For every counter that wrapped: fold its count, write a sample if its
+ * period ran out, load it again. Runs in NMI context on x86: nothing
+ * here sleeps or waits for a lock; queue wakeups go through irq_work.
+ *
+ * Return: how many counters had wrapped.
+ */
+int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
+{
+	const struct pc_pmu *pmu = cpuc->pmu;
+	unsigned int idx;
+	int handled = 0;
+
+	if (!pmu || !READ_ONCE(cpuc->nr_on))
+		return 0;
+	for (idx = 0; idx < pmu->nr_counters; idx++) {
+		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
+		u64 raw;
+		bool wrapped;
+
+		if (!counter)
+			continue;
+		raw = pmu->read(cpuc, idx);
+		if (pmu->overflowed)
+			wrapped = pmu->overflowed(cpuc, idx, raw);
+		else
+			wrapped = !(raw & (1ULL << (pmu->width - 1)));
+		if (!wrapped)
+			continue;
+		handled++;
+		pc_hw_fold(cpuc, counter);
+		if (pc_is_sampling(counter))
+			pc_hw_sample(cpuc, counter, regs);
+		pc_hw_load(cpuc, counter);
+	}
+	return handled;
+}
+
+/* The registers are taken from the rest of the kernel while in use. */
+static int pc_hw_get(void)
+{
+	int err = 0;
+
+	mutex_lock(&pc_hw_reserve_mutex);
+	if (!pc_hw_users && pc_pmu->reserve)
+		err = pc_pmu->reserve();
+	if (!err)
+		pc_hw_users++;
+	mutex_unlock(&pc_hw_reserve_mutex);
+	return err;
+}
+
+static void pc_hw_put(void)
+{
+	mutex_lock(&pc_hw_reserve_mutex);
+	if (!--pc_hw_users && pc_pmu->release)
+		pc_pmu->release();
+	mutex_unlock(&pc_hw_reserve_mutex);
+}
+
+static int pc_hw_init(struct perf_counter *counter)
+{
+	int err;
+
+	if (!pc_pmu || pc_pmu_state == PC_PMU_BROKEN)
+		return -ENODEV;
+	err = pc_hw_decode(pc_pmu, counter);
+	if (err)
+		return err;
+	return pc_hw_get();
+}
+
+static void pc_hw_destroy(struct perf_counter *counter)
+{
+	pc_hw_put();
+}
+
+static int pc_hw_start(struct perf_counter *counter)
+{
+	return pc_hw_cpu_add(pc_hw_this_cpu(), counter);
+}
+
+static void pc_hw_stop(struct perf_counter *counter)
+{
+	pc_hw_cpu_del(pc_hw_this_cpu(), counter);
+}
+
+static void pc_hw_read(struct perf_counter *counter)
+{
+	if (counter->hw.on)
+		pc_hw_fold(pc_hw_this_cpu(), counter);
+}
+
+const struct pc_ops pc_hw_ops = {
+	.init		= pc_hw_init,
+	.destroy	= pc_hw_destroy,
+	.start		= pc_hw_start,
+	.stop		= pc_hw_stop,
+	.read		= pc_hw_read,
+};
+
+/**
+ * pc_hw_group_fits() - could @leader's group, with @counter, ever go on?
+ * @leader:	a group leader, its member list stable (ctx->mutex held)
+ * @counter:	a new member
+ *
+ * Return: 0, or -ENOSPC if the group's hardware counters have no
+ * placement even on an idle CPU.
+ */
+int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter)
+{
+	struct perf_counter *member;
+	struct pc_hw_want *want;
+	unsigned int n = 0;
+	int err = -ENOSPC;
+
+	if (counter->ops != &pc_hw_ops)
+		return 0;
+	want = kmalloc_array(PC_HW_MAX_COUNTERS, sizeof(*want), GFP_KERNEL);
+	if (!want)
+		return -ENOMEM;
+	if (leader->ops == &pc_hw_ops)
+		want[n++].nr = pc_pmu->places(&leader->hw, want[0].place);
+	list_for_each_entry(member, &leader->siblings, group_entry) {
+		if (member->ops != &pc_hw_ops)
+			continue;
+		if (n == pc_pmu->nr_counters)
+			goto out;
+		want[n].nr = pc_pmu->places(&member->hw, want[n].place);
+		n++;
+	}
+	if (n == pc_pmu->nr_counters)
+		goto out;
+	want[n].nr = pc_pmu->places(&counter->hw, want[n].place);
+	if (pc_hw_assign(want, n + 1))
+		err = 0;
+out:
+	kfree(want);
+	return err;
+}
