@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_counter on x86: PMUs with one EVNTSEL control register per
+ * counter — Intel P6 and AMD's K7 and its descendants.
+ */
+#ifndef _ARCH_X86_PERF_COUNTER_EVNTSEL_H
+#define _ARCH_X86_PERF_COUNTER_EVNTSEL_H
+
+#include <linux/bits.h>
+#include <linux/perf_counter.h>
+#include <linux/perf_counter_hw.h>
+
+struct cpuinfo_x86;
+
+/* EVNTSEL fields, the same on P6 and K7 (seed 004, Intel SDM, AMD BKDG) */
+#define PC_EVNTSEL_EVENT	0x000000ffULL	/* event select */
+#define PC_EVNTSEL_UMASK	0x0000ff00ULL	/* unit mask */
+#define PC_EVNTSEL_USR		BIT_ULL(16)	/* count at CPL 3 */
+#define PC_EVNTSEL_OS		BIT_ULL(17)	/* count at CPL 0 */
+#define PC_EVNTSEL_EDGE		BIT_ULL(18)
+#define PC_EVNTSEL_PC		BIT_ULL(19)	/* pin control: reserved */
+#define PC_EVNTSEL_INT		BIT_ULL(20)	/* APIC interrupt on overflow */
+#define PC_EVNTSEL_EN		BIT_ULL(22)	/* P6: EVNTSEL0 only, gates both */
+#define PC_EVNTSEL_INV		BIT_ULL(23)
+#define PC_EVNTSEL_CMASK	0xff000000ULL
+#define PC_EVNTSEL_EVENT_HI	0xf00000000ULL	/* AMD family 10h+: event 11:8 */
+
+/* What a raw event may set: everything but the bits the driver owns. */
+#define PC_EVNTSEL_RAW		(PC_EVNTSEL_EVENT | PC_EVNTSEL_UMASK | \
+				 PC_EVNTSEL_EDGE | PC_EVNTSEL_INV | \
+				 PC_EVNTSEL_CMASK)
+
+/* An event that only some counters can count. */
+struct pc_evntsel_constraint {
+	u8	event;		/* event select code */
+	u8	counters;	/* bit n: counter n may count it */
+};
+
+/**
+ * struct pc_evntsel_pmu - a PMU of counter/EVNTSEL register pairs
+ * @pmu:	the core's view; its ops are the model's own
+ * @match:	does this descriptor drive @c?
+ * @perfctr0:	MSR of counter 0; the others follow it
+ * @evntsel0:	MSR of EVNTSEL 0; the others follow it
+ * @event_map:	EVNTSEL event and unit mask for each generic id, 0 if the
+ *		model has no such event
+ * @raw_mask:	the bits a raw event may set
+ * @constraints: events tied to some counters, ended by a zero event
+ */
+struct pc_evntsel_pmu {
+	struct pc_pmu				pmu;
+	bool					(*match)(const struct cpuinfo_x86 *c);
+	u32					perfctr0;
+	u32					evntsel0;
+	u64					event_map[PERF_HW_EVENTS_MAX];
+	u64					raw_mask;
+	const struct pc_evntsel_constraint	*constraints;
+};
+
+int pc_evntsel_decode(const struct pc_evntsel_pmu *p,
+		      const struct perf_counter_hw_event *hw_event,
+		      struct pc_hw_counter *hwc);
+int pc_evntsel_places(const struct pc_evntsel_pmu *p,
+		      const struct pc_hw_counter *hwc,
+		      struct pc_hw_place *place);
+int pc_evntsel_reserve(const struct pc_evntsel_pmu *p);
+void pc_evntsel_release(const struct pc_evntsel_pmu *p);
+
+/* The drivers */
+extern const struct pc_evntsel_pmu pc_p6_pmu;
+extern const struct pc_evntsel_pmu pc_k7_pmu;
+extern const struct pc_evntsel_pmu pc_k8_pmu;
+extern const struct pc_evntsel_pmu pc_k10_pmu;
+
+#endif /* _ARCH_X86_PERF_COUNTER_EVNTSEL_H */

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on x86: AMD K7 and its descendants — K8 (family 0Fh),
+ * K10 (family 10h) and the later families, which keep the same four
+ * legacy counter registers at 0xC0010004 and EVNTSELs at 0xC0010000.
+ *
+ * Four 48-bit counters, each with its own enable bit, written in full;
+ * any event on any counter. From family 10h the event select has four
+ * more bits, 35:32.
+ */
+#include <asm/processor.h>
+
+#include "evntsel.h"
+
+#define K7_PERFCTR0	0xc0010004
+#define K7_EVNTSEL0	0xc0010000
+
+static void k7_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	pc_hw_reg_write(cpuc, K7_EVNTSEL0 + hwc->place.idx,
+			hwc->config | PC_EVNTSEL_EN);
+}
+
+static void k7_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	pc_hw_reg_write(cpuc, K7_EVNTSEL0 + hwc->place.idx, 0);
+}
+
+static u64 k7_read(struct pc_hw_cpu *cpuc, unsigned int idx)
+{
+	return pc_hw_reg_read(cpuc, K7_PERFCTR0 + idx) & GENMASK_ULL(47, 0);
+}
+
+static void k7_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
+{
+	pc_hw_reg_write(cpuc, K7_PERFCTR0 + idx, val & GENMASK_ULL(47, 0));
+}
+
+static int k7_decode(const struct perf_counter_hw_event *hw_event,
+		     struct pc_hw_counter *hwc)
+{
+	return pc_evntsel_decode(&pc_k7_pmu, hw_event, hwc);
+}
+
+static int k10_decode(const struct perf_counter_hw_event *hw_event,
+		      struct pc_hw_counter *hwc)
+{
+	return pc_evntsel_decode(&pc_k10_pmu, hw_event, hwc);
+}
+
+static int k7_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
+{
+	return pc_evntsel_places(&pc_k7_pmu, hwc, place);
+}
+
+/* All three models share the registers: K7's reservation serves them. */
+static int k7_reserve(void)
+{
+	return pc_evntsel_reserve(&pc_k7_pmu);
+}
+
+static void k7_release(void)
+{
+	pc_evntsel_release(&pc_k7_pmu);
+}
+
+static bool k7_match(const struct cpuinfo_x86 *c)
+{
+	return c->x86_vendor == X86_VENDOR_AMD && c->x86 == 6;
+}
+
+static bool k8_match(const struct cpuinfo_x86 *c)
+{
+	return c->x86_vendor == X86_VENDOR_AMD && c->x86 == 0xf;
+}
+
+static bool k10_match(const struct cpuinfo_x86 *c)
+{
+	return c->x86_vendor == X86_VENDOR_AMD && c->x86 >= 0x10;
+}
+
+#define K7_OPS(decode_fn)				\
+	.nr_counters	= 4,				\
+	.width		= 48,				\
+	.max_period	= (1ULL << 47) - 1,		\
+	.decode		= decode_fn,			\
+	.places		= k7_places,			\
+	.enable		= k7_enable,			\
+	.disable	= k7_disable,			\
+	.read		= k7_read,			\
+	.write		= k7_write,			\
+	.reserve	= k7_reserve,			\
+	.release	= k7_release
+
+/*
+ * AMD's event codes, the same from K7 on. There is no bus cycle event:
+ * PERF_COUNT_BUS_CYCLES is EINVAL on this family.
+ */
+#define K7_EVENT_MAP {							\
+	[PERF_COUNT_CPU_CYCLES]		= 0x0076, /* cycles not halted */	\
+	[PERF_COUNT_INSTRUCTIONS]	= 0x00c0, /* retired instructions */	\
+	[PERF_COUNT_CACHE_REFERENCES]	= 0x0040, /* data cache accesses */	\
+	[PERF_COUNT_CACHE_MISSES]	= 0x0041, /* data cache misses */	\
+	[PERF_COUNT_BRANCH_INSTRUCTIONS] = 0x00c2, /* retired branches */	\
+	[PERF_COUNT_BRANCH_MISSES]	= 0x00c3, /* mispredicted */		\
+}
+
+const struct pc_evntsel_pmu pc_k7_pmu = {
+	.pmu		= { .name = "AMD K7", K7_OPS(k7_decode) },
+	.match		= k7_match,
+	.perfctr0	= K7_PERFCTR0,
+	.evntsel0	= K7_EVNTSEL0,
+	.event_map	= K7_EVENT_MAP,
+	.raw_mask	= PC_EVNTSEL_RAW,
+};
+
+const struct pc_evntsel_pmu pc_k8_pmu = {
+	.pmu		= { .name = "AMD K8", K7_OPS(k7_decode) },
+	.match		= k8_match,
+	.perfctr0	= K7_PERFCTR0,
+	.evntsel0	= K7_EVNTSEL0,
+	.event_map	= K7_EVENT_MAP,
+	.raw_mask	= PC_EVNTSEL_RAW,
+};
+
+const struct pc_evntsel_pmu pc_k10_pmu = {
+	.pmu		= { .name = "AMD K10", K7_OPS(k10_decode) },
+	.match		= k10_match,
+	.perfctr0	= K7_PERFCTR0,
+	.evntsel0	= K7_EVNTSEL0,
+	.event_map	= K7_EVENT_MAP,
+	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,
+};

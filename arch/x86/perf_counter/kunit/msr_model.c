@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The P6/K7 MSR model, see msr_model.h.
+ */
+#include "internal.h"
+#include "msr_model.h"
+
+static u64 pc_model_width_mask(const struct pc_msr_model *m)
+{
+	return GENMASK_ULL(m->p->pmu.width - 1, 0);
+}
+
+/* Which register of a kind @msr is, or -1. */
+static int pc_model_index(const struct pc_msr_model *m, u32 msr, u32 base)
+{
+	if (msr >= base && msr < base + m->p->pmu.nr_counters)
+		return msr - base;
+	return -1;
+}
+
+static u64 pc_model_read(void *priv, u32 msr)
+{
+	struct pc_msr_model *m = priv;
+	void (*hook)(struct pc_msr_model *m) = m->in_read;
+	int idx;
+	u64 val;
+
+	idx = pc_model_index(m, msr, m->p->perfctr0);
+	if (idx >= 0) {
+		val = m->ctr[idx];
+		if (hook) {
+			m->in_read = NULL;
+			hook(m);
+		}
+		return val;
+	}
+	idx = pc_model_index(m, msr, m->p->evntsel0);
+	if (idx >= 0)
+		return m->sel[idx];
+	m->faults++;
+	return 0;
+}
+
+/* The EVNTSEL bits this model reserves for counter @idx. */
+static u64 pc_model_reserved(const struct pc_msr_model *m, int idx)
+{
+	u64 ok = PC_EVNTSEL_RAW | PC_EVNTSEL_USR | PC_EVNTSEL_OS |
+		 PC_EVNTSEL_INT;
+
+	if (!m->p6 || idx == 0)
+		ok |= PC_EVNTSEL_EN;
+	if (m->p->raw_mask & PC_EVNTSEL_EVENT_HI)
+		ok |= PC_EVNTSEL_EVENT_HI;
+	return ~ok;
+}
+
+static void pc_model_write(void *priv, u32 msr, u64 val)
+{
+	struct pc_msr_model *m = priv;
+	int idx;
+
+	idx = pc_model_index(m, msr, m->p->perfctr0);
+	if (idx >= 0) {
+		if (m->p6) {
+			/* EAX only; bit 31 fills bits 39..32 */
+			val &= 0xffffffffULL;
+			if (val & BIT_ULL(31))
+				val |= GENMASK_ULL(39, 32);
+		} else if (val & ~pc_model_width_mask(m)) {
+			m->faults++;
+		}
+		m->ctr[idx] = val & pc_model_width_mask(m);
+		return;
+	}
+	idx = pc_model_index(m, msr, m->p->evntsel0);
+	if (idx >= 0) {
+		if (val & pc_model_reserved(m, idx))
+			m->faults++;
+		m->sel[idx] = val;
+		return;
+	}
+	m->faults++;
+}
+
+static bool pc_model_counts(const struct pc_msr_model *m, int idx, bool user)
+{
+	u64 mode = user ? PC_EVNTSEL_USR : PC_EVNTSEL_OS;
+	u64 en = m->p6 ? m->sel[0] : m->sel[idx];
+
+	return (en & PC_EVNTSEL_EN) && (m->sel[idx] & mode);
+}
+
+/**
+ * pc_msr_model_run() - @events events happen in user or kernel mode
+ * @m:		the model
+ * @events:	how many; each counter wraps at most once per call
+ * @user:	user mode (else kernel mode)
+ */
+void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
+{
+	u64 mask = pc_model_width_mask(m);
+	unsigned int idx;
+
+	for (idx = 0; idx < m->p->pmu.nr_counters; idx++) {
+		u64 next;
+
+		if (!pc_model_counts(m, idx, user))
+			continue;
+		next = m->ctr[idx] + events;
+		if (next > mask && (m->sel[idx] & PC_EVNTSEL_INT))
+			m->pending |= BIT(idx);
+		m->ctr[idx] = next & mask;
+	}
+}
+
+/**
+ * pc_msr_model_service() - deliver a raised overflow interrupt
+ * @m:		the model
+ *
+ * Return: what the driver's handler reported, or 0 if nothing was
+ * pending.
+ */
+int pc_msr_model_service(struct pc_msr_model *m)
+{
+	if (!m->pending)
+		return 0;
+	m->pending = 0;
+	return pc_hw_handle_overflow(&m->cpuc, NULL);
+}
+
+struct pc_msr_model *pc_msr_model_new(struct kunit *test,
+				      const struct pc_evntsel_pmu *p)
+{
+	struct pc_msr_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->p = p;
+	m->p6 = p == &pc_p6_pmu;
+	m->regs.read = pc_model_read;
+	m->regs.write = pc_model_write;
+	m->regs.priv = m;
+	m->cpuc.pmu = &p->pmu;
+	m->cpuc.regs = &m->regs;
+	return m;
+}
+
+struct perf_counter_hw_event pc_model_generic(unsigned int id)
+{
+	struct perf_counter_hw_event hw = {
+		.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE, id),
+	};
+
+	return hw;
+}
+
+struct perf_counter_hw_event pc_model_raw(u64 code)
+{
+	struct perf_counter_hw_event hw = {
+		.event_config = PERF_COUNTER_RAW_CONFIG(code),
+	};
+
+	return hw;
+}
+
+/* How many samples the queue holds; the last one's value field. */
+u64 pc_model_records(struct perf_counter *counter, u64 *last_value)
+{
+	struct pc_queue *q = counter->queue;
+	unsigned long at = q->tail;
+	u64 n = 0;
+
+	while (at != q->head) {
+		struct perf_counter_record_header h;
+		u64 word = q->ring[at & q->mask];
+
+		memcpy(&h, &word, sizeof(h));
+		if (h.type == PERF_COUNTER_REC_SAMPLE) {
+			*last_value = q->ring[(at + 1) & q->mask];
+			n++;
+		}
+		at += h.size / sizeof(u64);
+	}
+	return n;
+}
+
+/* Counters on a model: the core's counter, never on a real CPU. */
+static int pc_model_start(struct perf_counter *counter)
+{
+	return -ENODEV;
+}
+
+static void pc_model_nop(struct perf_counter *counter)
+{
+}
+
+static const struct pc_ops pc_model_ops = {
+	.start	= pc_model_start,
+	.stop	= pc_model_nop,
+	.read	= pc_model_nop,
+};
+
+/* A counter for @hw decoded by the model's driver; NULL if refused. */
+struct perf_counter *pc_model_counter(struct kunit *test,
+				      struct pc_msr_model *m,
+				      struct perf_counter_hw_event *hw)
+{
+	struct perf_counter *counter;
+
+	counter = pc_counter_alloc(hw, &pc_model_ops, -1, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
+	if (pc_hw_decode(&m->p->pmu, counter)) {
+		pc_counter_put(counter);
+		return NULL;
+	}
+	return counter;
+}
+
+void pc_model_counter_free(struct pc_msr_model *m,
+			   struct perf_counter *counter)
+{
+	local_irq_disable();
+	pc_hw_cpu_del(&m->cpuc, counter);
+	local_irq_enable();
+	pc_counter_put(counter);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A model of the P6 and K7 counter MSRs, as seed 004 and the manuals
+ * describe them, for running the real drivers under KUnit where the
+ * emulated CPU does not count.
+ *
+ * Counters advance when the model runs events in user or kernel mode:
+ * a counter counts if it is enabled (P6: the enable bit of EVNTSEL0,
+ * for both; K7: its own) and its EVNTSEL has the mode's USR or OS bit.
+ * They wrap at their width; a wrap with INT set raises the interrupt
+ * (a pending bit, serviced by pc_msr_model_service()). P6 counter
+ * writes keep the low 32 bits and sign-extend bit 31. Writes of
+ * reserved bits, and accesses to MSRs the model lacks, are counted as
+ * faults: a test ends by checking there were none.
+ */
+#ifndef _PC_MSR_MODEL_H
+#define _PC_MSR_MODEL_H
+
+#include <kunit/test.h>
+#include <linux/perf_counter_hw.h>
+
+#include "../evntsel.h"
+
+struct pc_msr_model {
+	const struct pc_evntsel_pmu	*p;
+	bool				p6;
+	u64				ctr[4];
+	u64				sel[4];
+	unsigned long			pending;
+	unsigned int			faults;
+	/* Run once inside the next counter read, after the value is taken. */
+	void				(*in_read)(struct pc_msr_model *m);
+	struct pc_hw_regs		regs;
+	struct pc_hw_cpu		cpuc;
+};
+
+struct pc_msr_model *pc_msr_model_new(struct kunit *test,
+				      const struct pc_evntsel_pmu *p);
+void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user);
+int pc_msr_model_service(struct pc_msr_model *m);
+
+struct perf_counter *pc_model_counter(struct kunit *test,
+				      struct pc_msr_model *m,
+				      struct perf_counter_hw_event *hw);
+struct perf_counter_hw_event pc_model_generic(unsigned int id);
+struct perf_counter_hw_event pc_model_raw(u64 code);
+u64 pc_model_records(struct perf_counter *counter, u64 *last_value);
+void pc_model_counter_free(struct pc_msr_model *m,
+			   struct perf_counter *counter);
+
+#endif

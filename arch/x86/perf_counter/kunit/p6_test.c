@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The P6 driver against a model of its MSRs: the 64-bit sums, long
+ * sampling periods, the overflow NMI racing a read, the shared enable
+ * bit, the per-counter event constraints and the privilege bits.
+ */
+#include "internal.h"
+#include "msr_model.h"
+
+static void p6_wraps_of_the_40_bit_counter_sum_exactly(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c = pc_model_counter(test, m, &hw);
+	const u64 chunk = 0x65432107;	/* under 2^31: a wrap a chunk at most */
+	u64 total = 0, wraps = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	while (total < 5ULL << 40) {
+		pc_msr_model_run(m, chunk, false);
+		total += chunk;
+		wraps += pc_msr_model_service(m);
+	}
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
+	/* Loaded with 2^31 - 1 at each wrap: it went round over a thousand times. */
+	KUNIT_EXPECT_GE(test, wraps, total >> 32);
+	KUNIT_EXPECT_GT(test, wraps, 1000);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
+static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_INSTRUCTIONS);
+	const u64 period = (1ULL << 31) + 5;
+	struct perf_counter *c;
+	u64 value = 0;
+
+	hw.irq_period = period;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+
+	/* 31 bits is all a P6 counter takes: the period goes in two loads. */
+	pc_msr_model_run(m, (1ULL << 31) - 1, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	pc_msr_model_run(m, 5, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 0);
+	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 0);
+	pc_msr_model_run(m, 1, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 1);
+	KUNIT_EXPECT_EQ(test, value, period);
+
+	/* The next period is as exact. */
+	pc_msr_model_run(m, (1ULL << 31) - 1, false);
+	pc_msr_model_service(m);
+	pc_msr_model_run(m, 5, false);
+	pc_msr_model_service(m);
+	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 1);
+	pc_msr_model_run(m, 1, false);
+	pc_msr_model_service(m);
+	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 2);
+	KUNIT_EXPECT_EQ(test, value, 2 * period);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
+/* The NMI: 25 more events wrap the counter, and the handler runs. */
+static void p6_nmi_in_read(struct pc_msr_model *m)
+{
+	pc_msr_model_run(m, 25, false);
+	pc_msr_model_service(m);
+}
+
+static void p6_overflow_between_read_and_update_loses_nothing(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c = pc_model_counter(test, m, &hw);
+	const u64 before = pc_p6_pmu.pmu.max_period - 10;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_msr_model_run(m, before, false);
+	/* The fold reads the counter; the NMI comes before it updates. */
+	m->in_read = p6_nmi_in_read;
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_NULL(test, m->in_read);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), before + 25);
+	pc_msr_model_run(m, 100, false);
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), before + 125);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
+static void p6_evntsel0_enable_bit_gates_counter_1_alone(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event cyc = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event div = pc_model_raw(0x13);	/* DIV: counter 1 */
+	struct perf_counter *a = pc_model_counter(test, m, &cyc);
+	struct perf_counter *b = pc_model_counter(test, m, &div);
+
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
+	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 1);
+	KUNIT_EXPECT_TRUE(test, m->sel[0] & PC_EVNTSEL_EN);
+	KUNIT_EXPECT_FALSE(test, m->sel[1] & PC_EVNTSEL_EN);
+
+	/* Counter 1 alone: EVNTSEL0 enables it and counts nothing itself. */
+	pc_hw_cpu_del(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, m->sel[0], PC_EVNTSEL_EN);
+	KUNIT_EXPECT_EQ(test, m->sel[1], b->hw.config);
+	m->ctr[0] = 0;
+	pc_msr_model_run(m, 100, true);
+	pc_msr_model_run(m, 100, false);
+	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 200);
+
+	pc_hw_cpu_del(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, m->sel[0], 0);
+	KUNIT_EXPECT_EQ(test, m->sel[1], 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+	pc_model_counter_free(m, b);
+}
+
+static void p6_constraints_move_counters_or_refuse(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event cyc = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event flops = pc_model_raw(0xc1);  /* counter 0 */
+	struct perf_counter_hw_event busy = pc_model_raw(0x14);   /* counter 0 */
+	struct perf_counter *a = pc_model_counter(test, m, &cyc);
+	struct perf_counter *b = pc_model_counter(test, m, &flops);
+	struct perf_counter *c = pc_model_counter(test, m, &busy);
+
+	KUNIT_ASSERT_TRUE(test, a && b && c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
+	pc_msr_model_run(m, 1000, false);
+
+	/* FLOPS needs counter 0: cycles moves to counter 1, counting on. */
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 0);
+	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 1);
+	KUNIT_EXPECT_EQ(test, m->sel[0] & PC_EVNTSEL_EVENT, 0xc1);
+	KUNIT_EXPECT_EQ(test, m->sel[1] & PC_EVNTSEL_EVENT, 0x79);
+	pc_msr_model_run(m, 500, false);
+	pc_hw_fold(&m->cpuc, a);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 1500);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 500);
+
+	/* Counter 1 free, but CYCLES_DIV_BUSY may only use counter 0. */
+	pc_hw_cpu_del(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), -ENOSPC);
+	KUNIT_EXPECT_FALSE(test, c->hw.on);
+	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 0);
+	KUNIT_EXPECT_EQ(test, m->sel[1], 0);
+	KUNIT_EXPECT_EQ(test, m->cpuc.nr_on, 1);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+	pc_model_counter_free(m, b);
+	pc_model_counter_free(m, c);
+}
+
+static void p6_exclude_user_and_kernel_clear_usr_and_os(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event ku = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event kk = ku, none = ku;
+	struct perf_counter *a, *b;
+
+	ku.exclude_user = 1;
+	kk.exclude_kernel = 1;
+	none.exclude_user = none.exclude_kernel = 1;
+	a = pc_model_counter(test, m, &ku);
+	b = pc_model_counter(test, m, &kk);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_EXPECT_NULL(test, pc_model_counter(test, m, &none));
+
+	KUNIT_EXPECT_EQ(test, a->hw.config & (PC_EVNTSEL_USR | PC_EVNTSEL_OS),
+			PC_EVNTSEL_OS);
+	KUNIT_EXPECT_EQ(test, b->hw.config & (PC_EVNTSEL_USR | PC_EVNTSEL_OS),
+			PC_EVNTSEL_USR);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	pc_msr_model_run(m, 300, true);
+	pc_msr_model_run(m, 40, false);
+	pc_hw_fold(&m->cpuc, a);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 40);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 300);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+	pc_model_counter_free(m, b);
+}
+
+static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
+{
+	static const u64 want[PERF_HW_EVENTS_MAX] = {
+		0x79, 0xc0, 0x0f2e, 0x012e, 0xc4, 0xc5, 0x62,
+	};
+	struct pc_hw_counter hwc;
+	struct perf_counter_hw_event hw;
+	unsigned int id;
+
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+		hw = pc_model_generic(id);
+		KUNIT_ASSERT_EQ(test, pc_p6_pmu.pmu.decode(&hw, &hwc), 0);
+		KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
+		KUNIT_EXPECT_TRUE(test, hwc.config & PC_EVNTSEL_INT);
+		KUNIT_EXPECT_FALSE(test, hwc.config & PC_EVNTSEL_EN);
+	}
+	hw = pc_model_generic(PERF_HW_EVENTS_MAX);
+	KUNIT_EXPECT_EQ(test, pc_p6_pmu.pmu.decode(&hw, &hwc), -EINVAL);
+
+	/* Raw: event, unit mask, edge, invert, counter mask; nothing else. */
+	hw = pc_model_raw(0xff84ffff);
+	KUNIT_EXPECT_EQ(test, pc_p6_pmu.pmu.decode(&hw, &hwc), 0);
+	for (id = 16; id < 63; id++) {
+		if (BIT_ULL(id) & 0xff840000ULL)
+			continue;
+		hw = pc_model_raw(0xc0 | BIT_ULL(id));
+		KUNIT_EXPECT_EQ_MSG(test, pc_p6_pmu.pmu.decode(&hw, &hwc),
+				    -EINVAL, "raw bit %u", id);
+	}
+}
+
+static struct kunit_case pc_p6_cases[] = {
+	KUNIT_CASE(p6_wraps_of_the_40_bit_counter_sum_exactly),
+	KUNIT_CASE(p6_period_of_2_31_plus_5_samples_at_its_last_event),
+	KUNIT_CASE(p6_overflow_between_read_and_update_loses_nothing),
+	KUNIT_CASE(p6_evntsel0_enable_bit_gates_counter_1_alone),
+	KUNIT_CASE(p6_constraints_move_counters_or_refuse),
+	KUNIT_CASE(p6_exclude_user_and_kernel_clear_usr_and_os),
+	KUNIT_CASE(p6_event_map_and_raw_reserved_bits),
+	{}
+};
+
+static struct kunit_suite pc_p6_suite = {
+	.name = "perf_counter_x86_p6_model",
+	.test_cases = pc_p6_cases,
+};
+kunit_test_suite(pc_p6_suite);

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on x86: Intel P6 — Pentium Pro, II, III and M, and the
+ * family 6 parts without architectural performance monitoring.
+ *
+ * Two 40-bit counters, PERFCTR0/1, with EVNTSEL0/1. The enable bit 22
+ * exists only in EVNTSEL0 and starts and stops both counters; it is
+ * reserved in EVNTSEL1, as are bits 19 and 21 in both. A write to a
+ * counter stores its low 32 bits, sign-extended from bit 31, so a
+ * counter can be loaded with at most 2^31 events to overflow.
+ *
+ * While counter 1 runs alone, EVNTSEL0 holds the enable bit with
+ * neither USR nor OS set, so counter 0 counts nothing and raises
+ * nothing.
+ */
+#include <asm/processor.h>
+
+#include "evntsel.h"
+
+#define P6_PERFCTR0	0xc1
+#define P6_EVNTSEL0	0x186
+
+static void p6_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	if (hwc->place.idx == 0) {
+		pc_hw_reg_write(cpuc, P6_EVNTSEL0, hwc->config | PC_EVNTSEL_EN);
+	} else {
+		pc_hw_reg_write(cpuc, P6_EVNTSEL0 + 1, hwc->config);
+		if (!cpuc->on[0])
+			pc_hw_reg_write(cpuc, P6_EVNTSEL0, PC_EVNTSEL_EN);
+	}
+}
+
+static void p6_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	if (hwc->place.idx == 0) {
+		pc_hw_reg_write(cpuc, P6_EVNTSEL0,
+				cpuc->on[1] ? PC_EVNTSEL_EN : 0);
+	} else {
+		pc_hw_reg_write(cpuc, P6_EVNTSEL0 + 1, 0);
+		if (!cpuc->on[0])
+			pc_hw_reg_write(cpuc, P6_EVNTSEL0, 0);
+	}
+}
+
+static u64 p6_read(struct pc_hw_cpu *cpuc, unsigned int idx)
+{
+	return pc_hw_reg_read(cpuc, P6_PERFCTR0 + idx) & GENMASK_ULL(39, 0);
+}
+
+/* Only the low 32 bits reach the counter; bit 31 fills the rest. */
+static void p6_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
+{
+	pc_hw_reg_write(cpuc, P6_PERFCTR0 + idx, val & 0xffffffffULL);
+}
+
+static int p6_decode(const struct perf_counter_hw_event *hw_event,
+		     struct pc_hw_counter *hwc)
+{
+	return pc_evntsel_decode(&pc_p6_pmu, hw_event, hwc);
+}
+
+static int p6_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
+{
+	return pc_evntsel_places(&pc_p6_pmu, hwc, place);
+}
+
+static int p6_reserve(void)
+{
+	return pc_evntsel_reserve(&pc_p6_pmu);
+}
+
+static void p6_release(void)
+{
+	pc_evntsel_release(&pc_p6_pmu);
+}
+
+static bool p6_match(const struct cpuinfo_x86 *c)
+{
+	return c->x86_vendor == X86_VENDOR_INTEL && c->x86 == 6 &&
+	       !cpu_has(c, X86_FEATURE_ARCH_PERFMON);
+}
+
+/* Intel SDM vol. 3B, P6 family events: the ones tied to one counter. */
+static const struct pc_evntsel_constraint p6_constraints[] = {
+	{ 0x10, 0x1 },	/* FP_COMP_OPS_EXE */
+	{ 0x11, 0x2 },	/* FP_ASSIST */
+	{ 0x12, 0x2 },	/* MUL */
+	{ 0x13, 0x2 },	/* DIV */
+	{ 0x14, 0x1 },	/* CYCLES_DIV_BUSY */
+	{ 0xc1, 0x1 },	/* FLOPS */
+	{ }
+};
+
+const struct pc_evntsel_pmu pc_p6_pmu = {
+	.pmu = {
+		.name		= "P6",
+		.nr_counters	= 2,
+		.width		= 40,
+		.max_period	= (1ULL << 31) - 1,
+		.decode		= p6_decode,
+		.places		= p6_places,
+		.enable		= p6_enable,
+		.disable	= p6_disable,
+		.read		= p6_read,
+		.write		= p6_write,
+		.reserve	= p6_reserve,
+		.release	= p6_release,
+	},
+	.match		= p6_match,
+	.perfctr0	= P6_PERFCTR0,
+	.evntsel0	= P6_EVNTSEL0,
+	.event_map = {
+		[PERF_COUNT_CPU_CYCLES]		= 0x0079, /* CPU_CLK_UNHALTED */
+		[PERF_COUNT_INSTRUCTIONS]	= 0x00c0, /* INST_RETIRED */
+		[PERF_COUNT_CACHE_REFERENCES]	= 0x0f2e, /* L2_RQSTS, MESI */
+		[PERF_COUNT_CACHE_MISSES]	= 0x012e, /* L2_RQSTS, I */
+		[PERF_COUNT_BRANCH_INSTRUCTIONS] = 0x00c4, /* BR_INST_RETIRED */
+		[PERF_COUNT_BRANCH_MISSES]	= 0x00c5, /* BR_MISS_PRED_RETIRED */
+		[PERF_COUNT_BUS_CYCLES]		= 0x0062, /* BUS_DRDY_CLOCKS */
+	},
+	.raw_mask	= PC_EVNTSEL_RAW,
+	.constraints	= p6_constraints,
+};

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on x86: choosing the PMU driver at boot, checking that
+ * its registers work, the MSR accessors and the overflow NMI.
+ *
+ * Boot parameter perf_counter.no_pmu_check=1 skips the register check,
+ * for emulators whose PMU registers hold nothing (QEMU's TCG): hardware
+ * counters can then be opened, placed, multiplexed and read, and count
+ * nothing. /sys/module/perf_counter/parameters/pmu says which driver
+ * runs: "name,counters,width,state" with state ok, unchecked or broken,
+ * or "none".
+ */
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/perf_counter_hw.h>
+#include <asm/apic.h>
+#include <asm/msr.h>
+#include <asm/nmi.h>
+#include <asm/processor.h>
+
+#include "evntsel.h"
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "perf_counter."
+
+static bool no_pmu_check;
+module_param(no_pmu_check, bool, 0444);
+MODULE_PARM_DESC(no_pmu_check,
+		 "use the PMU even if its registers do not hold what is written");
+
+static int pc_x86_pmu_get(char *buf, const struct kernel_param *kp)
+{
+	static const char * const state[] = {
+		[PC_PMU_OK]		= "ok",
+		[PC_PMU_UNCHECKED]	= "unchecked",
+		[PC_PMU_BROKEN]		= "broken",
+	};
+	const struct pc_pmu *pmu = pc_hw_pmu();
+
+	if (!pmu)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s,%u,%u,%s\n", pmu->name, pmu->nr_counters,
+			  pmu->width, state[pc_hw_pmu_state()]);
+}
+
+static const struct kernel_param_ops pc_x86_pmu_ops = {
+	.get = pc_x86_pmu_get,
+};
+module_param_cb(pmu, &pc_x86_pmu_ops, NULL, 0444);
+MODULE_PARM_DESC(pmu, "the PMU driver: name,counters,width,state");
+
+static u64 pc_x86_rdmsr(void *priv, u32 msr)
+{
+	u64 val;
+
+	rdmsrl(msr, val);
+	return val;
+}
+
+static void pc_x86_wrmsr(void *priv, u32 msr, u64 val)
+{
+	wrmsrl(msr, val);
+}
+
+static const struct pc_hw_regs pc_x86_msrs = {
+	.read	= pc_x86_rdmsr,
+	.write	= pc_x86_wrmsr,
+};
+
+static const struct pc_evntsel_pmu *const pc_x86_drivers[] = {
+	&pc_p6_pmu, &pc_k7_pmu, &pc_k8_pmu, &pc_k10_pmu,
+};
+
+/*
+ * Write a pattern to the last counter, its EVNTSEL off, and read it
+ * back. Emulators that drop these MSRs read back 0.
+ */
+static bool pc_x86_regs_hold(const struct pc_evntsel_pmu *p)
+{
+	u32 ctr = p->perfctr0 + p->pmu.nr_counters - 1;
+	u32 sel = p->evntsel0 + p->pmu.nr_counters - 1;
+	u64 old, val, pattern = 0x5a5a17ULL;
+	bool ok;
+
+	if (rdmsrl_safe(sel, &val) || (val & PC_EVNTSEL_EN))
+		return false;
+	if (rdmsrl_safe(ctr, &old))
+		return false;
+	if (wrmsrl_safe(ctr, pattern) || rdmsrl_safe(ctr, &val))
+		return false;
+	ok = (val & 0xffffffffULL) == pattern;
+	wrmsrl_safe(ctr, old);
+	return ok;
+}
+
+static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
+	int handled;
+
+	if (!READ_ONCE(cpuc->nr_on))
+		return NMI_DONE;
+	handled = pc_hw_handle_overflow(cpuc, regs);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	return handled ? NMI_HANDLED : NMI_DONE;
+}
+
+static int __init pc_x86_pmu_init(void)
+{
+	const struct cpuinfo_x86 *c = &boot_cpu_data;
+	const struct pc_evntsel_pmu *p = NULL;
+	enum pc_pmu_state state;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(pc_x86_drivers) && !p; i++)
+		if (pc_x86_drivers[i]->match(c))
+			p = pc_x86_drivers[i];
+	if (!p) {
+		pr_info("perf_counter: no PMU driver for %s family %u model %u: software counters only\n",
+			c->x86_vendor_id, c->x86, c->x86_model);
+		return 0;
+	}
+	if (!boot_cpu_has(X86_FEATURE_APIC)) {
+		pr_info("perf_counter: %s PMU without a local APIC: software counters only\n",
+			p->pmu.name);
+		return 0;
+	}
+
+	if (no_pmu_check)
+		state = PC_PMU_UNCHECKED;
+	else if (pc_x86_regs_hold(p))
+		state = PC_PMU_OK;
+	else
+		state = PC_PMU_BROKEN;
+
+	err = pc_hw_register(&p->pmu, &pc_x86_msrs, state);
+	if (err)
+		return err;
+	if (state == PC_PMU_BROKEN) {
+		pr_warn("perf_counter: %s PMU, %u counters, %u bits: its registers do not hold what is written, hardware counters disabled (perf_counter.no_pmu_check=1 skips this check)\n",
+			p->pmu.name, p->pmu.nr_counters, p->pmu.width);
+		return 0;
+	}
+	err = register_nmi_handler(NMI_LOCAL, pc_x86_nmi, 0, "perf_counter");
+	if (err)
+		return err;
+	pr_info("perf_counter: %s PMU, %u counters, %u bits%s\n",
+		p->pmu.name, p->pmu.nr_counters, p->pmu.width,
+		state == PC_PMU_UNCHECKED ?
+		", registers not checked (perf_counter.no_pmu_check)" : "");
+	return 0;
+}
+device_initcall(pc_x86_pmu_init);
