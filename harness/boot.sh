@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot a target's kernel with its MODE initramfs under QEMU (TCG), with a
 # timeout, keeping the console log. Usage: boot.sh TARGET MODE [CPU]
+# CPU is a QEMU -cpu model, optionally followed by "|" and kernel
+# arguments for that model's boot (as in the targets' QEMU_CPUS).
 # Prints the log's path. QEMU's status is not trusted: report.py reads
 # the markers /init prints.
 set -uo pipefail
@@ -9,7 +11,12 @@ set -uo pipefail
 
 target=$1 mode=$2
 . "$TOP/configs/$target.env"
-cpu=${3:-${QEMU_CPUS%% *}}
+# shellcheck disable=SC2086
+first=$(printf '%s\n' $QEMU_CPUS | head -n 1)
+entry=${3:-$first}
+cpu=${entry%%|*}
+cpu_args=
+[ "$entry" = "$cpu" ] || cpu_args=${entry#*|}
 timeout=${BOOT_TIMEOUT:-900}
 
 out=$BUILD/$target/$mode
@@ -20,7 +27,7 @@ timeout --foreground -k 10 "$timeout" $QEMU $QEMU_ARGS -cpu "$cpu" \
 	-nographic -monitor none -serial stdio \
 	-kernel "$BUILD/$target/kernel/$KIMAGE" \
 	-initrd "$out/initramfs.cpio" \
-	-append "console=$CONSOLE loglevel=4 panic=-1 $KERNEL_ARGS" \
+	-append "console=$CONSOLE loglevel=4 panic=-1 $KERNEL_ARGS $cpu_args" \
 	< /dev/null > "$log" 2>&1
 status=$?
 echo "PC-QEMU-STATUS $status" >> "$log"

@@ -68,19 +68,6 @@ TEST(unknown_type_is_einval)
 	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
 }
 
-TEST(hardware_events_without_a_driver_are_einval)
-{
-	struct perf_counter_hw_event hw = pc_sw(0, 0);
-	int id;
-
-	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
-		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE, id);
-		EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
-	}
-	hw.event_config = PERF_COUNTER_RAW_CONFIG(0x003c);
-	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
-}
-
 TEST(reserved_bits_are_einval)
 {
 	struct perf_counter_hw_event hw;

@@ -7,6 +7,7 @@
 
 #include <alloca.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -130,14 +131,15 @@ static inline void pc_touch_pages(int pages)
  * stack pages are copy-on-write, and where a deeper call first writes a
  * new page moves with stack randomization: a test that counts its own
  * page faults exactly calls this first, so no call it makes faults.
+ * (A function that calls alloca() is not inlined; if it were, the
+ * bytes would be below the caller's frame all the same.)
  */
-static __attribute__((noinline)) void pc_prefault_stack(size_t bytes)
+static inline void pc_prefault_stack(size_t bytes)
 {
-	volatile char *p = alloca(bytes);
-	size_t i;
+	char *p = alloca(bytes);
 
-	for (i = 0; i < bytes; i += 256)
-		p[i] = 0;
+	memset(p, 0, bytes);
+	__asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
 /*
@@ -204,6 +206,31 @@ static inline long pc_slab_kb(void)
 			break;
 	fclose(f);
 	return kb;
+}
+
+/*
+ * Slab use once it stops moving: drop what the kernel can drop and wait
+ * for RCU to free what it holds (slower on some guests than others).
+ */
+static inline long pc_slab_settle(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY), i;
+	long prev, cur;
+
+	if (fd >= 0) {
+		if (write(fd, "2", 1) != 1)
+			(void)0;
+		close(fd);
+	}
+	prev = pc_slab_kb();
+	for (i = 0; i < 30; i++) {
+		usleep(100000);
+		cur = pc_slab_kb();
+		if (cur - prev < 4 && prev - cur < 4)
+			break;
+		prev = cur;
+	}
+	return cur;
 }
 
 #endif

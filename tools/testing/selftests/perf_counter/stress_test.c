@@ -14,31 +14,6 @@
  */
 #define SLAB_SLACK_KB	192
 
-/*
- * Slab use once it stops moving: drop what the kernel can drop and wait
- * for RCU to free what it holds (slower on some guests than others).
- */
-static long settle(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY), i;
-	long prev, cur;
-
-	if (fd >= 0) {
-		if (write(fd, "2", 1) != 1)
-			(void)0;
-		close(fd);
-	}
-	prev = pc_slab_kb();
-	for (i = 0; i < 30; i++) {
-		usleep(100000);
-		cur = pc_slab_kb();
-		if (cur - prev < 4 && prev - cur < 4)
-			break;
-		prev = cur;
-	}
-	return cur;
-}
-
 static void open_close_cycle(int i)
 {
 	struct perf_counter_hw_event hw = pc_sw(i % PERF_SW_EVENTS_MAX, 0);
@@ -73,11 +48,11 @@ TEST(ten_thousand_open_close_cycles_do_not_grow_slab)
 	close(fd0);
 	for (i = 0; i < 1000; i++)	/* warm the caches */
 		open_close_cycle(i);
-	before = settle();
+	before = pc_slab_settle();
 	ASSERT_GT(before, 0);
 	for (i = 0; i < 10000; i++)
 		open_close_cycle(i);
-	after = settle();
+	after = pc_slab_settle();
 	TH_LOG("slab %ld kB before, %ld kB after 10000 cycles", before, after);
 	EXPECT_LT(after - before, SLAB_SLACK_KB);
 	fd1 = dup(0);
@@ -93,14 +68,14 @@ TEST(ten_thousand_refused_opens_leave_nothing)
 
 	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(leader, 0);
-	before = settle();
+	before = pc_slab_settle();
 	for (i = 0; i < 10000; i++) {
 		hw.pinned = 1;		/* a pinned member: refused late */
 		EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, leader, 0));
 		hw.pinned = 0;
 		EXPECT_EQ(-1, sys_perf_counter_open(&hw, 999999, -1, -1, 0));
 	}
-	after = settle();
+	after = pc_slab_settle();
 	TH_LOG("slab %ld kB before, %ld kB after", before, after);
 	EXPECT_LT(after - before, SLAB_SLACK_KB);
 	close(leader);
@@ -109,7 +84,7 @@ TEST(ten_thousand_refused_opens_leave_nothing)
 /* Slab growth over @n forks that exit at once. */
 static long fork_growth(int n)
 {
-	long before = settle();
+	long before = pc_slab_settle();
 	int i, status;
 
 	for (i = 0; i < n; i++) {
@@ -119,7 +94,7 @@ static long fork_growth(int n)
 			_exit(0);
 		waitpid(pid, &status, 0);
 	}
-	return settle() - before;
+	return pc_slab_settle() - before;
 }
 
 TEST(forks_with_inherited_counters_leave_nothing)

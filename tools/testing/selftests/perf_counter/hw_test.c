@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardware counters through the system call: the driver this CPU calls
+ * for is the one running, generic events open or fail exactly as its
+ * event map says, groups never ask for more than the registers, and
+ * enable, disable, read, multiplexing and the pinned error state work.
+ *
+ * Under QEMU's TCG the PMU registers hold nothing: booted plainly, the
+ * driver finds them broken and every hardware counter is ENODEV; booted
+ * with perf_counter.no_pmu_check=1, counters are placed and scheduled
+ * for real and count zero. Each test says which of these it needs.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <sys/prctl.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+struct pmu_info {
+	char	name[32];
+	int	counters;
+	int	width;
+	char	state[16];	/* ok, unchecked, broken; "" for none */
+};
+
+static void read_pmu(struct pmu_info *pmu)
+{
+	FILE *f = fopen("/sys/module/perf_counter/parameters/pmu", "r");
+	char line[128] = "";
+
+	memset(pmu, 0, sizeof(*pmu));
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) &&
+	    sscanf(line, "%31[^,],%d,%d,%15s", pmu->name, &pmu->counters,
+		   &pmu->width, pmu->state) != 4)
+		strcpy(pmu->name, "none");
+	fclose(f);
+}
+
+/* The driver /proc/cpuinfo calls for, with its registers. */
+static const char *expected_pmu(int *counters, int *width)
+{
+	char line[1024], vendor[32] = "";
+	int family = -1, perfmon = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return "?";
+	while (fgets(line, sizeof(line), f)) {
+		if (!vendor[0] && sscanf(line, "vendor_id : %31s", vendor) == 1)
+			continue;
+		if (family < 0 && sscanf(line, "cpu family : %d", &family) == 1)
+			continue;
+		if (!strncmp(line, "flags", 5) && strstr(line, " arch_perfmon"))
+			perfmon = 1;
+		if (line[0] == '\n')
+			break;		/* the first CPU is enough */
+	}
+	fclose(f);
+	*counters = 4;
+	*width = 48;
+	if (!strcmp(vendor, "AuthenticAMD"))
+		return family == 6 ? "AMD K7" : family == 15 ? "AMD K8" :
+		       family >= 16 ? "AMD K10" : "none";
+	if (!strcmp(vendor, "GenuineIntel") && family == 6 && !perfmon) {
+		*counters = 2;
+		*width = 40;
+		return "P6";
+	}
+	/* Intel family 15 (P4): no driver yet. */
+	return "none";
+}
+
+static struct perf_counter_hw_event hw_generic(unsigned int id)
+{
+	struct perf_counter_hw_event hw;
+
+	memset(&hw, 0, sizeof(hw));
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE, id);
+	return hw;
+}
+
+static struct perf_counter_hw_event hw_raw(uint64_t code)
+{
+	struct perf_counter_hw_event hw;
+
+	memset(&hw, 0, sizeof(hw));
+	hw.event_config = PERF_COUNTER_RAW_CONFIG(code);
+	return hw;
+}
+
+static int open_hw(struct perf_counter_hw_event hw, int group_fd)
+{
+	return sys_perf_counter_open(&hw, 0, -1, group_fd, 0);
+}
+
+/* Has the model generic event @id? P6 has all; AMD no bus cycles. */
+static int in_event_map(const struct pmu_info *pmu, unsigned int id)
+{
+	if (!strncmp(pmu->name, "AMD", 3))
+		return id != PERF_COUNT_BUS_CYCLES;
+	return 1;
+}
+
+struct vals {
+	uint64_t value, enabled, running;
+};
+
+static int read_vals(int fd, struct vals *v)
+{
+	return read(fd, v, sizeof(*v)) == sizeof(*v) ? 0 : -1;
+}
+
+FIXTURE(hw) {
+	struct pmu_info pmu;
+	int usable;
+};
+
+FIXTURE_SETUP(hw)
+{
+	read_pmu(&self->pmu);
+	self->usable = !strcmp(self->pmu.state, "ok") ||
+		       !strcmp(self->pmu.state, "unchecked");
+}
+
+FIXTURE_TEARDOWN(hw)
+{
+}
+
+TEST_F(hw, driver_is_the_one_this_cpu_calls_for)
+{
+	int counters, width;
+	const char *want = expected_pmu(&counters, &width);
+
+	TH_LOG("PMU: %s %d x %d bits, %s; cpuinfo calls for %s",
+	       self->pmu.name, self->pmu.counters, self->pmu.width,
+	       self->pmu.state, want);
+	ASSERT_STREQ(want, self->pmu.name);
+	if (strcmp(want, "none")) {
+		EXPECT_EQ(counters, self->pmu.counters);
+		EXPECT_EQ(width, self->pmu.width);
+	}
+}
+
+TEST_F(hw, without_a_usable_pmu_hardware_counters_are_enodev)
+{
+	unsigned int id;
+
+	if (self->usable)
+		SKIP(return, "the PMU is usable here");
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+		errno = 0;
+		EXPECT_EQ(-1, open_hw(hw_generic(id), -1));
+		EXPECT_EQ(ENODEV, errno);
+	}
+	errno = 0;
+	EXPECT_EQ(-1, open_hw(hw_raw(0xc0), -1));
+	EXPECT_EQ(ENODEV, errno);
+	/* Unknown ids stay EINVAL whatever the PMU. */
+	errno = 0;
+	EXPECT_EQ(-1, open_hw(hw_generic(PERF_HW_EVENTS_MAX), -1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(hw, generic_events_open_exactly_per_the_event_map)
+{
+	unsigned int id;
+	int fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+		errno = 0;
+		fd = open_hw(hw_generic(id), -1);
+		if (in_event_map(&self->pmu, id)) {
+			EXPECT_LE(0, fd) TH_LOG("id %u: errno %d", id, errno);
+		} else {
+			EXPECT_EQ(-1, fd) TH_LOG("id %u opened", id);
+			EXPECT_EQ(EINVAL, errno);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+TEST_F(hw, raw_events_with_the_drivers_bits_are_einval)
+{
+	int fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	fd = open_hw(hw_raw(0xc0), -1);
+	EXPECT_LE(0, fd);
+	close(fd);
+	/* INT (20) and EN (22) are the driver's; 19 and 21 are reserved */
+	EXPECT_EQ(-1, open_hw(hw_raw(0xc0 | 1 << 20), -1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_hw(hw_raw(0xc0 | 1 << 22), -1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_hw(hw_raw(0xc0 | 1 << 21), -1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_hw(hw_raw(0xc0 | 1ULL << 40), -1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(hw, counting_in_neither_mode_is_einval)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	int fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	hw.exclude_user = 1;
+	fd = open_hw(hw, -1);
+	EXPECT_LE(0, fd);
+	close(fd);
+	hw.exclude_kernel = 1;
+	EXPECT_EQ(-1, open_hw(hw, -1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(hw, group_larger_than_the_registers_is_enospc)
+{
+	int fd[20], n = 0, sw, extra;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	fd[n++] = open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), -1);
+	ASSERT_LE(0, fd[0]);
+	while (n < self->pmu.counters) {
+		fd[n] = open_hw(hw_generic(PERF_COUNT_INSTRUCTIONS), fd[0]);
+		ASSERT_LE(0, fd[n]) TH_LOG("member %d: errno %d", n, errno);
+		n++;
+	}
+	errno = 0;
+	extra = open_hw(hw_generic(PERF_COUNT_INSTRUCTIONS), fd[0]);
+	EXPECT_EQ(-1, extra);
+	EXPECT_EQ(ENOSPC, errno);
+	/* A software member takes no register: it still joins. */
+	sw = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, fd[0]);
+	EXPECT_LE(0, sw);
+	close(sw);
+	while (n--)
+		close(fd[n]);
+}
+
+TEST_F(hw, p6_group_of_two_counter_0_events_is_enospc)
+{
+	int leader, member;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	if (strcmp(self->pmu.name, "P6"))
+		SKIP(return, "P6 constraint");
+	/* FLOPS and CYCLES_DIV_BUSY both count on counter 0 only. */
+	leader = open_hw(hw_raw(0xc1), -1);
+	ASSERT_LE(0, leader);
+	EXPECT_EQ(-1, open_hw(hw_raw(0x14), leader));
+	EXPECT_EQ(ENOSPC, errno);
+	/* DIV counts on counter 1: the pair fits. */
+	member = open_hw(hw_raw(0x13), leader);
+	EXPECT_LE(0, member);
+	close(member);
+	close(leader);
+}
+
+TEST_F(hw, enable_disable_and_read_with_times)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	struct vals a, b, c;
+	int fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	hw.disabled = 1;
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = open_hw(hw, -1);
+	ASSERT_LE(0, fd);
+	pc_spin_ns(20000000);
+	ASSERT_EQ(0, read_vals(fd, &a));
+	EXPECT_EQ(0, a.enabled);
+	EXPECT_EQ(0, a.value);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	pc_spin_ns(50000000);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_vals(fd, &b));
+	TH_LOG("%llu cycles in %llu ns enabled, %llu running",
+	       (unsigned long long)b.value, (unsigned long long)b.enabled,
+	       (unsigned long long)b.running);
+	EXPECT_LE(40000000, b.enabled);
+	EXPECT_EQ(b.enabled, b.running);	/* alone: always on */
+	if (!strcmp(self->pmu.state, "ok"))
+		EXPECT_LT(0, b.value);
+
+	pc_spin_ns(20000000);
+	ASSERT_EQ(0, read_vals(fd, &c));
+	EXPECT_EQ(b.enabled, c.enabled);
+	EXPECT_EQ(b.value, c.value);
+	close(fd);
+}
+
+TEST_F(hw, six_groups_share_the_registers_fairly)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	int fd[6], i;
+	double ideal;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (i = 0; i < 6; i++) {
+		fd[i] = open_hw(hw, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	pc_spin_ns(400000000);
+	ideal = self->pmu.counters >= 6 ? 1.0 : self->pmu.counters / 6.0;
+	for (i = 0; i < 6; i++) {
+		struct vals v;
+		double share;
+
+		ASSERT_EQ(0, read_vals(fd[i], &v));
+		share = (double)v.running / v.enabled;
+		TH_LOG("group %d: %.3f of the time (ideal %.3f)", i, share,
+		       ideal);
+		EXPECT_LT(ideal * 0.9, share);
+		EXPECT_GT(ideal * 1.1, share);
+	}
+	for (i = 0; i < 6; i++)
+		close(fd[i]);
+}
+
+TEST_F(hw, pinned_groups_beyond_the_registers_are_in_error)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	int fd[20], i, n;
+	uint64_t v;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	hw.pinned = 1;
+	n = self->pmu.counters + 1;
+	for (i = 0; i < n; i++) {
+		fd[i] = open_hw(hw, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	pc_spin_ns(10000000);
+	for (i = 0; i < n - 1; i++)
+		EXPECT_EQ(sizeof(v), read(fd[i], &v, sizeof(v)));
+	/* The one that found no register: end of file. */
+	EXPECT_EQ(0, read(fd[n - 1], &v, sizeof(v)));
+
+	/* Room again, and enabled again: it counts. */
+	close(fd[0]);
+	EXPECT_EQ(0, read(fd[n - 1], &v, sizeof(v)));
+	ASSERT_EQ(0, ioctl(fd[n - 1], PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(fd[n - 1], PERF_COUNTER_IOC_ENABLE, 0));
+	pc_spin_ns(10000000);
+	EXPECT_EQ(sizeof(v), read(fd[n - 1], &v, sizeof(v)));
+	for (i = 1; i < n; i++)
+		close(fd[i]);
+}
+
+TEST_F(hw, cpu_wide_hardware_counter_opens_for_root)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	struct vals v;
+	int fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_counter_open(&hw, -1, 0, -1, 0);
+	ASSERT_LE(0, fd);
+	pc_spin_ns(20000000);
+	ASSERT_EQ(0, read_vals(fd, &v));
+	EXPECT_LT(0, v.enabled);
+	EXPECT_EQ(v.enabled, v.running);
+	close(fd);
+}
+
+static void spin_50ms(int arg)
+{
+	pc_spin_ns(50000000);
+}
+
+TEST_F(hw, inherited_hardware_counter_runs_in_the_child)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_INSTRUCTIONS);
+	struct pc_child child;
+	struct vals before, after;
+	int fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	hw.inherit = 1;
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = open_hw(hw, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, read_vals(fd, &before));
+	ASSERT_EQ(0, pc_child_start(&child, spin_50ms, 0));
+	ASSERT_EQ(0, pc_child_finish(&child));
+	ASSERT_EQ(0, read_vals(fd, &after));
+	/* The child's 50 ms were counted, on a register, in its copy. */
+	EXPECT_LE(before.enabled + 40000000, after.enabled);
+	EXPECT_LE(before.running + 40000000, after.running);
+	close(fd);
+}
+
+TEST_F(hw, thousands_of_hardware_counters_leave_nothing)
+{
+	long before, after;
+	int i, fd;
+
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	for (i = 0; i < 200; i++)
+		close(open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), -1));
+	before = pc_slab_settle();
+	for (i = 0; i < 3000; i++) {
+		fd = open_hw(hw_generic(i % 2 ? PERF_COUNT_INSTRUCTIONS :
+					PERF_COUNT_CPU_CYCLES), -1);
+		ASSERT_LE(0, fd);
+		close(fd);
+		/* and refused ones */
+		ASSERT_EQ(-1, open_hw(hw_raw(0xc0 | 1 << 20), -1));
+	}
+	after = pc_slab_settle();
+	TH_LOG("slab %ld kB before, %ld kB after", before, after);
+	EXPECT_GT(before + 192, after);
+}
+
+TEST_HARNESS_MAIN
