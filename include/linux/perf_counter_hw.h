@@ -23,6 +23,7 @@
 
 #define PC_HW_MAX_COUNTERS	18	/* P4 has the most */
 #define PC_HW_MAX_PLACES	8	/* ways one counter may be placed */
+#define PC_EXTRA_WORDS		2	/* extra_config words a counter may take */
 
 struct perf_counter;
 struct perf_counter_hw_event;
@@ -92,6 +93,8 @@ struct pc_hw_want {
  * @on:		the counter on each register, or NULL
  * @used:	resources taken, see struct pc_hw_place
  * @nr_on:	counters on
+ * @forbidden:	this CPU may not use the registers (the second thread of
+ *		a hyper-threaded P4, which shares them with the first)
  * @want:	scratch for placing them all again (irqs off, this CPU)
  * @who:	the counter each @want entry is for
  */
@@ -101,6 +104,7 @@ struct pc_hw_cpu {
 	struct perf_counter		*on[PC_HW_MAX_COUNTERS];
 	u64				used;
 	unsigned int			nr_on;
+	bool				forbidden;
 	struct pc_hw_want		want[PC_HW_MAX_COUNTERS];
 	struct perf_counter		*who[PC_HW_MAX_COUNTERS];
 };
@@ -113,8 +117,10 @@ struct pc_hw_cpu {
  * @max_period:	the most events a counter may be loaded to overflow
  *		after (P6: 31 bits, as writes sign-extend bit 31)
  * @decode:	fill @hwc->config (and @hwc->extra) for a generic id or a
- *		raw event, with the privilege filters; -EINVAL for an event
- *		the model lacks, reserved bits or filters it cannot apply
+ *		raw event, with the privilege filters; @extra holds the
+ *		hw_event's extra_config_len bytes of extra control words.
+ *		-EINVAL for an event the model lacks, reserved bits, extra
+ *		words it does not take, or filters it cannot apply
  * @places:	list the placements of a decoded counter; returns how many
  * @enable:	program @hwc's control registers at its place and start it
  * @disable:	stop the counter at register @idx
@@ -135,7 +141,7 @@ struct pc_pmu {
 	u64		max_period;
 
 	int	(*decode)(const struct perf_counter_hw_event *hw_event,
-			  struct pc_hw_counter *hwc);
+			  const u64 *extra, struct pc_hw_counter *hwc);
 	int	(*places)(const struct pc_hw_counter *hwc,
 			  struct pc_hw_place *place);
 	void	(*enable)(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
@@ -169,6 +175,7 @@ int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
 const struct pc_pmu *pc_hw_pmu(void);
 enum pc_pmu_state pc_hw_pmu_state(void);
 struct pc_hw_cpu *pc_hw_this_cpu(void);
+void pc_hw_forbid_cpu(int cpu);
 
 /* The core's hardware work, on any struct pc_hw_cpu (KUnit uses models). */
 int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter);

@@ -20,7 +20,8 @@
  *
  * Return: 0, or -EINVAL for reserved bits, unknown read_format or
  * record_type bits, half a sampling request, a clock period under the
- * floor, and extra configuration words the counter kind does not take.
+ * floor, and extra configuration words on other than a raw event, not
+ * whole words, or more than PC_EXTRA_WORDS of them.
  */
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 {
@@ -41,8 +42,13 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	    PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
 	    PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK)
 		return -EINVAL;
-	/* Extra control words belong to raw hardware counters only. */
-	if (hw_event->extra_config_len)
+	/*
+	 * Extra control words, whole __u64s after the struct, belong to
+	 * raw hardware counters only; the driver says which it takes.
+	 */
+	if (hw_event->extra_config_len &&
+	    (!PERF_COUNTER_IS_RAW(config) || hw_event->extra_config_len % 8 ||
+	     hw_event->extra_config_len > PC_EXTRA_WORDS * sizeof(u64)))
 		return -EINVAL;
 	return 0;
 }

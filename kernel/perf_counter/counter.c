@@ -15,6 +15,8 @@
 /**
  * pc_counter_alloc() - make a counter, not yet installed anywhere
  * @hw:		its description
+ * @extra:	its extra control words (hw->extra_config_len bytes), or
+ *		NULL when there are none
  * @ops:	its kind
  * @cpu:	the CPU it is restricted to, or -1
  * @parent:	for an inherited counter, the top-level counter it folds
@@ -25,8 +27,8 @@
  * Return: the counter or an ERR_PTR().
  */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
-				      const struct pc_ops *ops, int cpu,
-				      struct perf_counter *parent)
+				      const u64 *extra, const struct pc_ops *ops,
+				      int cpu, struct perf_counter *parent)
 {
 	struct perf_counter *counter;
 	int err;
@@ -43,6 +45,10 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	refcount_set(&counter->refcount, 1);
 	counter->leader = counter;
 	counter->hw_event = *hw;
+	if (extra)
+		memcpy(counter->extra_config, extra,
+		       min_t(size_t, hw->extra_config_len,
+			     sizeof(counter->extra_config)));
 	counter->ops = ops;
 	counter->cpu = cpu;
 	counter->state = hw->disabled ? PC_STATE_OFF : PC_STATE_INACTIVE;

@@ -107,6 +107,19 @@ struct pc_hw_cpu *pc_hw_this_cpu(void)
 	return this_cpu_ptr(&pc_hw_cpus);
 }
 
+/**
+ * pc_hw_forbid_cpu() - keep hardware counters off a CPU
+ * @cpu:	a CPU whose registers belong to another (a second thread)
+ *
+ * Counters of tasks that run there do not count while they do (their
+ * time running says so); CPU-wide hardware counters for it are refused.
+ * Called by the driver at boot, before any counter exists.
+ */
+void pc_hw_forbid_cpu(int cpu)
+{
+	per_cpu_ptr(&pc_hw_cpus, cpu)->forbidden = true;
+}
+
 static u64 pc_hw_mask(const struct pc_pmu *pmu)
 {
 	return pmu->width >= 64 ? ~0ULL : (1ULL << pmu->width) - 1;
@@ -125,7 +138,7 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	struct pc_hw_place place[PC_HW_MAX_PLACES];
 	int err;
 
-	err = pmu->decode(&counter->hw_event, hwc);
+	err = pmu->decode(&counter->hw_event, counter->extra_config, hwc);
 	if (err)
 		return err;
 	/* An event no register can take is refused now, not at each run. */
@@ -251,7 +264,8 @@ static void pc_hw_want(const struct pc_pmu *pmu, struct perf_counter *counter,
  *
  * Moves counters already on if that makes room.
  *
- * Return: 0, or -ENOSPC if no placement holds them all.
+ * Return: 0, or -ENOSPC if no placement holds them all or the CPU may
+ * not use its registers.
  */
 int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
@@ -260,7 +274,7 @@ int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	struct pc_hw_want *want = cpuc->want;
 	unsigned int i, n = 0;
 
-	if (cpuc->nr_on >= pmu->nr_counters)
+	if (cpuc->forbidden || cpuc->nr_on >= pmu->nr_counters)
 		return -ENOSPC;
 
 	/* The easy case: a place of its own is free. */
@@ -422,6 +436,9 @@ static int pc_hw_init(struct perf_counter *counter)
 	int err;
 
 	if (!pc_pmu || pc_pmu_state == PC_PMU_BROKEN)
+		return -ENODEV;
+	if (counter->cpu >= 0 &&
+	    per_cpu_ptr(&pc_hw_cpus, counter->cpu)->forbidden)
 		return -ENODEV;
 	err = pc_hw_decode(pc_pmu, counter);
 	if (err)

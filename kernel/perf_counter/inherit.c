@@ -27,7 +27,8 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 	struct perf_counter *top = orig->parent ?: orig;
 	struct perf_counter *copy;
 
-	copy = pc_counter_alloc(&orig->hw_event, orig->ops, orig->cpu, top);
+	copy = pc_counter_alloc(&orig->hw_event, orig->extra_config, orig->ops,
+				orig->cpu, top);
 	if (IS_ERR(copy))
 		return copy;
 	copy->state = orig->state >= PC_STATE_INACTIVE ?

@@ -95,6 +95,8 @@ struct pc_ops {
  * @siblings:		the members of a group, on its leader
  * @leader:		group leader; the counter itself when it leads
  * @hw_event:		what user space asked for
+ * @extra_config:	the extra control words that followed it
+ *			(hw_event.extra_config_len bytes)
  * @ops:		the kind of counter
  * @ctx:		the context it is installed in (a reference is held)
  * @state:		enum pc_state, under ctx->lock
@@ -126,6 +128,7 @@ struct perf_counter {
 	struct list_head		siblings;
 	struct perf_counter		*leader;
 	struct perf_counter_hw_event	hw_event;
+	u64				extra_config[PC_EXTRA_WORDS];
 	const struct pc_ops		*ops;
 	struct perf_counter_context	*ctx;
 	int				state;
@@ -201,8 +204,8 @@ size_t pc_read_size(u64 read_format);
 
 /* counter.c: one counter's life, time and value */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
-				      const struct pc_ops *ops, int cpu,
-				      struct perf_counter *parent);
+				      const u64 *extra, const struct pc_ops *ops,
+				      int cpu, struct perf_counter *parent);
 void pc_counter_get(struct perf_counter *counter);
 void pc_counter_put(struct perf_counter *counter);
 void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time);

@@ -33,8 +33,8 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
 
 /* Make the counter, its file and its fd, and install it. */
 static int pc_open(const struct perf_counter_hw_event *hw_event,
-		   const struct pc_ops *ops, struct task_struct *task,
-		   int cpu, int group_fd)
+		   const u64 *extra, const struct pc_ops *ops,
+		   struct task_struct *task, int cpu, int group_fd)
 {
 	struct perf_counter_context *ctx;
 	struct perf_counter *counter, *leader;
@@ -57,7 +57,7 @@ static int pc_open(const struct perf_counter_hw_event *hw_event,
 			goto put_group;
 	}
 
-	counter = pc_counter_alloc(hw_event, ops, cpu, NULL);
+	counter = pc_counter_alloc(hw_event, extra, ops, cpu, NULL);
 	if (IS_ERR(counter)) {
 		err = PTR_ERR(counter);
 		goto put_group;
@@ -106,7 +106,8 @@ put_ctx:
 
 /**
  * sys_perf_counter_open - make a counter and return its file descriptor
- * @hw_event_uptr:	what to count (struct perf_counter_hw_event)
+ * @hw_event_uptr:	what to count (struct perf_counter_hw_event), followed
+ *			by its extra_config_len bytes of extra control words
  * @pid:		0: the caller; > 0: that task; -1: every task on @cpu
  * @cpu:		-1: any CPU; >= 0: only that CPU
  * @group_fd:		-1 to lead a new group, or the fd of a group leader
@@ -115,13 +116,16 @@ put_ctx:
  * Return: the new fd, or -EINVAL (bad description, flags, pid/cpu or
  * group), -EFAULT (unreadable description), -EBADF (group_fd is not an
  * fd), -EACCES (no right to the task or CPU), -ESRCH (no such task),
- * -EOPNOTSUPP (sampling), -EINTR, -ENOMEM or -EMFILE.
+ * -ENODEV (a hardware counter and no working PMU), -ENOSPC (a group its
+ * hardware counters could never fit), -EBUSY (the PMU registers are held
+ * elsewhere), -EINTR, -ENOMEM or -EMFILE.
  */
 SYSCALL_DEFINE5(perf_counter_open,
 		struct perf_counter_hw_event __user *, hw_event_uptr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
 	struct perf_counter_hw_event hw_event;
+	u64 extra[PC_EXTRA_WORDS];
 	struct task_struct *task;
 	const struct pc_ops *ops;
 	int err;
@@ -133,6 +137,11 @@ SYSCALL_DEFINE5(perf_counter_open,
 	err = pc_check_hw_event(&hw_event);
 	if (err)
 		return err;
+	/* The extra control words follow the struct in user memory. */
+	if (hw_event.extra_config_len &&
+	    copy_from_user(extra, hw_event_uptr + 1,
+			   hw_event.extra_config_len))
+		return -EFAULT;
 	ops = pc_event_ops(&hw_event);
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
@@ -144,14 +153,15 @@ SYSCALL_DEFINE5(perf_counter_open,
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	if (!task)
-		return pc_open(&hw_event, ops, NULL, cpu, group_fd);
+		return pc_open(&hw_event, extra, ops, NULL, cpu, group_fd);
 
 	/* No exec may slip between the permission check and the install. */
 	err = down_read_interruptible(&task->signal->exec_update_lock);
 	if (!err) {
 		if (task == current ||
 		    ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
-			err = pc_open(&hw_event, ops, task, cpu, group_fd);
+			err = pc_open(&hw_event, extra, ops, task, cpu,
+				      group_fd);
 		else
 			err = -EACCES;
 		up_read(&task->signal->exec_update_lock);

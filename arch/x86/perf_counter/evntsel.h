@@ -10,7 +10,7 @@
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
 
-struct cpuinfo_x86;
+#include "x86_pmu.h"
 
 /* EVNTSEL fields, the same on P6 and K7 (seed 004, Intel SDM, AMD BKDG) */
 #define PC_EVNTSEL_EVENT	0x000000ffULL	/* event select */
@@ -38,9 +38,7 @@ struct pc_evntsel_constraint {
 
 /**
  * struct pc_evntsel_pmu - a PMU of counter/EVNTSEL register pairs
- * @pmu:	the core's view; its ops are the model's own
- * @match:	does this descriptor drive @c?
- * @perfctr0:	MSR of counter 0; the others follow it
+ * @x86:	the x86 driver; its pmu ops are the model's own
  * @evntsel0:	MSR of EVNTSEL 0; the others follow it
  * @event_map:	EVNTSEL event and unit mask for each generic id, 0 if the
  *		model has no such event
@@ -48,9 +46,7 @@ struct pc_evntsel_constraint {
  * @constraints: events tied to some counters, ended by a zero event
  */
 struct pc_evntsel_pmu {
-	struct pc_pmu				pmu;
-	bool					(*match)(const struct cpuinfo_x86 *c);
-	u32					perfctr0;
+	struct pc_x86_driver			x86;
 	u32					evntsel0;
 	u64					event_map[PERF_HW_EVENTS_MAX];
 	u64					raw_mask;
@@ -63,8 +59,6 @@ int pc_evntsel_decode(const struct pc_evntsel_pmu *p,
 int pc_evntsel_places(const struct pc_evntsel_pmu *p,
 		      const struct pc_hw_counter *hwc,
 		      struct pc_hw_place *place);
-int pc_evntsel_reserve(const struct pc_evntsel_pmu *p);
-void pc_evntsel_release(const struct pc_evntsel_pmu *p);
 
 /* The drivers */
 extern const struct pc_evntsel_pmu pc_p6_pmu;

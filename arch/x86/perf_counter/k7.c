@@ -37,13 +37,13 @@ static void k7_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 }
 
 static int k7_decode(const struct perf_counter_hw_event *hw_event,
-		     struct pc_hw_counter *hwc)
+		     const u64 *extra, struct pc_hw_counter *hwc)
 {
 	return pc_evntsel_decode(&pc_k7_pmu, hw_event, hwc);
 }
 
 static int k10_decode(const struct perf_counter_hw_event *hw_event,
-		      struct pc_hw_counter *hwc)
+		      const u64 *extra, struct pc_hw_counter *hwc)
 {
 	return pc_evntsel_decode(&pc_k10_pmu, hw_event, hwc);
 }
@@ -51,17 +51,6 @@ static int k10_decode(const struct perf_counter_hw_event *hw_event,
 static int k7_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
 {
 	return pc_evntsel_places(&pc_k7_pmu, hwc, place);
-}
-
-/* All three models share the registers: K7's reservation serves them. */
-static int k7_reserve(void)
-{
-	return pc_evntsel_reserve(&pc_k7_pmu);
-}
-
-static void k7_release(void)
-{
-	pc_evntsel_release(&pc_k7_pmu);
 }
 
 static bool k7_match(const struct cpuinfo_x86 *c)
@@ -89,8 +78,22 @@ static bool k10_match(const struct cpuinfo_x86 *c)
 	.disable	= k7_disable,			\
 	.read		= k7_read,			\
 	.write		= k7_write,			\
-	.reserve	= k7_reserve,			\
-	.release	= k7_release
+	.reserve	= pc_x86_reserve,		\
+	.release	= pc_x86_release
+
+static u32 k7_evntsel(unsigned int i)
+{
+	return K7_EVNTSEL0 + i;
+}
+
+/* What the three models share of their x86 driver. */
+#define K7_X86(match_fn)				\
+	.match		= match_fn,			\
+	.perfctr0	= K7_PERFCTR0,			\
+	.ctl_msr	= k7_evntsel,			\
+	.nr_ctl		= 4,				\
+	.check_ctl	= K7_EVNTSEL0 + 3,		\
+	.check_on	= PC_EVNTSEL_EN
 
 /*
  * AMD's event codes, the same from K7 on. There is no bus cycle event:
@@ -106,27 +109,30 @@ static bool k10_match(const struct cpuinfo_x86 *c)
 }
 
 const struct pc_evntsel_pmu pc_k7_pmu = {
-	.pmu		= { .name = "AMD K7", K7_OPS(k7_decode) },
-	.match		= k7_match,
-	.perfctr0	= K7_PERFCTR0,
+	.x86 = {
+		.pmu		= { .name = "AMD K7", K7_OPS(k7_decode) },
+		K7_X86(k7_match),
+	},
 	.evntsel0	= K7_EVNTSEL0,
 	.event_map	= K7_EVENT_MAP,
 	.raw_mask	= PC_EVNTSEL_RAW,
 };
 
 const struct pc_evntsel_pmu pc_k8_pmu = {
-	.pmu		= { .name = "AMD K8", K7_OPS(k7_decode) },
-	.match		= k8_match,
-	.perfctr0	= K7_PERFCTR0,
+	.x86 = {
+		.pmu		= { .name = "AMD K8", K7_OPS(k7_decode) },
+		K7_X86(k8_match),
+	},
 	.evntsel0	= K7_EVNTSEL0,
 	.event_map	= K7_EVENT_MAP,
 	.raw_mask	= PC_EVNTSEL_RAW,
 };
 
 const struct pc_evntsel_pmu pc_k10_pmu = {
-	.pmu		= { .name = "AMD K10", K7_OPS(k10_decode) },
-	.match		= k10_match,
-	.perfctr0	= K7_PERFCTR0,
+	.x86 = {
+		.pmu		= { .name = "AMD K10", K7_OPS(k10_decode) },
+		K7_X86(k10_match),
+	},
 	.evntsel0	= K7_EVNTSEL0,
 	.event_map	= K7_EVENT_MAP,
 	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,

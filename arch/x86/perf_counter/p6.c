@@ -55,7 +55,7 @@ static void p6_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 }
 
 static int p6_decode(const struct perf_counter_hw_event *hw_event,
-		     struct pc_hw_counter *hwc)
+		     const u64 *extra, struct pc_hw_counter *hwc)
 {
 	return pc_evntsel_decode(&pc_p6_pmu, hw_event, hwc);
 }
@@ -63,16 +63,6 @@ static int p6_decode(const struct perf_counter_hw_event *hw_event,
 static int p6_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
 {
 	return pc_evntsel_places(&pc_p6_pmu, hwc, place);
-}
-
-static int p6_reserve(void)
-{
-	return pc_evntsel_reserve(&pc_p6_pmu);
-}
-
-static void p6_release(void)
-{
-	pc_evntsel_release(&pc_p6_pmu);
 }
 
 static bool p6_match(const struct cpuinfo_x86 *c)
@@ -92,23 +82,34 @@ static const struct pc_evntsel_constraint p6_constraints[] = {
 	{ }
 };
 
+static u32 p6_evntsel(unsigned int i)
+{
+	return P6_EVNTSEL0 + i;
+}
+
 const struct pc_evntsel_pmu pc_p6_pmu = {
-	.pmu = {
-		.name		= "P6",
-		.nr_counters	= 2,
-		.width		= 40,
-		.max_period	= (1ULL << 31) - 1,
-		.decode		= p6_decode,
-		.places		= p6_places,
-		.enable		= p6_enable,
-		.disable	= p6_disable,
-		.read		= p6_read,
-		.write		= p6_write,
-		.reserve	= p6_reserve,
-		.release	= p6_release,
+	.x86 = {
+		.pmu = {
+			.name		= "P6",
+			.nr_counters	= 2,
+			.width		= 40,
+			.max_period	= (1ULL << 31) - 1,
+			.decode		= p6_decode,
+			.places		= p6_places,
+			.enable		= p6_enable,
+			.disable	= p6_disable,
+			.read		= p6_read,
+			.write		= p6_write,
+			.reserve	= pc_x86_reserve,
+			.release	= pc_x86_release,
+		},
+		.match		= p6_match,
+		.perfctr0	= P6_PERFCTR0,
+		.ctl_msr	= p6_evntsel,
+		.nr_ctl		= 2,
+		.check_ctl	= P6_EVNTSEL0 + 1,
+		.check_on	= PC_EVNTSEL_EN,
 	},
-	.match		= p6_match,
-	.perfctr0	= P6_PERFCTR0,
 	.evntsel0	= P6_EVNTSEL0,
 	.event_map = {
 		[PERF_COUNT_CPU_CYCLES]		= 0x0079, /* CPU_CLK_UNHALTED */

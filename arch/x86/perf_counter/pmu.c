@@ -14,12 +14,14 @@
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_counter_hw.h>
+#include <linux/smp.h>
 #include <asm/apic.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
 
 #include "evntsel.h"
+#include "x86_pmu.h"
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "perf_counter."
@@ -68,22 +70,34 @@ static const struct pc_hw_regs pc_x86_msrs = {
 	.write	= pc_x86_wrmsr,
 };
 
-static const struct pc_evntsel_pmu *const pc_x86_drivers[] = {
-	&pc_p6_pmu, &pc_k7_pmu, &pc_k8_pmu, &pc_k10_pmu,
+static const struct pc_x86_driver *const pc_x86_drivers[] = {
+	&pc_p6_pmu.x86, &pc_k7_pmu.x86, &pc_k8_pmu.x86, &pc_k10_pmu.x86,
+	&pc_p4_driver,
 };
 
-/*
- * Write a pattern to the last counter, its EVNTSEL off, and read it
- * back. Emulators that drop these MSRs read back 0.
+static const struct pc_x86_driver *pc_x86_driver;
+
+/**
+ * pc_x86_chosen() - the x86 PMU driver chosen at boot
+ *
+ * Return: the driver, or NULL if this CPU has none.
  */
-static bool pc_x86_regs_hold(const struct pc_evntsel_pmu *p)
+const struct pc_x86_driver *pc_x86_chosen(void)
 {
-	u32 ctr = p->perfctr0 + p->pmu.nr_counters - 1;
-	u32 sel = p->evntsel0 + p->pmu.nr_counters - 1;
+	return pc_x86_driver;
+}
+
+/*
+ * Write a pattern to the last counter, its control register off, and
+ * read it back. Emulators that drop these MSRs read back 0.
+ */
+static bool pc_x86_regs_hold(const struct pc_x86_driver *d)
+{
+	u32 ctr = d->perfctr0 + d->pmu.nr_counters - 1;
 	u64 old, val, pattern = 0x5a5a17ULL;
 	bool ok;
 
-	if (rdmsrl_safe(sel, &val) || (val & PC_EVNTSEL_EN))
+	if (rdmsrl_safe(d->check_ctl, &val) || (val & d->check_on))
 		return false;
 	if (rdmsrl_safe(ctr, &old))
 		return false;
@@ -92,6 +106,64 @@ static bool pc_x86_regs_hold(const struct pc_evntsel_pmu *p)
 	ok = (val & 0xffffffffULL) == pattern;
 	wrmsrl_safe(ctr, old);
 	return ok;
+}
+
+/* The overflow interrupt is an NMI; some parts mask it as they raise it. */
+static void pc_x86_lvtpc_nmi(void *unused)
+{
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+}
+
+static void pc_x86_unreserve(const struct pc_x86_driver *d,
+			     unsigned int nr_ctr, unsigned int nr_ctl)
+{
+	while (nr_ctl--)
+		release_evntsel_nmi(d->ctl_msr(nr_ctl));
+	while (nr_ctr--)
+		release_perfctr_nmi(d->perfctr0 + nr_ctr);
+}
+
+/**
+ * pc_x86_reserve() - take the chosen driver's registers
+ *
+ * Every counter and control register, through the kernel's perfctr
+ * reservation, which perf_events and the NMI watchdog use too: all of
+ * them or none. Points each CPU's APIC performance interrupt at NMI.
+ *
+ * Return: 0, or -EBUSY if another user holds one of them.
+ */
+int pc_x86_reserve(void)
+{
+	const struct pc_x86_driver *d = pc_x86_driver;
+	unsigned int ctr, ctl;
+
+	for (ctr = 0; ctr < d->pmu.nr_counters; ctr++)
+		if (!reserve_perfctr_nmi(d->perfctr0 + ctr))
+			goto busy;
+	for (ctl = 0; ctl < d->nr_ctl; ctl++)
+		if (!reserve_evntsel_nmi(d->ctl_msr(ctl)))
+			goto busy_ctl;
+	on_each_cpu(pc_x86_lvtpc_nmi, NULL, 1);
+	return 0;
+
+busy:
+	ctl = 0;
+busy_ctl:
+	pc_x86_unreserve(d, ctr, ctl);
+	return -EBUSY;
+}
+
+/**
+ * pc_x86_release() - give the chosen driver's registers back
+ *
+ * The counters are all off by now. LVTPC stays on NMI, where
+ * perf_events, the next user, expects it.
+ */
+void pc_x86_release(void)
+{
+	const struct pc_x86_driver *d = pc_x86_driver;
+
+	pc_x86_unreserve(d, d->pmu.nr_counters, d->nr_ctl);
 }
 
 static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
@@ -109,45 +181,48 @@ static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
 static int __init pc_x86_pmu_init(void)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
-	const struct pc_evntsel_pmu *p = NULL;
+	const struct pc_x86_driver *d = NULL;
 	enum pc_pmu_state state;
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < ARRAY_SIZE(pc_x86_drivers) && !p; i++)
+	for (i = 0; i < ARRAY_SIZE(pc_x86_drivers) && !d; i++)
 		if (pc_x86_drivers[i]->match(c))
-			p = pc_x86_drivers[i];
-	if (!p) {
+			d = pc_x86_drivers[i];
+	if (!d) {
 		pr_info("perf_counter: no PMU driver for %s family %u model %u: software counters only\n",
 			c->x86_vendor_id, c->x86, c->x86_model);
 		return 0;
 	}
 	if (!boot_cpu_has(X86_FEATURE_APIC)) {
 		pr_info("perf_counter: %s PMU without a local APIC: software counters only\n",
-			p->pmu.name);
+			d->pmu.name);
 		return 0;
 	}
 
 	if (no_pmu_check)
 		state = PC_PMU_UNCHECKED;
-	else if (pc_x86_regs_hold(p))
+	else if (pc_x86_regs_hold(d))
 		state = PC_PMU_OK;
 	else
 		state = PC_PMU_BROKEN;
 
-	err = pc_hw_register(&p->pmu, &pc_x86_msrs, state);
+	pc_x86_driver = d;
+	err = pc_hw_register(&d->pmu, &pc_x86_msrs, state);
 	if (err)
 		return err;
 	if (state == PC_PMU_BROKEN) {
 		pr_warn("perf_counter: %s PMU, %u counters, %u bits: its registers do not hold what is written, hardware counters disabled (perf_counter.no_pmu_check=1 skips this check)\n",
-			p->pmu.name, p->pmu.nr_counters, p->pmu.width);
+			d->pmu.name, d->pmu.nr_counters, d->pmu.width);
 		return 0;
 	}
+	if (d->setup)
+		d->setup();
 	err = register_nmi_handler(NMI_LOCAL, pc_x86_nmi, 0, "perf_counter");
 	if (err)
 		return err;
 	pr_info("perf_counter: %s PMU, %u counters, %u bits%s\n",
-		p->pmu.name, p->pmu.nr_counters, p->pmu.width,
+		d->pmu.name, d->pmu.nr_counters, d->pmu.width,
 		state == PC_PMU_UNCHECKED ?
 		", registers not checked (perf_counter.no_pmu_check)" : "");
 	return 0;

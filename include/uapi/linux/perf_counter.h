@@ -166,6 +166,10 @@ struct perf_counter_hw_event {
 
 		__reserved_1   : 54;
 
+	/*
+	 * Bytes of __u64 control words that follow this struct: raw
+	 * events only, at most 16 (P4: the ESCR word).
+	 */
 	__u32	extra_config_len;
 
 	__u32	__reserved_4;

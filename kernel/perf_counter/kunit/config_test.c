@@ -93,6 +93,13 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	hw = sw_event(PERF_COUNT_TASK_CLOCK);
 	hw.extra_config_len = 8;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	/* Raw events may carry whole words, up to PC_EXTRA_WORDS. */
+	hw.event_config = PERF_COUNTER_RAW_CONFIG(0x3a2);
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.extra_config_len = 12;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw.extra_config_len = 8 * (PC_EXTRA_WORDS + 1);
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 }
 
 static void clock_sampling_period_has_a_floor(struct kunit *test)

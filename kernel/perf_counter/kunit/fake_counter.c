@@ -41,7 +41,7 @@ struct perf_counter *pc_fake_counter(struct kunit *test,
 	struct perf_counter *counter;
 
 	KUNIT_ASSERT_LT(test, set->nr, PC_FAKE_MAX);
-	counter = pc_counter_alloc(&hw, &pc_fake_ops, -1, NULL);
+	counter = pc_counter_alloc(&hw, NULL, &pc_fake_ops, -1, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
 	if (leader) {
 		counter->leader = leader;

@@ -7,13 +7,13 @@
 
 static u64 pc_model_width_mask(const struct pc_msr_model *m)
 {
-	return GENMASK_ULL(m->p->pmu.width - 1, 0);
+	return GENMASK_ULL(m->p->x86.pmu.width - 1, 0);
 }
 
 /* Which register of a kind @msr is, or -1. */
 static int pc_model_index(const struct pc_msr_model *m, u32 msr, u32 base)
 {
-	if (msr >= base && msr < base + m->p->pmu.nr_counters)
+	if (msr >= base && msr < base + m->p->x86.pmu.nr_counters)
 		return msr - base;
 	return -1;
 }
@@ -25,7 +25,7 @@ static u64 pc_model_read(void *priv, u32 msr)
 	int idx;
 	u64 val;
 
-	idx = pc_model_index(m, msr, m->p->perfctr0);
+	idx = pc_model_index(m, msr, m->p->x86.perfctr0);
 	if (idx >= 0) {
 		val = m->ctr[idx];
 		if (hook) {
@@ -59,7 +59,7 @@ static void pc_model_write(void *priv, u32 msr, u64 val)
 	struct pc_msr_model *m = priv;
 	int idx;
 
-	idx = pc_model_index(m, msr, m->p->perfctr0);
+	idx = pc_model_index(m, msr, m->p->x86.perfctr0);
 	if (idx >= 0) {
 		if (m->p6) {
 			/* EAX only; bit 31 fills bits 39..32 */
@@ -101,7 +101,7 @@ void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
 	u64 mask = pc_model_width_mask(m);
 	unsigned int idx;
 
-	for (idx = 0; idx < m->p->pmu.nr_counters; idx++) {
+	for (idx = 0; idx < m->p->x86.pmu.nr_counters; idx++) {
 		u64 next;
 
 		if (!pc_model_counts(m, idx, user))
@@ -139,7 +139,7 @@ struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 	m->regs.read = pc_model_read;
 	m->regs.write = pc_model_write;
 	m->regs.priv = m;
-	m->cpuc.pmu = &p->pmu;
+	m->cpuc.pmu = &p->x86.pmu;
 	m->cpuc.regs = &m->regs;
 	return m;
 }
@@ -206,9 +206,9 @@ struct perf_counter *pc_model_counter(struct kunit *test,
 {
 	struct perf_counter *counter;
 
-	counter = pc_counter_alloc(hw, &pc_model_ops, -1, NULL);
+	counter = pc_counter_alloc(hw, NULL, &pc_model_ops, -1, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
-	if (pc_hw_decode(&m->p->pmu, counter)) {
+	if (pc_hw_decode(&m->p->x86.pmu, counter)) {
 		pc_counter_put(counter);
 		return NULL;
 	}

@@ -82,7 +82,7 @@ static void p6_overflow_between_read_and_update_loses_nothing(struct kunit *test
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
 	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = pc_model_counter(test, m, &hw);
-	const u64 before = pc_p6_pmu.pmu.max_period - 10;
+	const u64 before = pc_p6_pmu.x86.pmu.max_period - 10;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
@@ -217,22 +217,22 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
 		hw = pc_model_generic(id);
-		KUNIT_ASSERT_EQ(test, pc_p6_pmu.pmu.decode(&hw, &hwc), 0);
+		KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
 		KUNIT_EXPECT_TRUE(test, hwc.config & PC_EVNTSEL_INT);
 		KUNIT_EXPECT_FALSE(test, hwc.config & PC_EVNTSEL_EN);
 	}
 	hw = pc_model_generic(PERF_HW_EVENTS_MAX);
-	KUNIT_EXPECT_EQ(test, pc_p6_pmu.pmu.decode(&hw, &hwc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), -EINVAL);
 
 	/* Raw: event, unit mask, edge, invert, counter mask; nothing else. */
 	hw = pc_model_raw(0xff84ffff);
-	KUNIT_EXPECT_EQ(test, pc_p6_pmu.pmu.decode(&hw, &hwc), 0);
+	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
 	for (id = 16; id < 63; id++) {
 		if (BIT_ULL(id) & 0xff840000ULL)
 			continue;
 		hw = pc_model_raw(0xc0 | BIT_ULL(id));
-		KUNIT_EXPECT_EQ_MSG(test, pc_p6_pmu.pmu.decode(&hw, &hwc),
+		KUNIT_EXPECT_EQ_MSG(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc),
 				    -EINVAL, "raw bit %u", id);
 	}
 }

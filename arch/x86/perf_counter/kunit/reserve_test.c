@@ -8,15 +8,13 @@
 #include <asm/nmi.h>
 
 #include "internal.h"
-#include "../evntsel.h"
+#include "../x86_pmu.h"
 
-static const struct pc_evntsel_pmu *pc_usable_pmu(struct kunit *test)
+static const struct pc_x86_driver *pc_usable_pmu(struct kunit *test)
 {
-	const struct pc_pmu *pmu = pc_hw_pmu();
-
-	if (!pmu || pc_hw_pmu_state() == PC_PMU_BROKEN)
+	if (!pc_x86_chosen() || pc_hw_pmu_state() == PC_PMU_BROKEN)
 		kunit_skip(test, "no usable PMU driver on this CPU");
-	return container_of(pmu, struct pc_evntsel_pmu, pmu);
+	return pc_x86_chosen();
 }
 
 static struct perf_counter *pc_new_cycles(void)
@@ -26,43 +24,45 @@ static struct perf_counter *pc_new_cycles(void)
 						    PERF_COUNT_CPU_CYCLES),
 	};
 
-	return pc_counter_alloc(&hw, &pc_hw_ops, -1, NULL);
+	return pc_counter_alloc(&hw, NULL, &pc_hw_ops, -1, NULL);
 }
 
 /* Every register is free: none was left reserved by us. */
 static void pc_expect_all_free(struct kunit *test,
-			       const struct pc_evntsel_pmu *p)
+			       const struct pc_x86_driver *p)
 {
 	unsigned int i;
 
 	for (i = 0; i < p->pmu.nr_counters; i++) {
 		KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(p->perfctr0 + i));
 		release_perfctr_nmi(p->perfctr0 + i);
-		KUNIT_EXPECT_TRUE(test, reserve_evntsel_nmi(p->evntsel0 + i));
-		release_evntsel_nmi(p->evntsel0 + i);
+	}
+	for (i = 0; i < p->nr_ctl; i++) {
+		KUNIT_EXPECT_TRUE(test, reserve_evntsel_nmi(p->ctl_msr(i)));
+		release_evntsel_nmi(p->ctl_msr(i));
 	}
 }
 
 static void registers_held_elsewhere_make_a_new_counter_ebusy(struct kunit *test)
 {
-	const struct pc_evntsel_pmu *p = pc_usable_pmu(test);
-	unsigned int last = p->pmu.nr_counters - 1;
+	const struct pc_x86_driver *p = pc_usable_pmu(test);
+	u32 last = p->ctl_msr(p->nr_ctl - 1);
 	struct perf_counter *counter;
 
-	/* Someone else (perf_events, say) holds the last EVNTSEL. */
-	KUNIT_ASSERT_TRUE(test, reserve_evntsel_nmi(p->evntsel0 + last));
+	/* Someone else (perf_events, say) holds the last control register. */
+	KUNIT_ASSERT_TRUE(test, reserve_evntsel_nmi(last));
 	counter = pc_new_cycles();
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(counter), -EBUSY);
 	if (!IS_ERR(counter))
 		pc_counter_put(counter);
-	release_evntsel_nmi(p->evntsel0 + last);
+	release_evntsel_nmi(last);
 	/* The half-taken reservation was undone. */
 	pc_expect_all_free(test, p);
 }
 
 static void our_counters_hold_the_registers_until_the_last_goes(struct kunit *test)
 {
-	const struct pc_evntsel_pmu *p = pc_usable_pmu(test);
+	const struct pc_x86_driver *p = pc_usable_pmu(test);
 	struct perf_counter *a, *b;
 
 	a = pc_new_cycles();
@@ -70,7 +70,7 @@ static void our_counters_hold_the_registers_until_the_last_goes(struct kunit *te
 	b = pc_new_cycles();
 	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
 	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(p->perfctr0));
-	KUNIT_EXPECT_FALSE(test, reserve_evntsel_nmi(p->evntsel0 + 1));
+	KUNIT_EXPECT_FALSE(test, reserve_evntsel_nmi(p->ctl_msr(1)));
 	pc_counter_put(a);
 	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(p->perfctr0));
 	pc_counter_put(b);

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on x86: Intel Pentium 4 and the other NetBurst parts
+ * (family 15). See p4.h for the registers.
+ *
+ * A counter is placed on a counter register together with an ESCR that
+ * feeds it: each place takes both, as two resource bits, so the core's
+ * placement search does the ESCR allocation too. The ESCR candidates of
+ * an event ride in the upper half of pc_hw_counter.extra, above the
+ * 32-bit ESCR word.
+ *
+ * Hyper-threading: the two threads of a core share all of this. Only
+ * the first thread of each core uses the registers (ESCR T0 bits, CCCR
+ * OVF_PMI_T0); the second is kept off them, so a task's counters do not
+ * count while it runs there, and CPU-wide hardware counters for it are
+ * refused.
+ */
+#include <linux/bitfield.h>
+#include <linux/cpumask.h>
+#include <linux/errno.h>
+#include <linux/perf_counter.h>
+#include <linux/perf_counter_hw.h>
+#include <linux/topology.h>
+#include <asm/processor.h>
+
+#include "p4.h"
+#include "x86_pmu.h"
+
+/* The ESCR candidates of a decoded event: index + 1, two bytes. */
+#define P4_HWC_ESCR_SHIFT	32
+#define P4_HWC_ESCR(hwc, n)	((int)(((hwc)->extra >> \
+				  (P4_HWC_ESCR_SHIFT + 8 * (n))) & 0xff) - 1)
+
+/* Intel SDM vol. 3B: the CCCR ESCR_SELECT of each ESCR, by group. */
+const struct p4_escr p4_escrs[] = {
+	{ 0x3a0, P4_BPU, 7, 0 }, { 0x3a1, P4_BPU, 7, 1 },	/* BSU */
+	{ 0x3a2, P4_BPU, 6, 0 }, { 0x3a3, P4_BPU, 6, 1 },	/* FSB */
+	{ 0x3aa, P4_BPU, 2, 0 }, { 0x3ab, P4_BPU, 2, 1 },	/* MOB */
+	{ 0x3ac, P4_BPU, 4, 0 }, { 0x3ad, P4_BPU, 4, 1 },	/* PMH */
+	{ 0x3b2, P4_BPU, 0, 0 }, { 0x3b3, P4_BPU, 0, 1 },	/* BPU */
+	{ 0x3b4, P4_BPU, 1, 0 }, { 0x3b5, P4_BPU, 1, 1 },	/* IS */
+	{ 0x3b6, P4_BPU, 3, 0 }, { 0x3b7, P4_BPU, 3, 1 },	/* ITLB */
+	{ 0x3c8, P4_BPU, 5, 0 }, { 0x3c9, P4_BPU, 5, 1 },	/* IX */
+	{ 0x3c0, P4_MS, 0, 0 }, { 0x3c1, P4_MS, 0, 1 },		/* MS */
+	{ 0x3c4, P4_MS, 1, 0 }, { 0x3c5, P4_MS, 1, 1 },		/* TC */
+	{ 0x3c2, P4_MS, 2, 0 }, { 0x3c3, P4_MS, 2, 1 },		/* TBPU */
+	{ 0x3a6, P4_FLAME, 0, 0 }, { 0x3a7, P4_FLAME, 0, 1 },	/* FLAME */
+	{ 0x3a4, P4_FLAME, 1, 0 }, { 0x3a5, P4_FLAME, 1, 1 },	/* FIRM */
+	{ 0x3ae, P4_FLAME, 2, 0 }, { 0x3af, P4_FLAME, 2, 1 },	/* SAAT */
+	{ 0x3b0, P4_FLAME, 3, 0 }, { 0x3b1, P4_FLAME, 3, 1 },	/* U2L */
+	{ 0x3a8, P4_FLAME, 5, 0 }, { 0x3a9, P4_FLAME, 5, 1 },	/* DAC */
+	{ 0x3ba, P4_IQ, 0, 0 }, { 0x3bb, P4_IQ, 0, 1 },		/* IQ */
+	{ 0x3ca, P4_IQ, 1, 0 }, { 0x3cb, P4_IQ, 1, 1 },		/* ALF */
+	{ 0x3bc, P4_IQ, 2, 0 }, { 0x3bd, P4_IQ, 2, 1 },		/* RAT */
+	{ 0x3be, P4_IQ, 3, 0 },					/* SSU */
+	{ 0x3b8, P4_IQ, 4, 0 }, { 0x3b9, P4_IQ, 4, 1 },		/* CRU0/1 */
+	{ 0x3cc, P4_IQ, 5, 0 }, { 0x3cd, P4_IQ, 5, 1 },		/* CRU2/3 */
+	{ 0x3e0, P4_IQ, 6, 0 }, { 0x3e1, P4_IQ, 6, 1 },		/* CRU4/5 */
+};
+const unsigned int p4_nr_escrs = ARRAY_SIZE(p4_escrs);
+
+#define P4_IQ_ESCR0	0x3ba
+#define P4_IQ_ESCR1	0x3bb
+
+/* Models above 2 have no IQ_ESCR0/1 (seed 004). */
+static unsigned int p4_model;
+
+/**
+ * p4_escr_index() - an ESCR's place in p4_escrs[]
+ * @msr:	an MSR number
+ *
+ * Return: the index, or -1 if @msr is no ESCR.
+ */
+int p4_escr_index(u32 msr)
+{
+	unsigned int i;
+
+	for (i = 0; i < p4_nr_escrs; i++)
+		if (p4_escrs[i].msr == msr)
+			return i;
+	return -1;
+}
+
+/**
+ * p4_counters_of() - the counters an ESCR feeds
+ * @e:		the ESCR
+ * @idx:	filled with their indexes, up to three
+ *
+ * Return: how many.
+ */
+unsigned int p4_counters_of(const struct p4_escr *e, u8 *idx)
+{
+	unsigned int first = e->group * 4 + e->half * 2;
+
+	idx[0] = first;
+	idx[1] = first + 1;
+	if (e->group != P4_IQ)
+		return 2;
+	idx[2] = 16 + e->half;
+	return 3;
+}
+
+/* A generic event: its ESCR pair, event select and mask. */
+struct p4_generic {
+	u16	escr[2];
+	u8	event;
+	u16	mask;
+};
+
+static const struct p4_generic p4_generic[PERF_HW_EVENTS_MAX] = {
+	/* global_power_events: RUNNING */
+	[PERF_COUNT_CPU_CYCLES]		= { { 0x3a2, 0x3a3 }, 0x13, 0x0001 },
+	/* instr_retired: NBOGUSNTAG, NBOGUSTAG */
+	[PERF_COUNT_INSTRUCTIONS]	= { { 0x3b8, 0x3b9 }, 0x02, 0x0003 },
+	/* BSQ_cache_reference: 2nd/3rd level read hits and misses, write misses */
+	[PERF_COUNT_CACHE_REFERENCES]	= { { 0x3a0, 0x3a1 }, 0x0c, 0x073f },
+	/* BSQ_cache_reference: the misses */
+	[PERF_COUNT_CACHE_MISSES]	= { { 0x3a0, 0x3a1 }, 0x0c, 0x0700 },
+	/* retired_branch_type: CONDITIONAL, CALL, RETURN, INDIRECT */
+	[PERF_COUNT_BRANCH_INSTRUCTIONS] = { { 0x3c2, 0x3c3 }, 0x04, 0x001e },
+	/* retired_mispred_branch_type: the same kinds */
+	[PERF_COUNT_BRANCH_MISSES]	= { { 0x3c2, 0x3c3 }, 0x05, 0x001e },
+	/* FSB_data_activity: DRDY_DRV, DRDY_OWN */
+	[PERF_COUNT_BUS_CYCLES]		= { { 0x3a2, 0x3a3 }, 0x17, 0x0003 },
+};
+
+static int p4_decode_raw(const struct perf_counter_hw_event *hw_event,
+			 const u64 *extra, u64 *cccr, u64 *escr, int *k)
+{
+	u64 config = hw_event->event_config & PERF_COUNTER_CONFIG_MASK;
+	u32 msr = (config & P4_RAW_ESCR_MASK) >> P4_RAW_ESCR_SHIFT;
+
+	if (config & ~(P4_RAW_ESCR_MASK | P4_CCCR_RAW))
+		return -EINVAL;
+	if (hw_event->extra_config_len != sizeof(u64))
+		return -EINVAL;		/* the ESCR word is required */
+	*k = p4_escr_index(msr);
+	if (*k < 0 ||
+	    p4_escrs[*k].select != FIELD_GET(P4_CCCR_ESCR_SELECT, config))
+		return -EINVAL;
+	if ((msr == P4_IQ_ESCR0 || msr == P4_IQ_ESCR1) && p4_model > 2)
+		return -EINVAL;
+	if (extra[0] & ~P4_ESCR_RAW)
+		return -EINVAL;
+	*cccr = config & P4_CCCR_RAW;
+	*escr = extra[0];
+	return 0;
+}
+
+static int p4_decode(const struct perf_counter_hw_event *hw_event,
+		     const u64 *extra, struct pc_hw_counter *hwc)
+{
+	u64 config = hw_event->event_config;
+	u64 cccr, escr, cand;
+	int k0, k1 = -1, err;
+
+	if (PERF_COUNTER_IS_RAW(config)) {
+		err = p4_decode_raw(hw_event, extra, &cccr, &escr, &k0);
+		if (err)
+			return err;
+	} else {
+		u64 id = PERF_COUNTER_ID(config);
+		const struct p4_generic *g;
+
+		if (id >= PERF_HW_EVENTS_MAX || hw_event->extra_config_len)
+			return -EINVAL;
+		g = &p4_generic[id];
+		k0 = p4_escr_index(g->escr[0]);
+		k1 = p4_escr_index(g->escr[1]);
+		cccr = P4_CCCR_SELECT(p4_escrs[k0].select);
+		escr = P4_ESCR_EVENT(g->event, g->mask);
+	}
+	if (!hw_event->exclude_user)
+		escr |= P4_ESCR_T0_USR;
+	if (!hw_event->exclude_kernel)
+		escr |= P4_ESCR_T0_OS;
+	if (!(escr & (P4_ESCR_T0_USR | P4_ESCR_T0_OS)))
+		return -EINVAL;
+
+	cand = (u64)(k0 + 1) << P4_HWC_ESCR_SHIFT;
+	if (k1 >= 0)
+		cand |= (u64)(k1 + 1) << (P4_HWC_ESCR_SHIFT + 8);
+	hwc->config = cccr | P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0;
+	hwc->extra = escr | cand;
+	return 0;
+}
+
+static int p4_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
+{
+	int n = 0, c, k;
+
+	for (c = 0; c < 2; c++) {
+		const struct p4_escr *e;
+		unsigned int i, nr;
+		u8 idx[3];
+
+		k = P4_HWC_ESCR(hwc, c);
+		if (k < 0)
+			continue;
+		e = &p4_escrs[k];
+		nr = p4_counters_of(e, idx);
+		for (i = 0; i < nr; i++) {
+			place[n].idx = idx[i];
+			place[n].aux = e->msr;
+			place[n].uses = BIT_ULL(idx[i]) |
+					BIT_ULL(P4_COUNTERS + k);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void p4_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	pc_hw_reg_write(cpuc, hwc->place.aux, lower_32_bits(hwc->extra));
+	pc_hw_reg_write(cpuc, P4_CCCR0 + hwc->place.idx,
+			hwc->config | P4_CCCR_ENABLE);
+}
+
+static void p4_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	pc_hw_reg_write(cpuc, P4_CCCR0 + hwc->place.idx, 0);
+	pc_hw_reg_write(cpuc, hwc->place.aux, 0);
+}
+
+static u64 p4_read(struct pc_hw_cpu *cpuc, unsigned int idx)
+{
+	return pc_hw_reg_read(cpuc, P4_PERFCTR0 + idx) & GENMASK_ULL(39, 0);
+}
+
+static void p4_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
+{
+	pc_hw_reg_write(cpuc, P4_PERFCTR0 + idx, val & GENMASK_ULL(39, 0));
+}
+
+/* The CCCR's OVF flag says it wrapped; it stays set until cleared. */
+static bool p4_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
+{
+	u64 cccr = pc_hw_reg_read(cpuc, P4_CCCR0 + idx);
+
+	if (!(cccr & P4_CCCR_OVF))
+		return false;
+	pc_hw_reg_write(cpuc, P4_CCCR0 + idx, cccr & ~P4_CCCR_OVF);
+	return true;
+}
+
+static bool p4_match(const struct cpuinfo_x86 *c)
+{
+	return c->x86_vendor == X86_VENDOR_INTEL && c->x86 == 15;
+}
+
+static u32 p4_escr_msr(unsigned int i)
+{
+	return p4_escrs[i].msr;
+}
+
+/*
+ * Keep every core's second thread off the registers it shares. (CPUs
+ * brought up later are not looked at: see x86.rst, CPU hotplug.)
+ */
+static void p4_setup(void)
+{
+	int cpu;
+
+	p4_model = boot_cpu_data.x86_model;
+	for_each_online_cpu(cpu)
+		if (cpu != cpumask_first(topology_sibling_cpumask(cpu)))
+			pc_hw_forbid_cpu(cpu);
+}
+
+const struct pc_x86_driver pc_p4_driver = {
+	.pmu = {
+		.name		= "P4",
+		.nr_counters	= P4_COUNTERS,
+		.width		= 40,
+		.max_period	= (1ULL << 39) - 1,
+		.decode		= p4_decode,
+		.places		= p4_places,
+		.enable		= p4_enable,
+		.disable	= p4_disable,
+		.read		= p4_read,
+		.write		= p4_write,
+		.overflowed	= p4_overflowed,
+		.reserve	= pc_x86_reserve,
+		.release	= pc_x86_release,
+	},
+	.match		= p4_match,
+	.perfctr0	= P4_PERFCTR0,
+	.ctl_msr	= p4_escr_msr,
+	.nr_ctl		= ARRAY_SIZE(p4_escrs),
+	.check_ctl	= P4_CCCR0 + P4_COUNTERS - 1,
+	.check_on	= P4_CCCR_ENABLE,
+	.setup		= p4_setup,
+};
