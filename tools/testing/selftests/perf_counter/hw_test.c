@@ -69,7 +69,11 @@ static const char *expected_pmu(int *counters, int *width)
 		*width = 40;
 		return "P6";
 	}
-	/* Intel family 15 (P4): no driver yet. */
+	if (!strcmp(vendor, "GenuineIntel") && family == 15) {
+		*counters = 18;
+		*width = 40;
+		return "P4";
+	}
 	return "none";
 }
 
@@ -96,12 +100,37 @@ static int open_hw(struct perf_counter_hw_event hw, int group_fd)
 	return sys_perf_counter_open(&hw, 0, -1, group_fd, 0);
 }
 
-/* Has the model generic event @id? P6 has all; AMD no bus cycles. */
+/* Has the model generic event @id? P6 and P4 have all; AMD no bus cycles. */
 static int in_event_map(const struct pmu_info *pmu, unsigned int id)
 {
 	if (!strncmp(pmu->name, "AMD", 3))
 		return id != PERF_COUNT_BUS_CYCLES;
 	return 1;
+}
+
+/*
+ * How many cycle counters can be on at once: every register, except on
+ * P4, where the event needs one of the two FSB ESCRs.
+ */
+static int cycles_at_once(const struct pmu_info *pmu)
+{
+	return strcmp(pmu->name, "P4") ? pmu->counters : 2;
+}
+
+/* A P4 raw event: the CCCR word and ESCR MSR, then the ESCR word. */
+struct p4_raw {
+	struct perf_counter_hw_event	hw;
+	uint64_t			escr;
+};
+
+static int open_p4_raw(uint64_t cccr, uint32_t escr_msr, uint64_t escr)
+{
+	struct p4_raw ev;
+
+	ev.hw = hw_raw(cccr | (uint64_t)escr_msr << 32);
+	ev.hw.extra_config_len = sizeof(ev.escr);
+	ev.escr = escr;
+	return sys_perf_counter_open(&ev.hw, 0, -1, -1, 0);
 }
 
 struct vals {
@@ -191,6 +220,23 @@ TEST_F(hw, raw_events_with_the_drivers_bits_are_einval)
 
 	if (!self->usable)
 		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	if (!strcmp(self->pmu.name, "P4")) {
+		/* global_power_events on FSB_ESCR0 (CCCR select 6) */
+		const uint64_t cccr = 6 << 13, escr = 0x13ULL << 25 | 1 << 9;
+
+		fd = open_p4_raw(cccr, 0x3a2, escr);
+		EXPECT_LE(0, fd) TH_LOG("errno %d", errno);
+		close(fd);
+		EXPECT_EQ(-1, open_p4_raw(cccr | 1 << 12, 0x3a2, escr));
+		EXPECT_EQ(EINVAL, errno);	/* ENABLE is the driver's */
+		EXPECT_EQ(-1, open_p4_raw(cccr, 0x3a2, escr | 1 << 3));
+		EXPECT_EQ(EINVAL, errno);	/* so is T0_OS */
+		EXPECT_EQ(-1, open_p4_raw(5 << 13, 0x3a2, escr));
+		EXPECT_EQ(EINVAL, errno);	/* FSB_ESCR0 is select 6 */
+		EXPECT_EQ(-1, open_hw(hw_raw(cccr | 0x3a2ULL << 32), -1));
+		EXPECT_EQ(EINVAL, errno);	/* no ESCR word */
+		return;
+	}
 	fd = open_hw(hw_raw(0xc0), -1);
 	EXPECT_LE(0, fd);
 	close(fd);
@@ -221,7 +267,7 @@ TEST_F(hw, counting_in_neither_mode_is_einval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
-TEST_F(hw, group_larger_than_the_registers_is_enospc)
+TEST_F(hw, group_that_could_never_fit_is_enospc)
 {
 	int fd[20], n = 0, sw, extra;
 
@@ -229,6 +275,18 @@ TEST_F(hw, group_larger_than_the_registers_is_enospc)
 		SKIP(return, "no usable PMU (%s)", self->pmu.state);
 	fd[n++] = open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), -1);
 	ASSERT_LE(0, fd[0]);
+	if (!strcmp(self->pmu.name, "P4")) {
+		/* 18 registers, but cycles and bus cycles share 2 ESCRs. */
+		fd[n] = open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), fd[0]);
+		ASSERT_LE(0, fd[n]);
+		n++;
+		errno = 0;
+		EXPECT_EQ(-1, open_hw(hw_generic(PERF_COUNT_BUS_CYCLES), fd[0]));
+		EXPECT_EQ(ENOSPC, errno);
+		while (n--)
+			close(fd[n]);
+		return;
+	}
 	while (n < self->pmu.counters) {
 		fd[n] = open_hw(hw_generic(PERF_COUNT_INSTRUCTIONS), fd[0]);
 		ASSERT_LE(0, fd[n]) TH_LOG("member %d: errno %d", n, errno);
@@ -318,7 +376,8 @@ TEST_F(hw, six_groups_share_the_registers_fairly)
 		ASSERT_LE(0, fd[i]);
 	}
 	pc_spin_ns(400000000);
-	ideal = self->pmu.counters >= 6 ? 1.0 : self->pmu.counters / 6.0;
+	ideal = cycles_at_once(&self->pmu) >= 6 ? 1.0 :
+		cycles_at_once(&self->pmu) / 6.0;
 	for (i = 0; i < 6; i++) {
 		struct vals v;
 		double share;
@@ -343,7 +402,7 @@ TEST_F(hw, pinned_groups_beyond_the_registers_are_in_error)
 	if (!self->usable)
 		SKIP(return, "no usable PMU (%s)", self->pmu.state);
 	hw.pinned = 1;
-	n = self->pmu.counters + 1;
+	n = cycles_at_once(&self->pmu) + 1;
 	for (i = 0; i < n; i++) {
 		fd[i] = open_hw(hw, -1);
 		ASSERT_LE(0, fd[i]);
