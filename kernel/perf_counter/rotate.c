@@ -6,14 +6,17 @@
  * ones in list order, each all or nothing. When a flexible group does
  * not fit (a counter kind's start failed: no free hardware register),
  * the context is marked for rotation, and at each scheduler tick its
- * flexible groups come off, the first moves to the end of the list and
- * they go on again — so over time each gets its share, and each
+ * flexible groups come off and go on again, the ones that have run the
+ * smallest share of their enabled time first — so each gets its share
+ * even when ticks come unevenly (a loaded host, an emulator), and each
  * counter's time running against time enabled says how big a share.
  * Pinned groups are never rotated out; one that cannot go on is in the
  * error state. An exclusive group goes on only into an empty context and
  * then alone: it takes its turn like any flexible group, with the
  * context to itself.
  */
+#include <linux/list_sort.h>
+#include <linux/math64.h>
 #include <linux/sched/clock.h>
 
 #include "internal.h"
@@ -108,30 +111,54 @@ void pc_ctx_group_in(struct perf_counter_context *ctx,
 		ctx->rotate = true;
 }
 
+/* A group's share of its enabled time spent running, in 1/2^20ths. */
+static u64 pc_share(const struct perf_counter *leader)
+{
+	if (!leader->time_enabled)
+		return 0;
+	return mul_u64_u64_div_u64(leader->time_running, 1 << 20,
+				   leader->time_enabled);
+}
+
+/* Pinned groups first (they never rotate), then the least served. */
+static int pc_cmp_share(void *priv, const struct list_head *a,
+			const struct list_head *b)
+{
+	const struct perf_counter *x = list_entry(a, struct perf_counter,
+						  group_entry);
+	const struct perf_counter *y = list_entry(b, struct perf_counter,
+						  group_entry);
+
+	if (x->hw_event.pinned || y->hw_event.pinned)
+		return (int)y->hw_event.pinned - (int)x->hw_event.pinned;
+	return pc_share(x) > pc_share(y);
+}
+
 /**
  * pc_ctx_rotate() - give the next flexible group its turn
  * @ctx:	an active context, under ctx->lock on its CPU
  * @now:	local_clock() now
  *
  * Does nothing unless the last placement left a flexible group out.
+ * The flexible groups go on again least served first (a stable sort:
+ * equal shares keep their order).
  */
 void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now)
 {
-	struct perf_counter *leader, *first = NULL;
+	struct perf_counter *leader;
 	u64 ctx_time;
 
 	if (!ctx->rotate || !ctx->is_active)
 		return;
 	ctx_time = pc_ctx_advance(ctx, now);
+	/* Off, and every share up to now: the ones that waited too. */
 	list_for_each_entry(leader, &ctx->groups, group_entry) {
 		if (leader->hw_event.pinned)
 			continue;
 		pc_group_sched_out(leader, ctx_time);
-		if (!first)
-			first = leader;
+		pc_counter_update_times(leader, ctx_time);
 	}
-	if (first)
-		list_move_tail(&first->group_entry, &ctx->groups);
+	list_sort(NULL, &ctx->groups, pc_cmp_share);
 	pc_ctx_groups_in(ctx, ctx_time);
 }
 

@@ -77,6 +77,37 @@ static void run_ticks(struct pc_rotate_fixture *f, int ticks)
 		pc_counter_update_times(f->set.counter[i], ctx->time);
 }
 
+/*
+ * Ticks of uneven length — every third one ten times as long — used to
+ * give whoever was on during the long ones more than its share.
+ */
+static void uneven_ticks_still_give_a_third_each(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	struct perf_counter_context *ctx = &f->ctx;
+	u64 now = 0, total;
+	int i;
+
+	pc_fake_capacity = 2;
+	add_groups(test, 6, 0);
+	ctx->is_active = true;
+	ctx->timestamp = 0;
+	pc_ctx_groups_in(ctx, ctx->time);
+	for (i = 0; i < 600; i++) {
+		now += i % 3 ? TICK_NS : 10 * TICK_NS;
+		pc_ctx_rotate(ctx, now);
+	}
+	pc_ctx_advance(ctx, now);
+	total = ctx->time;
+	for (i = 0; i < f->set.nr; i++) {
+		struct perf_counter *c = f->set.counter[i];
+
+		pc_counter_update_times(c, ctx->time);
+		KUNIT_EXPECT_GE(test, c->time_running, div_u64(total * 9, 30));
+		KUNIT_EXPECT_LE(test, c->time_running, div_u64(total * 11, 30));
+	}
+}
+
 static void six_groups_on_two_registers_get_a_third_each(struct kunit *test)
 {
 	struct pc_rotate_fixture *f = test->priv;
@@ -141,12 +172,15 @@ static void exclusive_group_runs_alone_and_takes_its_turn(struct kunit *test)
 	excl = f->set.counter[2];
 	excl->hw_event.exclusive = 1;
 	run_ticks(f, TICKS);
-	/* the exclusive group is on a third of the time, alone */
-	KUNIT_EXPECT_GE(test, excl->time_running, div_u64(total * 9, 30));
-	KUNIT_EXPECT_LE(test, excl->time_running, div_u64(total * 11, 30));
+	/*
+	 * The exclusive group is on alone, the other two together: each of
+	 * the three runs half of the time.
+	 */
+	KUNIT_EXPECT_GE(test, excl->time_running, div_u64(total * 9, 20));
+	KUNIT_EXPECT_LE(test, excl->time_running, div_u64(total * 11, 20));
 	for (i = 0; i < 2; i++)
 		KUNIT_EXPECT_GE(test, f->set.counter[i]->time_running,
-				div_u64(total, 2));
+				div_u64(total * 9, 20));
 	/* never together: the running times add up to at most the total
 	 * for the exclusive group plus what the others shared
 	 */
@@ -201,6 +235,7 @@ static void pinned_group_in_error_recovers_when_enabled(struct kunit *test)
 
 static struct kunit_case pc_rotate_cases[] = {
 	KUNIT_CASE(six_groups_on_two_registers_get_a_third_each),
+	KUNIT_CASE(uneven_ticks_still_give_a_third_each),
 	KUNIT_CASE(pinned_group_stays_on_while_the_rest_share),
 	KUNIT_CASE(groups_that_fit_never_rotate),
 	KUNIT_CASE(exclusive_group_runs_alone_and_takes_its_turn),

@@ -12,17 +12,14 @@ static void k7_wraps_of_the_48_bit_counter_sum_exactly(struct kunit *test)
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_k7_pmu);
 	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = pc_model_counter(test, m, &hw);
-	const u64 chunk = 0x765432109877ULL;	/* under 2^47 */
-	u64 total = 0, wraps = 0;
+	unsigned int wraps;
+	u64 total;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	while (total < 20ULL << 48) {
-		pc_msr_model_run(m, chunk, true);
-		total += chunk;
-		wraps += pc_msr_model_service(m);
-	}
-	pc_hw_fold(&m->cpuc, c);
+	/* batches under 2^47 */
+	total = pc_msr_model_wrap_run(m, c, 0x765432109877ULL, 20ULL << 48,
+				      &wraps);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
 	KUNIT_EXPECT_GE(test, wraps, total >> 48);
 	KUNIT_EXPECT_GT(test, wraps, 19);

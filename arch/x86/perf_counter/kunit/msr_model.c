@@ -113,6 +113,21 @@ void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
 	}
 }
 
+u64 pc_msr_model_wrap_run(struct pc_msr_model *m, struct perf_counter *counter,
+			  u64 chunk, u64 total, unsigned int *wraps)
+{
+	u64 run = 0;
+
+	*wraps = 0;
+	while (run < total) {
+		pc_msr_model_run(m, chunk, false);
+		run += chunk;
+		*wraps += pc_msr_model_service(m);
+	}
+	pc_hw_fold(&m->cpuc, counter);
+	return run;
+}
+
 /**
  * pc_msr_model_service() - deliver a raised overflow interrupt
  * @m:		the model
@@ -193,7 +208,7 @@ static void pc_model_nop(struct perf_counter *counter)
 {
 }
 
-static const struct pc_ops pc_model_ops = {
+const struct pc_ops pc_model_ops = {
 	.start	= pc_model_start,
 	.stop	= pc_model_nop,
 	.read	= pc_model_nop,

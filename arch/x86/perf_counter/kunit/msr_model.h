@@ -42,6 +42,17 @@ int pc_msr_model_service(struct pc_msr_model *m);
 struct perf_counter *pc_model_counter(struct kunit *test,
 				      struct pc_msr_model *m,
 				      struct perf_counter_hw_event *hw);
+/* The kind of the counters the model suites decode: never on a CPU. */
+extern const struct pc_ops pc_model_ops;
+
+/*
+ * Run @chunk-sized batches of events through @counter (on @m) until
+ * @total is passed, serving each interrupt; the events run, and in
+ * *@wraps how many interrupts the driver handled.
+ */
+u64 pc_msr_model_wrap_run(struct pc_msr_model *m, struct perf_counter *counter,
+			  u64 chunk, u64 total, unsigned int *wraps);
+
 struct perf_counter_hw_event pc_model_generic(unsigned int id);
 struct perf_counter_hw_event pc_model_raw(u64 code);
 u64 pc_model_records(struct perf_counter *counter, u64 *last_value);

@@ -134,21 +134,6 @@ static struct p4_model *p4_model_new(struct kunit *test)
 	return m;
 }
 
-static int pc_model_nop_start(struct perf_counter *counter)
-{
-	return -ENODEV;
-}
-
-static void pc_model_nop(struct perf_counter *counter)
-{
-}
-
-static const struct pc_ops p4_model_ops = {
-	.start	= pc_model_nop_start,
-	.stop	= pc_model_nop,
-	.read	= pc_model_nop,
-};
-
 /* A counter decoded by the P4 driver, with an ESCR word if @escr. */
 static struct perf_counter *p4_counter(struct kunit *test,
 				       struct perf_counter_hw_event *hw,
@@ -158,7 +143,7 @@ static struct perf_counter *p4_counter(struct kunit *test,
 
 	if (escr)
 		hw->extra_config_len = sizeof(u64);
-	counter = pc_counter_alloc(hw, escr, &p4_model_ops, -1, NULL);
+	counter = pc_counter_alloc(hw, escr, &pc_model_ops, -1, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
 	if (pc_hw_decode(&pc_p4_driver.pmu, counter)) {
 		pc_counter_put(counter);

@@ -12,17 +12,13 @@ static void p6_wraps_of_the_40_bit_counter_sum_exactly(struct kunit *test)
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
 	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = pc_model_counter(test, m, &hw);
-	const u64 chunk = 0x65432107;	/* under 2^31: a wrap a chunk at most */
-	u64 total = 0, wraps = 0;
+	unsigned int wraps;
+	u64 total;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	while (total < 5ULL << 40) {
-		pc_msr_model_run(m, chunk, false);
-		total += chunk;
-		wraps += pc_msr_model_service(m);
-	}
-	pc_hw_fold(&m->cpuc, c);
+	/* batches under 2^31: a wrap a batch at most */
+	total = pc_msr_model_wrap_run(m, c, 0x65432107, 5ULL << 40, &wraps);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
 	/* Loaded with 2^31 - 1 at each wrap: it went round over a thousand times. */
 	KUNIT_EXPECT_GE(test, wraps, total >> 32);

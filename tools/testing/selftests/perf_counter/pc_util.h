@@ -144,7 +144,10 @@ static inline void pc_prefault_stack(size_t bytes)
 
 /*
  * A child that waits: forked now, it runs @work(@arg) only when told to,
- * so counters can be set up on it (or inherited into it) first.
+ * so counters can be set up on it (or inherited into it) first. Its
+ * start is over when pc_child_start() returns: it has said it is ready,
+ * so what it does after fork() (copy-on-write faults) is not counted by
+ * counters opened on it then, however late the host lets it run.
  */
 struct pc_child {
 	pid_t	pid;
@@ -154,21 +157,31 @@ struct pc_child {
 static inline int pc_child_start(struct pc_child *child,
 				 void (*work)(int), int arg)
 {
-	int p[2];
-	char c;
+	int p[2], ready[2];
+	char c = 0;
 
 	if (pipe(p))
 		return -1;
+	if (pipe(ready)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	child->pid = fork();
 	if (child->pid == 0) {
 		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
+		close(ready[0]);
+		if (write(ready[1], &c, 1) != 1 || read(p[0], &c, 1) != 1)
 			_exit(1);
 		work(arg);
 		_exit(0);
 	}
 	close(p[0]);
+	close(ready[1]);
 	child->go = p[1];
+	if (child->pid > 0 && read(ready[0], &c, 1) != 1)
+		child->pid = -1;
+	close(ready[0]);
 	return child->pid < 0 ? -1 : 0;
 }
 
