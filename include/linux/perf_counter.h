@@ -17,11 +17,16 @@ struct pt_regs;
 
 #ifdef CONFIG_PERF_COUNTERS
 
-#include <linux/jump_label.h>
+#include <linux/jump_label_ratelimit.h>
 #include <linux/sched.h>
 
-DECLARE_STATIC_KEY_FALSE(perf_counter_task_key);
-DECLARE_STATIC_KEY_FALSE(perf_counter_sw_key);
+/*
+ * The hooks cost a patched-out branch while nothing counts. The keys go
+ * off a second after their last user, so opening and closing counters
+ * in a loop does not rewrite kernel text each time.
+ */
+extern struct static_key_false_deferred perf_counter_task_key;
+extern struct static_key_false_deferred perf_counter_sw_key;
 
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next);
@@ -39,9 +44,9 @@ int perf_counter_task_enable(void);
 static inline void perf_counter_task_sched_out(struct task_struct *prev,
 					       struct task_struct *next)
 {
-	if (static_branch_unlikely(&perf_counter_sw_key))
+	if (static_branch_unlikely(&perf_counter_sw_key.key))
 		__perf_counter_sw_event(PERF_COUNT_CONTEXT_SWITCHES, 1, NULL);
-	if (static_branch_unlikely(&perf_counter_task_key))
+	if (static_branch_unlikely(&perf_counter_task_key.key))
 		__perf_counter_task_sched_out(prev, next);
 }
 
@@ -49,9 +54,9 @@ static inline void perf_counter_task_sched_out(struct task_struct *prev,
 static inline void perf_counter_task_sched_in(struct task_struct *prev,
 					      struct task_struct *task)
 {
-	if (static_branch_unlikely(&perf_counter_task_key))
+	if (static_branch_unlikely(&perf_counter_task_key.key))
 		__perf_counter_task_sched_in(prev, task);
-	if (static_branch_unlikely(&perf_counter_sw_key) &&
+	if (static_branch_unlikely(&perf_counter_sw_key.key) &&
 	    task->perf_counter_migrated) {
 		task->perf_counter_migrated = 0;
 		__perf_counter_sw_event(PERF_COUNT_CPU_MIGRATIONS, 1, NULL);
@@ -61,7 +66,7 @@ static inline void perf_counter_task_sched_in(struct task_struct *prev,
 /* set_task_cpu(): @task moves; counted when it next runs. */
 static inline void perf_counter_task_migrate(struct task_struct *task)
 {
-	if (static_branch_unlikely(&perf_counter_sw_key))
+	if (static_branch_unlikely(&perf_counter_sw_key.key))
 		task->perf_counter_migrated = 1;
 }
 
@@ -70,7 +75,7 @@ static inline int perf_counter_init_task(struct task_struct *child)
 {
 	child->perf_counter_ctxp = NULL;
 	child->perf_counter_migrated = 0;
-	if (static_branch_unlikely(&perf_counter_task_key) &&
+	if (static_branch_unlikely(&perf_counter_task_key.key) &&
 	    current->perf_counter_ctxp)
 		return __perf_counter_init_task(child);
 	return 0;
@@ -79,7 +84,7 @@ static inline int perf_counter_init_task(struct task_struct *child)
 /* do_exit(): fold inherited counts into the parents, detach the rest. */
 static inline void perf_counter_exit_task(struct task_struct *task)
 {
-	if (static_branch_unlikely(&perf_counter_task_key))
+	if (static_branch_unlikely(&perf_counter_task_key.key))
 		__perf_counter_exit_task(task);
 }
 
@@ -87,7 +92,7 @@ static inline void perf_counter_exit_task(struct task_struct *task)
 static inline void perf_counter_sw_event(unsigned int id, u64 nr,
 					 struct pt_regs *regs)
 {
-	if (static_branch_unlikely(&perf_counter_sw_key))
+	if (static_branch_unlikely(&perf_counter_sw_key.key))
 		__perf_counter_sw_event(id, nr, regs);
 }
 

@@ -19,7 +19,7 @@
 
 #include "internal.h"
 
-DEFINE_STATIC_KEY_FALSE(perf_counter_task_key);
+DEFINE_STATIC_KEY_DEFERRED_FALSE(perf_counter_task_key, HZ);
 
 static DEFINE_PER_CPU(struct perf_counter_context, pc_cpu_ctx);
 
@@ -94,7 +94,7 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
 	struct perf_counter_context *ctx = READ_ONCE(prev->perf_counter_ctxp);
-	bool records = static_branch_unlikely(&pc_switch_key);
+	bool records = static_branch_unlikely(&pc_switch_key.key);
 
 	if (records)
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_OUT, prev, next);
@@ -112,7 +112,7 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 				  struct task_struct *task)
 {
 	struct perf_counter_context *ctx = READ_ONCE(task->perf_counter_ctxp);
-	bool records = static_branch_unlikely(&pc_switch_key);
+	bool records = static_branch_unlikely(&pc_switch_key.key);
 
 	if (ctx) {
 		raw_spin_lock(&ctx->lock);
@@ -226,7 +226,7 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task)
 		return NULL;
 	pc_ctx_init(ctx, task);
 	/* On before the context can be seen, so no switch is missed. */
-	static_branch_inc(&perf_counter_task_key);
+	static_branch_deferred_inc(&perf_counter_task_key);
 	return ctx;
 }
 
@@ -248,7 +248,7 @@ void pc_ctx_put(struct perf_counter_context *ctx)
 	if (!ctx->task || !refcount_dec_and_test(&ctx->refcount))
 		return;
 	WARN_ON_ONCE(ctx->nr_counters);
-	static_branch_dec(&perf_counter_task_key);
+	static_branch_slow_dec_deferred(&perf_counter_task_key);
 	kfree_rcu(ctx, rcu);
 }
 

@@ -76,8 +76,8 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	}
 	/* The switch hooks must run, even with no task context about. */
 	if (hw->context_switch) {
-		static_branch_inc(&perf_counter_task_key);
-		static_branch_inc(&pc_switch_key);
+		static_branch_deferred_inc(&perf_counter_task_key);
+		static_branch_deferred_inc(&pc_switch_key);
 	}
 	return counter;
 }
@@ -99,8 +99,8 @@ void pc_counter_put(struct perf_counter *counter)
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
 	if (counter->hw_event.context_switch) {
-		static_branch_dec(&pc_switch_key);
-		static_branch_dec(&perf_counter_task_key);
+		static_branch_slow_dec_deferred(&pc_switch_key);
+		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	}
 	pc_queue_free(counter->queue);
 	if (counter->ctx)

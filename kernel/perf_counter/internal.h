@@ -280,7 +280,7 @@ void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs);
 void pc_sample_lost(struct perf_counter *counter);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
-DECLARE_STATIC_KEY_FALSE(pc_switch_key);
+extern struct static_key_false_deferred pc_switch_key;
 
 static inline bool pc_is_sampling(const struct perf_counter *counter)
 {

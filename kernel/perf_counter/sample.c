@@ -13,7 +13,7 @@
 
 #include "internal.h"
 
-DEFINE_STATIC_KEY_FALSE(pc_switch_key);
+DEFINE_STATIC_KEY_DEFERRED_FALSE(pc_switch_key, HZ);
 
 static u64 pc_task_ids(struct task_struct *task)
 {

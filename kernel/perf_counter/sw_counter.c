@@ -15,7 +15,7 @@
 
 #include "internal.h"
 
-DEFINE_STATIC_KEY_FALSE(perf_counter_sw_key);
+DEFINE_STATIC_KEY_DEFERRED_FALSE(perf_counter_sw_key, HZ);
 
 static DEFINE_PER_CPU(struct hlist_head, pc_sw_active[PERF_SW_EVENTS_MAX]);
 
@@ -27,13 +27,13 @@ static unsigned int pc_sw_id(const struct perf_counter *counter)
 /* The hooks cost a patched-out branch until the first such counter. */
 static int pc_sw_init(struct perf_counter *counter)
 {
-	static_branch_inc(&perf_counter_sw_key);
+	static_branch_deferred_inc(&perf_counter_sw_key);
 	return 0;
 }
 
 static void pc_sw_destroy(struct perf_counter *counter)
 {
-	static_branch_dec(&perf_counter_sw_key);
+	static_branch_slow_dec_deferred(&perf_counter_sw_key);
 }
 
 static int pc_sw_start(struct perf_counter *counter)
