@@ -25,6 +25,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_counter_hw.h>
@@ -39,6 +40,31 @@ static DEFINE_PER_CPU(struct pc_hw_cpu, pc_hw_cpus);
 
 /* Raw register values fit in this many bits of pc_hw_counter.prev. */
 #define PC_HW_RAW_BITS	48
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "perf_counter."
+
+/* /sys/module/perf_counter/parameters/pmu: "name,counters,width,state" */
+static int pc_hw_pmu_show(char *buf, const struct kernel_param *kp)
+{
+	static const char * const state[] = {
+		[PC_PMU_OK]		= "ok",
+		[PC_PMU_UNCHECKED]	= "unchecked",
+		[PC_PMU_BROKEN]		= "broken",
+	};
+	const struct pc_pmu *pmu = READ_ONCE(pc_pmu);
+
+	if (!pmu)
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s,%u,%u,%s\n", pmu->name, pmu->nr_counters,
+			  pmu->width, state[pc_pmu_state]);
+}
+
+static const struct kernel_param_ops pc_hw_pmu_param = {
+	.get = pc_hw_pmu_show,
+};
+module_param_cb(pmu, &pc_hw_pmu_param, NULL, 0444);
+MODULE_PARM_DESC(pmu, "the PMU driver: name,counters,width,state, or none");
 
 /* Counters holding the registers; the first reserves, the last frees. */
 static DEFINE_MUTEX(pc_hw_reserve_mutex);

@@ -7,8 +7,7 @@
  * for emulators whose PMU registers hold nothing (QEMU's TCG): hardware
  * counters can then be opened, placed, multiplexed and read, and count
  * nothing. /sys/module/perf_counter/parameters/pmu says which driver
- * runs: "name,counters,width,state" with state ok, unchecked or broken,
- * or "none".
+ * runs (see hw_counter.c).
  */
 #include <linux/init.h>
 #include <linux/kernel.h>
@@ -30,27 +29,6 @@ static bool no_pmu_check;
 module_param(no_pmu_check, bool, 0444);
 MODULE_PARM_DESC(no_pmu_check,
 		 "use the PMU even if its registers do not hold what is written");
-
-static int pc_x86_pmu_get(char *buf, const struct kernel_param *kp)
-{
-	static const char * const state[] = {
-		[PC_PMU_OK]		= "ok",
-		[PC_PMU_UNCHECKED]	= "unchecked",
-		[PC_PMU_BROKEN]		= "broken",
-	};
-	const struct pc_pmu *pmu = pc_hw_pmu();
-
-	if (!pmu)
-		return sysfs_emit(buf, "none\n");
-	return sysfs_emit(buf, "%s,%u,%u,%s\n", pmu->name, pmu->nr_counters,
-			  pmu->width, state[pc_hw_pmu_state()]);
-}
-
-static const struct kernel_param_ops pc_x86_pmu_ops = {
-	.get = pc_x86_pmu_get,
-};
-module_param_cb(pmu, &pc_x86_pmu_ops, NULL, 0444);
-MODULE_PARM_DESC(pmu, "the PMU driver: name,counters,width,state");
 
 static u64 pc_x86_rdmsr(void *priv, u32 msr)
 {

@@ -30,6 +30,7 @@ static void read_pmu(struct pmu_info *pmu)
 	char line[128] = "";
 
 	memset(pmu, 0, sizeof(*pmu));
+	strcpy(pmu->name, "none");
 	if (!f)
 		return;
 	if (fgets(line, sizeof(line), f) &&
@@ -47,7 +48,7 @@ static const char *expected_pmu(int *counters, int *width)
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
 	if (!f)
-		return "?";
+		return "none";
 	while (fgets(line, sizeof(line), f)) {
 		if (!vendor[0] && sscanf(line, "vendor_id : %31s", vendor) == 1)
 			continue;
