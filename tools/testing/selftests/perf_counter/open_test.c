@@ -73,11 +73,20 @@ TEST(reserved_bits_are_einval)
 	struct perf_counter_hw_event hw;
 	unsigned char *raw = (unsigned char *)&hw;
 	int bit;
+	/*
+	 * Every bit of the flag word above context_switch: bit-fields fill
+	 * a __u64 from its least significant bit on little-endian machines,
+	 * from its most significant one on big-endian ones.
+	 */
+	const bool big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 
-	/* every bit of the flag word above context_switch */
 	for (bit = 10; bit < 64; bit++) {
+		uint64_t flags;
+
 		hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
-		raw[32 + bit / 8] |= 1 << (bit % 8);
+		memcpy(&flags, raw + 32, sizeof(flags));
+		flags |= 1ULL << (big_endian ? 63 - bit : bit);
+		memcpy(raw + 32, &flags, sizeof(flags));
 		EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
 	}
 	/* __reserved_4, __reserved_2, __reserved_3 */

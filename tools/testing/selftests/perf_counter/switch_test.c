@@ -139,7 +139,7 @@ TEST_F(switches, disabled_counter_writes_no_records)
 TEST_F(switches, cpu_wide_records_name_both_tasks)
 {
 	int fd = open_switches(-1, 0, PERF_COUNT_CPU_CLOCK);
-	int n, i, pairs = 0;
+	int n, i, pairs = 0, child_in = 0, parent_in = 0;
 	pid_t child;
 
 	ASSERT_GE(fd, 0);
@@ -150,6 +150,10 @@ TEST_F(switches, cpu_wide_records_name_both_tasks)
 		struct sw_rec *r = &recs[i];
 
 		ASSERT_EQ(32, r->h.size);
+		if (r->h.type == PERF_COUNTER_REC_SWITCH_IN) {
+			child_in += (pid_t)r->s.tid == child;
+			parent_in += (pid_t)r->s.tid == gettid();
+		}
 		if (i && r->h.type == PERF_COUNTER_REC_SWITCH_IN &&
 		    recs[i - 1].h.type == PERF_COUNTER_REC_SWITCH_OUT) {
 			/* out (A, next B) is followed by in (B, prev A) */
@@ -162,7 +166,15 @@ TEST_F(switches, cpu_wide_records_name_both_tasks)
 		}
 	}
 	TH_LOG("%d records, %d switches between the two", n, pairs);
-	EXPECT_GE(pairs, 199);
+	/* Each side blocks in read() once a round at least. */
+	EXPECT_GE(child_in, 100);
+	EXPECT_GE(parent_in, 100);
+	/*
+	 * Nearly every one of the 200 hand-offs goes straight from one to
+	 * the other; on one CPU a kworker or the idle task may come between
+	 * a few of them.
+	 */
+	EXPECT_GE(pairs, 190);
 	close(fd);
 }
 
