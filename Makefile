@@ -8,7 +8,7 @@
 #
 # Every target installs what is missing first (make deps).
 
-TARGETS ?= x86_64 i386
+TARGETS ?= x86_64 i386 ppc32
 H := harness
 
 .PHONY: all deps src kernel test run bench checkpatch clean distclean

@@ -23,7 +23,11 @@ out=$BUILD/$target/$mode
 log=$out/console-$cpu.log
 step "booting $target ($cpu) for $mode, timeout ${timeout}s" >&2
 # shellcheck disable=SC2086
-timeout --foreground -k 10 "$timeout" $QEMU $QEMU_ARGS -cpu "$cpu" \
+machine=
+if declare -F qemu_cpu_args >/dev/null; then
+	machine=$(qemu_cpu_args "$cpu")
+fi
+timeout --foreground -k 10 "$timeout" $QEMU $QEMU_ARGS $machine -cpu "$cpu" \
 	-nographic -monitor none -serial stdio \
 	-kernel "$BUILD/$target/kernel/$KIMAGE" \
 	-initrd "$out/initramfs.cpio" \

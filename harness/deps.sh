@@ -5,9 +5,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS="linux-source-6.1 gcc gcc-multilib make flex bison bc libelf-dev
-      libssl-dev cpio ccache rsync xz-utils patch perl python3
-      qemu-system-x86"
+# The 32-bit test programs are built with Debian's cross compilers
+# (gcc-multilib conflicts with every gcc-*-linux-gnu cross package).
+PKGS="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
+      ccache rsync xz-utils patch perl python3 qemu-system-x86
+      gcc-i686-linux-gnu libc6-dev-i386-cross
+      gcc-powerpc-linux-gnu libc6-dev-powerpc-cross qemu-system-ppc"
 
 missing=
 for p in $PKGS; do
