@@ -10,7 +10,7 @@
 static void k7_wraps_of_the_48_bit_counter_sum_exactly(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_k7_pmu);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = pc_model_counter(test, m, &hw);
 	unsigned int wraps;
 	u64 total;
@@ -34,7 +34,7 @@ static void k7_four_counters_each_with_its_own_enable(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < 5; i++) {
-		struct perf_counter_hw_event hw = pc_model_generic(i);
+		struct perf_counter_hw_event hw = pc_hw_model_generic(i);
 
 		c[i] = pc_model_counter(test, m, &hw);
 		KUNIT_ASSERT_NOT_NULL(test, c[i]);
@@ -67,7 +67,7 @@ static void k7_four_counters_each_with_its_own_enable(struct kunit *test)
 static void k7_period_of_2_47_plus_3_samples_at_its_last_event(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_k7_pmu);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
 	const u64 period = (1ULL << 47) + 3;
 	struct perf_counter *c;
 	u64 value = 0;
@@ -81,10 +81,10 @@ static void k7_period_of_2_47_plus_3_samples_at_its_last_event(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
 	pc_msr_model_run(m, 3, true);
 	pc_msr_model_service(m);
-	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 0);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 0);
 	pc_msr_model_run(m, 1, true);
 	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
-	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
 	KUNIT_EXPECT_EQ(test, value, period);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	pc_model_counter_free(m, c);
@@ -106,7 +106,7 @@ static void k7_k8_k10_event_maps_and_raw_bits(struct kunit *test)
 		const struct pc_pmu *pmu = &model[i]->x86.pmu;
 
 		for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
-			hw = pc_model_generic(id);
+			hw = pc_hw_model_generic(id);
 			if (!want[id]) {
 				/* no bus cycle event on AMD parts */
 				KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc),
@@ -116,15 +116,15 @@ static void k7_k8_k10_event_maps_and_raw_bits(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
 			KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
 		}
-		hw = pc_model_raw(PC_EVNTSEL_INT | 0x76);
+		hw = pc_hw_model_raw(PC_EVNTSEL_INT | 0x76);
 		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
-		hw = pc_model_raw(PC_EVNTSEL_EN | 0x76);
+		hw = pc_hw_model_raw(PC_EVNTSEL_EN | 0x76);
 		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
 		/* Event select bits 35..32 exist from family 10h on. */
-		hw = pc_model_raw(0x100000076ULL);
+		hw = pc_hw_model_raw(0x100000076ULL);
 		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc),
 				model[i] == &pc_k10_pmu ? 0 : -EINVAL);
-		hw = pc_model_raw(BIT_ULL(40) | 0x76);
+		hw = pc_hw_model_raw(BIT_ULL(40) | 0x76);
 		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
 	}
 }

@@ -19,6 +19,8 @@
 #include <kunit/test.h>
 #include <linux/perf_counter_hw.h>
 
+#include "kunit/hw_model.h"
+
 #include "../evntsel.h"
 
 struct pc_msr_model {
@@ -39,12 +41,6 @@ struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user);
 int pc_msr_model_service(struct pc_msr_model *m);
 
-struct perf_counter *pc_model_counter(struct kunit *test,
-				      struct pc_msr_model *m,
-				      struct perf_counter_hw_event *hw);
-/* The kind of the counters the model suites decode: never on a CPU. */
-extern const struct pc_ops pc_model_ops;
-
 /*
  * Run @chunk-sized batches of events through @counter (on @m) until
  * @total is passed, serving each interrupt; the events run, and in
@@ -53,10 +49,18 @@ extern const struct pc_ops pc_model_ops;
 u64 pc_msr_model_wrap_run(struct pc_msr_model *m, struct perf_counter *counter,
 			  u64 chunk, u64 total, unsigned int *wraps);
 
-struct perf_counter_hw_event pc_model_generic(unsigned int id);
-struct perf_counter_hw_event pc_model_raw(u64 code);
-u64 pc_model_records(struct perf_counter *counter, u64 *last_value);
-void pc_model_counter_free(struct pc_msr_model *m,
-			   struct perf_counter *counter);
+/* A counter decoded by the model's driver; NULL if refused. */
+static inline struct perf_counter *
+pc_model_counter(struct kunit *test, struct pc_msr_model *m,
+		 struct perf_counter_hw_event *hw)
+{
+	return pc_hw_model_counter(test, m->cpuc.pmu, hw, NULL);
+}
+
+static inline void pc_model_counter_free(struct pc_msr_model *m,
+					 struct perf_counter *counter)
+{
+	pc_hw_model_free(&m->cpuc, counter);
+}
 
 #endif

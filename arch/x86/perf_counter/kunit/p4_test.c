@@ -139,17 +139,9 @@ static struct perf_counter *p4_counter(struct kunit *test,
 				       struct perf_counter_hw_event *hw,
 				       const u64 *escr)
 {
-	struct perf_counter *counter;
-
 	if (escr)
 		hw->extra_config_len = sizeof(u64);
-	counter = pc_counter_alloc(hw, escr, &pc_model_ops, -1, NULL);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
-	if (pc_hw_decode(&pc_p4_driver.pmu, counter)) {
-		pc_counter_put(counter);
-		return NULL;
-	}
-	return counter;
+	return pc_hw_model_counter(test, &pc_p4_driver.pmu, hw, escr);
 }
 
 static void p4_free(struct p4_model *m, struct perf_counter *counter)
@@ -166,7 +158,7 @@ static void p4_free(struct p4_model *m, struct perf_counter *counter)
 static void p4_cycles_take_an_fsb_escr_and_cccr_select_6(struct kunit *test)
 {
 	struct p4_model *m = p4_model_new(test);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = p4_counter(test, &hw, NULL);
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
@@ -193,9 +185,9 @@ static void p4_cycles_take_an_fsb_escr_and_cccr_select_6(struct kunit *test)
 static void p4_an_escr_serves_one_counter_at_a_time(struct kunit *test)
 {
 	struct p4_model *m = p4_model_new(test);
-	struct perf_counter_hw_event cyc = pc_model_generic(PERF_COUNT_CPU_CYCLES);
-	struct perf_counter_hw_event bus = pc_model_generic(PERF_COUNT_BUS_CYCLES);
-	struct perf_counter_hw_event ins = pc_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event bus = pc_hw_model_generic(PERF_COUNT_BUS_CYCLES);
+	struct perf_counter_hw_event ins = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
 	struct perf_counter *a = p4_counter(test, &cyc, NULL);
 	struct perf_counter *b = p4_counter(test, &cyc, NULL);
 	struct perf_counter *c = p4_counter(test, &bus, NULL);
@@ -239,7 +231,7 @@ static void p4_an_escr_serves_one_counter_at_a_time(struct kunit *test)
 static void p4_wraps_clear_ovf_and_sum_exactly(struct kunit *test)
 {
 	struct p4_model *m = p4_model_new(test);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
 	struct perf_counter *c = p4_counter(test, &hw, NULL);
 	const u64 chunk = 0x6543210fedULL;	/* under 2^39 */
 	u64 total = 0, wraps = 0;
@@ -265,7 +257,7 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 	/* instr_retired, by hand: CRU_ESCR1, select 4 */
 	u64 cccr = P4_CCCR_SELECT(4) | ((u64)CRU_ESCR1 << 32);
 	u64 escr = P4_ESCR_EVENT(0x02, 0x1);
-	struct perf_counter_hw_event hw = pc_model_raw(cccr);
+	struct perf_counter_hw_event hw = pc_hw_model_raw(cccr);
 	struct perf_counter_hw_event bad;
 	struct perf_counter *c;
 	u64 word;
@@ -285,31 +277,31 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 	p4_free(m, c);
 
 	/* Refused: a select that is not that ESCR's ... */
-	bad = pc_model_raw(P4_CCCR_SELECT(5) | ((u64)CRU_ESCR1 << 32));
+	bad = pc_hw_model_raw(P4_CCCR_SELECT(5) | ((u64)CRU_ESCR1 << 32));
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
 	/* ... an MSR that is no ESCR, the driver's CCCR bits ... */
-	bad = pc_model_raw(P4_CCCR_SELECT(4) | (0x3c6ULL << 32));
+	bad = pc_hw_model_raw(P4_CCCR_SELECT(4) | (0x3c6ULL << 32));
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
-	bad = pc_model_raw(cccr | P4_CCCR_ENABLE);
+	bad = pc_hw_model_raw(cccr | P4_CCCR_ENABLE);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
-	bad = pc_model_raw(cccr | P4_CCCR_OVF_PMI_T1);
+	bad = pc_hw_model_raw(cccr | P4_CCCR_OVF_PMI_T1);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
-	bad = pc_model_raw(cccr | P4_CCCR_CASCADE);
+	bad = pc_hw_model_raw(cccr | P4_CCCR_CASCADE);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
 	/* ... thread bits or bit 32 in the ESCR word, or no ESCR word. */
-	bad = pc_model_raw(cccr);
+	bad = pc_hw_model_raw(cccr);
 	word = escr | P4_ESCR_T1_USR;
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &word));
 	word = escr | BIT_ULL(32);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &word));
-	bad = pc_model_raw(cccr);
+	bad = pc_hw_model_raw(cccr);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, NULL));
 }
 
 static void p4_second_thread_keeps_off_the_registers(struct kunit *test)
 {
 	struct p4_model *m = p4_model_new(test);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = p4_counter(test, &hw, NULL);
 	unsigned int i;
 
@@ -340,14 +332,14 @@ static void p4_event_map_uses_the_sdm_events(struct kunit *test)
 	unsigned int id;
 
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
-		hw = pc_model_generic(id);
+		hw = pc_hw_model_generic(id);
 		KUNIT_ASSERT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, FIELD_GET(P4_ESCR_EVENT_SELECT, hwc.extra),
 				want[id].event);
 		KUNIT_EXPECT_GE(test, pc_p4_driver.pmu.places(&hwc, place), 4);
 		KUNIT_EXPECT_EQ(test, place[0].aux, want[id].escr);
 	}
-	hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	hw.exclude_user = hw.exclude_kernel = 1;
 	KUNIT_EXPECT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), -EINVAL);
 }

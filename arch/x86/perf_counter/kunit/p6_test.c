@@ -10,7 +10,7 @@
 static void p6_wraps_of_the_40_bit_counter_sum_exactly(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = pc_model_counter(test, m, &hw);
 	unsigned int wraps;
 	u64 total;
@@ -30,7 +30,7 @@ static void p6_wraps_of_the_40_bit_counter_sum_exactly(struct kunit *test)
 static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
 	const u64 period = (1ULL << 31) + 5;
 	struct perf_counter *c;
 	u64 value = 0;
@@ -46,10 +46,10 @@ static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
 	pc_msr_model_run(m, 5, true);
 	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 0);
-	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 0);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 0);
 	pc_msr_model_run(m, 1, true);
 	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
-	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
 	KUNIT_EXPECT_EQ(test, value, period);
 
 	/* The next period is as exact. */
@@ -57,10 +57,10 @@ static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *tes
 	pc_msr_model_service(m);
 	pc_msr_model_run(m, 5, false);
 	pc_msr_model_service(m);
-	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
 	pc_msr_model_run(m, 1, false);
 	pc_msr_model_service(m);
-	KUNIT_EXPECT_EQ(test, pc_model_records(c, &value), 2);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 2);
 	KUNIT_EXPECT_EQ(test, value, 2 * period);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	pc_model_counter_free(m, c);
@@ -76,7 +76,7 @@ static void p6_nmi_in_read(struct pc_msr_model *m)
 static void p6_overflow_between_read_and_update_loses_nothing(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
-	struct perf_counter_hw_event hw = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = pc_model_counter(test, m, &hw);
 	const u64 before = pc_p6_pmu.x86.pmu.max_period - 10;
 
@@ -98,8 +98,8 @@ static void p6_overflow_between_read_and_update_loses_nothing(struct kunit *test
 static void p6_evntsel0_enable_bit_gates_counter_1_alone(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
-	struct perf_counter_hw_event cyc = pc_model_generic(PERF_COUNT_CPU_CYCLES);
-	struct perf_counter_hw_event div = pc_model_raw(0x13);	/* DIV: counter 1 */
+	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event div = pc_hw_model_raw(0x13);	/* DIV: counter 1 */
 	struct perf_counter *a = pc_model_counter(test, m, &cyc);
 	struct perf_counter *b = pc_model_counter(test, m, &div);
 
@@ -133,9 +133,9 @@ static void p6_evntsel0_enable_bit_gates_counter_1_alone(struct kunit *test)
 static void p6_constraints_move_counters_or_refuse(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
-	struct perf_counter_hw_event cyc = pc_model_generic(PERF_COUNT_CPU_CYCLES);
-	struct perf_counter_hw_event flops = pc_model_raw(0xc1);  /* counter 0 */
-	struct perf_counter_hw_event busy = pc_model_raw(0x14);   /* counter 0 */
+	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event flops = pc_hw_model_raw(0xc1);  /* counter 0 */
+	struct perf_counter_hw_event busy = pc_hw_model_raw(0x14);   /* counter 0 */
 	struct perf_counter *a = pc_model_counter(test, m, &cyc);
 	struct perf_counter *b = pc_model_counter(test, m, &flops);
 	struct perf_counter *c = pc_model_counter(test, m, &busy);
@@ -173,7 +173,7 @@ static void p6_constraints_move_counters_or_refuse(struct kunit *test)
 static void p6_exclude_user_and_kernel_clear_usr_and_os(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
-	struct perf_counter_hw_event ku = pc_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event ku = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter_hw_event kk = ku, none = ku;
 	struct perf_counter *a, *b;
 
@@ -212,22 +212,22 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 	unsigned int id;
 
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
-		hw = pc_model_generic(id);
+		hw = pc_hw_model_generic(id);
 		KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
 		KUNIT_EXPECT_TRUE(test, hwc.config & PC_EVNTSEL_INT);
 		KUNIT_EXPECT_FALSE(test, hwc.config & PC_EVNTSEL_EN);
 	}
-	hw = pc_model_generic(PERF_HW_EVENTS_MAX);
+	hw = pc_hw_model_generic(PERF_HW_EVENTS_MAX);
 	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), -EINVAL);
 
 	/* Raw: event, unit mask, edge, invert, counter mask; nothing else. */
-	hw = pc_model_raw(0xff84ffff);
+	hw = pc_hw_model_raw(0xff84ffff);
 	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
 	for (id = 16; id < 63; id++) {
 		if (BIT_ULL(id) & 0xff840000ULL)
 			continue;
-		hw = pc_model_raw(0xc0 | BIT_ULL(id));
+		hw = pc_hw_model_raw(0xc0 | BIT_ULL(id));
 		KUNIT_EXPECT_EQ_MSG(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc),
 				    -EINVAL, "raw bit %u", id);
 	}
