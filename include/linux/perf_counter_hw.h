@@ -116,6 +116,10 @@ struct pc_hw_cpu {
  * @width:	bits a counter register holds
  * @max_period:	the most events a counter may be loaded to overflow
  *		after (P6: 31 bits, as writes sign-extend bit 31)
+ * @irq_at:	the raw value at which a counter interrupts: 0 where it
+ *		interrupts as it wraps past its width (x86), 0x80000000
+ *		where it does as bit 31 turns on (PowerPC). A counter
+ *		is loaded with @irq_at minus the events it may count.
  * @decode:	fill @hwc->config (and @hwc->extra) for a generic id or a
  *		raw event, with the privilege filters; @extra holds the
  *		hw_event's extra_config_len bytes of extra control words.
@@ -128,8 +132,11 @@ struct pc_hw_cpu {
  * @write:	load counter register @idx with a raw value (width bits)
  * @overflowed:	did the counter at @idx overflow? @raw is its value just
  *		read; clears the hardware's overflow flag if it has one.
- *		NULL: the top bit clear means it wrapped (counters are
- *		always loaded with a negative value).
+ *		NULL: the top bit clear means it wrapped (counters that
+ *		interrupt at 0 are always loaded with a negative value).
+ * @compatible: may @a and @b be on the registers at once, wherever each
+ *		sits? NULL: always. (PowerPC freezes every counter in
+ *		user or kernel mode with one pair of MMCR0 bits.)
  * @reserve:	take the registers from the rest of the kernel; -EBUSY if
  *		someone holds them. Called for the first hardware counter.
  * @release:	give them back, after the last one
@@ -139,6 +146,7 @@ struct pc_pmu {
 	unsigned int	nr_counters;
 	unsigned int	width;
 	u64		max_period;
+	u64		irq_at;
 
 	int	(*decode)(const struct perf_counter_hw_event *hw_event,
 			  const u64 *extra, struct pc_hw_counter *hwc);
@@ -149,6 +157,8 @@ struct pc_pmu {
 	u64	(*read)(struct pc_hw_cpu *cpuc, unsigned int idx);
 	void	(*write)(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val);
 	bool	(*overflowed)(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw);
+	bool	(*compatible)(const struct pc_hw_counter *a,
+			      const struct pc_hw_counter *b);
 	int	(*reserve)(void);
 	void	(*release)(void);
 };
@@ -172,6 +182,7 @@ enum pc_pmu_state {
 
 int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
 		   enum pc_pmu_state state);
+bool pc_hw_check_skipped(void);
 const struct pc_pmu *pc_hw_pmu(void);
 enum pc_pmu_state pc_hw_pmu_state(void);
 struct pc_hw_cpu *pc_hw_this_cpu(void);

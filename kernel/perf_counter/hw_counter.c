@@ -10,11 +10,12 @@
  * arrives between another fold's read and its update takes the rest of
  * the interval and nothing is counted twice or lost.
  *
- * Every counter on a register is loaded with a negative value and
- * interrupts when it wraps: a sampling counter after the events left to
- * its next sample (or the most the register takes, if that is fewer), a
- * counting one after pmu->max_period events, so that no counter ever
- * wraps twice between two folds.
+ * Every counter on a register is loaded to interrupt (on x86 as it
+ * wraps, on PowerPC as bit 31 turns on, see pc_pmu.irq_at): a sampling
+ * counter after the events left to its next sample (or the most the
+ * register takes, if that is fewer), a counting one after
+ * pmu->max_period events, so that no counter ever wraps twice between
+ * two folds.
  *
  * Placement is all or nothing per counter: when a counter does not fit
  * beside the ones already on the CPU, the counters on the CPU and the
@@ -65,6 +66,27 @@ static const struct kernel_param_ops pc_hw_pmu_param = {
 };
 module_param_cb(pmu, &pc_hw_pmu_param, NULL, 0444);
 MODULE_PARM_DESC(pmu, "the PMU driver: name,counters,width,state, or none");
+
+/* perf_counter.no_pmu_check=1: emulators whose PMUs do not count. */
+static bool no_pmu_check;
+module_param(no_pmu_check, bool, 0444);
+MODULE_PARM_DESC(no_pmu_check,
+		 "use the PMU even if its registers do not work as they should");
+
+/**
+ * pc_hw_check_skipped() - was the PMU check skipped on the command line?
+ *
+ * A driver that finds its registers do not work registers its PMU as
+ * PC_PMU_BROKEN, unless perf_counter.no_pmu_check=1 asks it to use them
+ * anyway (PC_PMU_UNCHECKED): in an emulator whose PMU does not count,
+ * counters are still placed, scheduled and read.
+ *
+ * Return: true if it was.
+ */
+bool pc_hw_check_skipped(void)
+{
+	return no_pmu_check;
+}
 
 /* Counters holding the registers; the first reserves, the last frees. */
 static DEFINE_MUTEX(pc_hw_reserve_mutex);
@@ -226,7 +248,7 @@ static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 		else if (left <= 0)
 			load = 1;	/* a sample is due: at the next event */
 	}
-	raw = -load & pc_hw_mask(pmu);
+	raw = (pmu->irq_at - load) & pc_hw_mask(pmu);
 	gen = (local64_read(&hwc->prev) & ~PC_HW_RAW_MASK) +
 	      (1ULL << PC_HW_RAW_BITS);
 	local64_set(&hwc->prev, raw | gen);
@@ -283,6 +305,13 @@ static void pc_hw_want(const struct pc_pmu *pmu, struct perf_counter *counter,
 	}
 }
 
+static bool pc_hw_compatible(const struct pc_pmu *pmu,
+			     const struct perf_counter *a,
+			     const struct perf_counter *b)
+{
+	return !pmu->compatible || pmu->compatible(&a->hw, &b->hw);
+}
+
 /**
  * pc_hw_cpu_add() - put a counter on a register of @cpuc
  * @cpuc:	this CPU's registers, irqs off
@@ -290,8 +319,8 @@ static void pc_hw_want(const struct pc_pmu *pmu, struct perf_counter *counter,
  *
  * Moves counters already on if that makes room.
  *
- * Return: 0, or -ENOSPC if no placement holds them all or the CPU may
- * not use its registers.
+ * Return: 0, or -ENOSPC if no placement holds them all, the counter
+ * cannot be on with one that is, or the CPU may not use its registers.
  */
 int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
@@ -302,6 +331,9 @@ int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 
 	if (cpuc->forbidden || cpuc->nr_on >= pmu->nr_counters)
 		return -ENOSPC;
+	for (i = 0; i < pmu->nr_counters; i++)
+		if (cpuc->on[i] && !pc_hw_compatible(pmu, cpuc->on[i], counter))
+			return -ENOSPC;
 
 	/* The easy case: a place of its own is free. */
 	pc_hw_want(pmu, counter, &want[0]);
@@ -506,8 +538,9 @@ const struct pc_ops pc_hw_ops = {
  * @leader:	a group leader, its member list stable (ctx->mutex held)
  * @counter:	a new member
  *
- * Return: 0, or -ENOSPC if the group's hardware counters have no
- * placement even on an idle CPU.
+ * Return: 0, -EINVAL if @counter can never be on with another member
+ * (see pc_pmu.compatible), or -ENOSPC if the group's hardware counters
+ * have no placement even on an idle CPU.
  */
 int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter)
 {
@@ -518,6 +551,13 @@ int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter)
 
 	if (counter->ops != &pc_hw_ops)
 		return 0;
+	if (leader->ops == &pc_hw_ops &&
+	    !pc_hw_compatible(pc_pmu, leader, counter))
+		return -EINVAL;
+	list_for_each_entry(member, &leader->siblings, group_entry)
+		if (member->ops == &pc_hw_ops &&
+		    !pc_hw_compatible(pc_pmu, member, counter))
+			return -EINVAL;
 	want = kmalloc_array(PC_HW_MAX_COUNTERS, sizeof(*want), GFP_KERNEL);
 	if (!want)
 		return -ENOMEM;

@@ -6,12 +6,11 @@
  * Boot parameter perf_counter.no_pmu_check=1 skips the register check,
  * for emulators whose PMU registers hold nothing (QEMU's TCG): hardware
  * counters can then be opened, placed, multiplexed and read, and count
- * nothing. /sys/module/perf_counter/parameters/pmu says which driver
- * runs (see hw_counter.c).
+ * nothing (the parameter is the core's, see hw_counter.c, as is
+ * /sys/module/perf_counter/parameters/pmu, which says which driver runs).
  */
 #include <linux/init.h>
 #include <linux/kernel.h>
-#include <linux/moduleparam.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/smp.h>
 #include <asm/apic.h>
@@ -21,14 +20,6 @@
 
 #include "evntsel.h"
 #include "x86_pmu.h"
-
-#undef MODULE_PARAM_PREFIX
-#define MODULE_PARAM_PREFIX "perf_counter."
-
-static bool no_pmu_check;
-module_param(no_pmu_check, bool, 0444);
-MODULE_PARM_DESC(no_pmu_check,
-		 "use the PMU even if its registers do not hold what is written");
 
 static u64 pc_x86_rdmsr(void *priv, u32 msr)
 {
@@ -178,7 +169,7 @@ static int __init pc_x86_pmu_init(void)
 		return 0;
 	}
 
-	if (no_pmu_check)
+	if (pc_hw_check_skipped())
 		state = PC_PMU_UNCHECKED;
 	else if (pc_x86_regs_hold(d))
 		state = PC_PMU_OK;
