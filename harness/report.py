@@ -35,7 +35,8 @@ EXPECTED_KUNIT = ('perf_counter_config', 'perf_counter_time',
 X86_KUNIT = ('perf_counter_x86_p6_model', 'perf_counter_x86_k7_model',
              'perf_counter_x86_p4_model', 'perf_counter_x86_reserve')
 # The drivers' suites each target's kernel must run, by target name.
-TARGET_KUNIT = {'x86_64': X86_KUNIT, 'i386': X86_KUNIT, 'ppc32': (),
+TARGET_KUNIT = {'x86_64': X86_KUNIT, 'i386': X86_KUNIT,
+                'ppc32': ('perf_counter_ppc_mmcr_model',),
                 'x86_64-bench': ()}
 
 

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The 32-bit PowerPC driver against a model of the 604, 604e, 750, 7400
+ * and 7450 performance monitors: selectors in the right MMCR fields on
+ * every PMC, the freeze, exception and condition bits, preloads, the
+ * 64-bit sum across wraps at bit 31, periods of 1 and 0x7fffffff, no
+ * exception storms, placement under each model's event constraints,
+ * the event maps, raw and threshold validation, and the reservation.
+ */
+#include <asm/pmc.h>
+
+#include "spr_model.h"
+
+static const struct pc_ppc_pmu *const models[] = {
+	&pc_ppc604_pmu, &pc_ppc604e_pmu, &pc_ppc750_pmu,
+	&pc_ppc7400_pmu, &pc_ppc7450_pmu,
+};
+
+/* Selector field widths per PMC, from the manuals. */
+static const unsigned int sel_bits[PC_PPC_MAX_PMCS] = { 7, 6, 5, 5, 5, 6 };
+
+static struct perf_counter_hw_event raw(u32 sel, u32 pmc)
+{
+	return pc_hw_model_raw(sel | pmc << 8);
+}
+
+static struct perf_counter *counter(struct kunit *test, struct pc_spr_model *m,
+				    struct perf_counter_hw_event hw)
+{
+	return pc_hw_model_counter(test, &m->p->pmu, &hw, NULL);
+}
+
+static void ppc_selectors_land_in_their_mmcr_field_on_every_pmc(struct kunit *test)
+{
+	unsigned int i, pmc, other;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		unsigned int nr = models[i]->pmu.nr_counters;
+
+		for (pmc = 1; pmc <= nr; pmc++) {
+			struct pc_spr_model *m = pc_spr_model_new(test, models[i]);
+			u32 sel = BIT(sel_bits[pmc - 1]) - 1;
+			u32 ce = pmc == 1 ? PC_MMCR0_PMC1CE : PC_MMCR0_PMCJCE;
+			struct perf_counter *c = counter(test, m, raw(sel, pmc));
+
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+			KUNIT_EXPECT_EQ(test, c->hw.place.idx, pmc - 1);
+			for (other = 0; other < nr; other++)
+				KUNIT_EXPECT_EQ_MSG(test, pc_spr_model_sel(m, other),
+						    other == pmc - 1 ? sel : 0,
+						    "%s PMC%u on, PMC%u's field",
+						    models[i]->pmu.name, pmc,
+						    other + 1);
+			KUNIT_EXPECT_EQ(test, m->mmcr0 &
+					(PC_MMCR0_FC | PC_MMCR0_FREEZE_MODE), 0);
+			KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+			KUNIT_EXPECT_EQ(test, m->mmcr0 &
+					(PC_MMCR0_PMC1CE | PC_MMCR0_PMCJCE), ce);
+			/* counting: 0x7fffffff events to the interrupt */
+			KUNIT_EXPECT_EQ(test, m->pmc[pmc - 1], 1);
+			/* one bit more than the field holds */
+			KUNIT_EXPECT_NULL(test, counter(test, m,
+							raw(sel + 1, pmc)));
+
+			pc_hw_model_free(&m->cpuc, c);
+			KUNIT_EXPECT_EQ(test, m->mmcr0, PC_MMCR0_FC);
+			KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+			KUNIT_EXPECT_EQ(test, m->faults, 0);
+		}
+		if (nr < PC_PPC_MAX_PMCS) {
+			struct pc_spr_model *m = pc_spr_model_new(test, models[i]);
+
+			KUNIT_EXPECT_NULL(test, counter(test, m, raw(1, nr + 1)));
+		}
+	}
+}
+
+static void ppc_condition_enables_follow_the_pmcs_on(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	struct perf_counter *a = counter(test, m, raw(1, 1));
+	struct perf_counter *b = counter(test, m, raw(1, 5));
+	struct perf_counter *c = counter(test, m, raw(1, 6));
+
+	KUNIT_ASSERT_TRUE(test, a && b && c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_PMC1CE | PC_MMCR0_PMCJCE),
+			PC_MMCR0_PMC1CE | PC_MMCR0_PMCJCE);
+	pc_hw_cpu_del(&m->cpuc, b);
+	/* PMC6 still needs PMCjCE */
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMCJCE);
+	KUNIT_EXPECT_EQ(test, pc_spr_model_sel(m, 4), 0);
+	pc_hw_cpu_del(&m->cpuc, c);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMC1CE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_FC);
+	pc_hw_cpu_del(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, m->mmcr0, PC_MMCR0_FC);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, a);
+	pc_hw_model_free(&m->cpuc, b);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+static void ppc_freeze_bits_follow_the_excludes_and_must_agree(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc750_pmu);
+	struct perf_counter_hw_event user = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event kern = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter *a, *b, *c;
+
+	user.exclude_kernel = 1;
+	kern.exclude_user = 1;
+	a = counter(test, m, user);
+	b = counter(test, m, kern);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_FREEZE_MODE, PC_MMCR0_FCS);
+	pc_spr_model_run(m, 100, true);
+	pc_spr_model_run(m, 50, false);
+	pc_hw_fold(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 100);
+	/* MMCR0 has one pair of freeze bits: a kernel-only counter waits */
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), -ENOSPC);
+	user.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+						PERF_COUNT_INSTRUCTIONS);
+	c = counter(test, m, user);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_hw_cpu_del(&m->cpuc, a);
+	pc_hw_cpu_del(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_FREEZE_MODE, PC_MMCR0_FCP);
+	pc_spr_model_run(m, 7, true);
+	pc_spr_model_run(m, 30, false);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 30);
+	/* frozen in both states counts nothing: refused */
+	kern.exclude_kernel = 1;
+	KUNIT_EXPECT_NULL(test, counter(test, m, kern));
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, a);
+	pc_hw_model_free(&m->cpuc, b);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+static void ppc_wraps_at_bit_31_sum_exactly_to_64_bits(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	struct perf_counter *c = counter(test, m,
+					 pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+	const u32 chunk = 0x6543210f;
+	unsigned int wraps = 0;
+	u64 total = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	while (total < (20ULL << 32)) {
+		pc_spr_model_run(m, chunk, false);
+		total += chunk;
+		if (m->pending)
+			wraps += pc_spr_model_service(m);
+		/* the handler loads it again: never a second signal */
+		KUNIT_ASSERT_FALSE(test, m->pending);
+	}
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
+	/* one exception per 2^31 events at least, as the model runs them */
+	KUNIT_EXPECT_GE(test, wraps, total >> 32);
+	KUNIT_EXPECT_EQ(test, wraps, m->signals);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+static void ppc_period_of_1_samples_every_event_without_a_storm(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc604_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter *c;
+	u64 value = 0;
+	int i;
+
+	hw.irq_period = 1;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = counter(test, m, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7fffffff);
+	for (i = 1; i <= 5; i++) {
+		pc_spr_model_run(m, 1, true);
+		KUNIT_ASSERT_TRUE(test, m->pending);
+		KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
+		KUNIT_EXPECT_FALSE(test, m->pending);
+		KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7fffffff);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+	}
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 5);
+	KUNIT_EXPECT_EQ(test, value, 5);
+	KUNIT_EXPECT_EQ(test, m->signals, 5);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+static void ppc_period_of_0x7fffffff_samples_at_its_last_event(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7400_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c;
+	u64 value = 0;
+
+	hw.irq_period = 0x7fffffff;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = counter(test, m, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 1);
+	pc_spr_model_run(m, 0x7ffffffe, false);
+	KUNIT_EXPECT_FALSE(test, m->pending);
+	pc_spr_model_run(m, 1, false);
+	KUNIT_ASSERT_TRUE(test, m->pending);
+	KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
+	KUNIT_EXPECT_EQ(test, value, 0x7fffffff);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+static void ppc_stale_negative_pmc_is_cleared_not_a_storm(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc750_pmu);
+	struct perf_counter *a = counter(test, m, raw(1, 1));
+	struct perf_counter *b = counter(test, m, raw(1, 2));
+	struct perf_counter *c = counter(test, m, raw(1, 3));
+
+	KUNIT_ASSERT_TRUE(test, a && b && c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	/* Both wrap; PMC2's counter goes off before the exception is taken. */
+	pc_spr_model_run(m, 0x7fffffff, false);
+	KUNIT_ASSERT_TRUE(test, m->pending);
+	pc_hw_cpu_del(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 0x7fffffff);
+	/* PMC3 keeps PMCjCE on, so a negative PMC2 would signal for ever */
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 2);
+	KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
+	/* PMC2 was zeroed, PMC1 loaded again: PMXE on and nothing signals */
+	KUNIT_EXPECT_EQ(test, m->pmc[1], 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[0], 1);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+	KUNIT_EXPECT_FALSE(test, m->pending);
+	KUNIT_EXPECT_EQ(test, m->signals, 1);
+	pc_hw_fold(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 0x7fffffff);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, a);
+	pc_hw_model_free(&m->cpuc, b);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+/* Add @ids in order on a fresh @p; how many went on, then -ENOSPC. */
+static int place_all(struct kunit *test, const struct pc_ppc_pmu *p,
+		     const unsigned int *ids, int n)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, p);
+	struct perf_counter *c[PC_PPC_MAX_PMCS + 1];
+	int i, on = 0;
+
+	for (i = 0; i < n; i++) {
+		c[i] = counter(test, m, pc_hw_model_generic(ids[i]));
+		KUNIT_ASSERT_NOT_NULL(test, c[i]);
+		if (pc_hw_cpu_add(&m->cpuc, c[i]) == 0)
+			on++;
+	}
+	/* every counter on sits on a PMC that counts its event */
+	for (i = 0; i < n; i++) {
+		if (!c[i]->hw.on)
+			continue;
+		KUNIT_EXPECT_TRUE(test, p->events[ids[i]].pmcs &
+				  BIT(c[i]->hw.place.idx));
+		KUNIT_EXPECT_EQ(test, pc_spr_model_sel(m, c[i]->hw.place.idx),
+				p->events[ids[i]].sel);
+	}
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	for (i = 0; i < n; i++)
+		pc_hw_model_free(&m->cpuc, c[i]);
+	return on;
+}
+
+static void ppc_placement_finds_an_assignment_whenever_one_exists(struct kunit *test)
+{
+	/* cycles first take PMC1/PMC2 and are moved to make room */
+	static const unsigned int full_7450[] = {
+		PERF_COUNT_CPU_CYCLES, PERF_COUNT_CPU_CYCLES,
+		PERF_COUNT_CACHE_MISSES, PERF_COUNT_CACHE_MISSES,
+		PERF_COUNT_BRANCH_INSTRUCTIONS, PERF_COUNT_BRANCH_MISSES,
+		PERF_COUNT_INSTRUCTIONS,
+	};
+	static const unsigned int pmc4_twice_7400[] = {
+		PERF_COUNT_BRANCH_MISSES, PERF_COUNT_BRANCH_MISSES,
+	};
+	static const unsigned int pmc2_twice_604[] = {
+		PERF_COUNT_CPU_CYCLES, PERF_COUNT_CACHE_MISSES,
+		PERF_COUNT_BRANCH_INSTRUCTIONS,
+	};
+	static const unsigned int moved_604[] = {
+		PERF_COUNT_CPU_CYCLES, PERF_COUNT_BRANCH_MISSES,
+	};
+	static const unsigned int full_750[] = {
+		PERF_COUNT_INSTRUCTIONS, PERF_COUNT_CPU_CYCLES,
+		PERF_COUNT_BRANCH_MISSES, PERF_COUNT_CACHE_MISSES,
+	};
+
+	/* six fit; instructions has no seventh PMC among PMC1-4 */
+	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc7450_pmu, full_7450, 7), 6);
+	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc7400_pmu, pmc4_twice_7400, 2), 1);
+	/* the 604's PMC2 counts cache misses and branches, one at a time */
+	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc604_pmu, pmc2_twice_604, 3), 2);
+	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc604_pmu, moved_604, 2), 2);
+	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc604e_pmu, full_750, 4), 4);
+	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc750_pmu, full_750, 4), 4);
+}
+
+static void ppc_event_maps_and_raw_selectors_per_model(struct kunit *test)
+{
+	/* { selector, PMCs } per generic id; 0 where the model has none */
+	static const struct pc_ppc_event want[][PERF_HW_EVENTS_MAX] = {
+		{ { 1, 0x3 }, { 2, 0x3 }, { 0 }, { 6, 0x2 }, { 8, 0x2 }, { 7, 0x1 } },
+		{ { 1, 0xf }, { 2, 0xf }, { 0 }, { 6, 0x2 }, { 8, 0x2 }, { 7, 0x1 } },
+		{ { 1, 0xf }, { 2, 0xf }, { 0 }, { 5, 0x4 }, { 0 }, { 8, 0x8 } },
+		{ { 1, 0xf }, { 2, 0xf }, { 0 }, { 15, 0x2 }, { 0 }, { 5, 0x8 } },
+		{ { 1, 0x3f }, { 2, 0xf }, { 0 }, { 0x17, 0x6 }, { 0x22, 0x1 },
+		  { 0x1c, 0x8 } },
+	};
+	struct perf_counter_hw_event hw;
+	struct pc_hw_counter hwc;
+	unsigned int i, id;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		const struct pc_pmu *pmu = &models[i]->pmu;
+
+		for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+			hw = pc_hw_model_generic(id);
+			if (!want[i][id].sel) {
+				KUNIT_EXPECT_EQ_MSG(test, pmu->decode(&hw, NULL, &hwc),
+						    -EINVAL, "%s id %u", pmu->name, id);
+				continue;
+			}
+			KUNIT_ASSERT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+			KUNIT_EXPECT_EQ(test, hwc.config & PC_PPC_CFG_SEL,
+					want[i][id].sel);
+			KUNIT_EXPECT_EQ(test, (hwc.config & PC_PPC_CFG_PMCS) >>
+					PC_PPC_CFG_PMCS_SHIFT, want[i][id].pmcs);
+		}
+		/* selector 0 holds the counter; reserved bits; a PMC's own event */
+		hw = raw(0, 1);
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		hw = pc_hw_model_raw(1 | BIT_ULL(7));
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		hw = pc_hw_model_raw(1 | BIT_ULL(11));
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		hw = pc_hw_model_raw(1 | BIT_ULL(40));
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		hw = raw(4, 0);		/* dispatched: alike on every PMC */
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+		hw = raw(0x30, 0);	/* PMC-specific: needs its PMC */
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		hw = raw(0x30, 1);
+		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+		KUNIT_EXPECT_EQ(test, hwc.config >> PC_PPC_CFG_PMCS_SHIFT & 0x3f, 1);
+	}
+	/* 745x classes: 8-13 on PMC1, 2 and 4; 14-22 on PMC1 and 2 */
+	hw = raw(9, 0);
+	KUNIT_ASSERT_EQ(test, pc_ppc7450_pmu.pmu.decode(&hw, NULL, &hwc), 0);
+	KUNIT_EXPECT_EQ(test, hwc.config >> PC_PPC_CFG_PMCS_SHIFT & 0x3f, 0xb);
+	hw = raw(20, 0);
+	KUNIT_ASSERT_EQ(test, pc_ppc7450_pmu.pmu.decode(&hw, NULL, &hwc), 0);
+	KUNIT_EXPECT_EQ(test, hwc.config >> PC_PPC_CFG_PMCS_SHIFT & 0x3f, 0x3);
+	hw = raw(23, 0);
+	KUNIT_EXPECT_EQ(test, pc_ppc7450_pmu.pmu.decode(&hw, NULL, &hwc), -EINVAL);
+}
+
+/* A raw counter with threshold words. */
+struct thresh_event {
+	struct perf_counter_hw_event	hw;
+	u64				word[2];
+};
+
+static struct perf_counter *thresh_counter(struct kunit *test,
+					   struct pc_spr_model *m,
+					   struct thresh_event *ev,
+					   unsigned int words, bool exclusive)
+{
+	ev->hw = raw(0x1e, 1);
+	ev->hw.exclusive = exclusive;
+	ev->hw.extra_config_len = words * sizeof(u64);
+	return pc_hw_model_counter(test, &m->p->pmu, &ev->hw, ev->word);
+}
+
+static void ppc_threshold_words_only_for_exclusive_raw_counters(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	struct pc_spr_model *g3 = pc_spr_model_new(test, &pc_ppc750_pmu);
+	struct thresh_event ev = { .word = { 0x00150000, PC_MMCR2_THRESHMULT } };
+	struct perf_counter *c, *other;
+
+	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 2, false));
+	c = thresh_counter(test, m, &ev, 2, true);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_THRESHOLD, 0x00150000);
+	KUNIT_EXPECT_EQ(test, m->mmcr2, PC_MMCR2_THRESHMULT);
+	/* a counter asking for another threshold is never on with it */
+	ev.word[0] = 0x00030000;
+	other = thresh_counter(test, m, &ev, 1, true);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, other), -ENOSPC);
+	pc_hw_model_free(&m->cpuc, other);
+	pc_hw_model_free(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->mmcr0, PC_MMCR0_FC);
+	KUNIT_EXPECT_EQ(test, m->mmcr2, 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+
+	/* MMCR0 bits beyond THRESHOLD are the driver's */
+	ev.word[0] = PC_MMCR0_PMXE;
+	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 1, true));
+	ev.word[0] = PC_MMCR0_TBEE | 0x00010000;
+	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 1, true));
+	/* only THRESHMULT in MMCR2, and the 750 has no MMCR2 */
+	ev.word[0] = 0x00010000;
+	ev.word[1] = 1;
+	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 2, true));
+	ev.word[1] = PC_MMCR2_THRESHMULT;
+	KUNIT_EXPECT_NULL(test, thresh_counter(test, g3, &ev, 2, true));
+	c = thresh_counter(test, g3, &ev, 1, true);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&g3->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, g3->mmcr0 & PC_MMCR0_THRESHOLD, 0x00010000);
+	KUNIT_EXPECT_EQ(test, g3->faults, 0);
+	pc_hw_model_free(&g3->cpuc, c);
+}
+
+static void ppc_pmcs_held_by_another_user_are_ebusy(struct kunit *test)
+{
+	if (!pc_hw_pmu())
+		kunit_skip(test, "no PowerPC PMU driver on this CPU");
+	KUNIT_ASSERT_EQ(test, reserve_pmc_hardware(NULL), 0);
+	KUNIT_EXPECT_EQ(test, pc_ppc_reserve(), -EBUSY);
+	release_pmc_hardware();
+	KUNIT_ASSERT_EQ(test, pc_ppc_reserve(), 0);
+	KUNIT_EXPECT_EQ(test, reserve_pmc_hardware(NULL), -EBUSY);
+	pc_ppc_release();
+	KUNIT_EXPECT_EQ(test, reserve_pmc_hardware(NULL), 0);
+	release_pmc_hardware();
+}
+
+static struct kunit_case pc_ppc_cases[] = {
+	KUNIT_CASE(ppc_selectors_land_in_their_mmcr_field_on_every_pmc),
+	KUNIT_CASE(ppc_condition_enables_follow_the_pmcs_on),
+	KUNIT_CASE(ppc_freeze_bits_follow_the_excludes_and_must_agree),
+	KUNIT_CASE(ppc_wraps_at_bit_31_sum_exactly_to_64_bits),
+	KUNIT_CASE(ppc_period_of_1_samples_every_event_without_a_storm),
+	KUNIT_CASE(ppc_period_of_0x7fffffff_samples_at_its_last_event),
+	KUNIT_CASE(ppc_stale_negative_pmc_is_cleared_not_a_storm),
+	KUNIT_CASE(ppc_placement_finds_an_assignment_whenever_one_exists),
+	KUNIT_CASE(ppc_event_maps_and_raw_selectors_per_model),
+	KUNIT_CASE(ppc_threshold_words_only_for_exclusive_raw_counters),
+	KUNIT_CASE(ppc_pmcs_held_by_another_user_are_ebusy),
+	{}
+};
+
+static struct kunit_suite pc_ppc_suite = {
+	.name = "perf_counter_ppc_mmcr_model",
+	.test_cases = pc_ppc_cases,
+};
+kunit_test_suite(pc_ppc_suite);

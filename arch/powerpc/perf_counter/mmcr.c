@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on 32-bit PowerPC: what the 604, 750 and 74xx drivers
+ * share — decoding an event into a selector and freeze bits, the PMCs
+ * it may sit on, and programming MMCR0/MMCR1/MMCR2 one PMC at a time.
+ *
+ * The freeze bits (MMCR0[FCS], MMCR0[FCP]) and the threshold are one set
+ * for all PMCs: counters that disagree on them are never on together
+ * (pc_ppc_compatible()), so whichever counter is enabled last writes
+ * what every counter on the CPU asked for.
+ */
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/errno.h>
+
+#include "mmcr.h"
+
+/* Where each PMC's selector lives: register, shift and width. */
+static const struct {
+	u16	spr;
+	u8	shift;
+	u8	bits;
+} pc_ppc_sel_field[PC_PPC_MAX_PMCS] = {
+	{ PC_SPR_MMCR0,  6, 7 },	/* PMC1SEL, MMCR0 19-25 */
+	{ PC_SPR_MMCR0,  0, 6 },	/* PMC2SEL, MMCR0 26-31 */
+	{ PC_SPR_MMCR1, 27, 5 },	/* PMC3SEL, MMCR1 0-4 */
+	{ PC_SPR_MMCR1, 22, 5 },	/* PMC4SEL, MMCR1 5-9 */
+	{ PC_SPR_MMCR1, 17, 5 },	/* PMC5SEL, MMCR1 10-14 */
+	{ PC_SPR_MMCR1, 11, 6 },	/* PMC6SEL, MMCR1 15-20 */
+};
+
+static const u16 pc_ppc_pmc[PC_PPC_MAX_PMCS] = {
+	PC_SPR_PMC1, PC_SPR_PMC2, PC_SPR_PMC3,
+	PC_SPR_PMC4, PC_SPR_PMC5, PC_SPR_PMC6,
+};
+
+/**
+ * pc_ppc_pmc_spr() - the SPR number of a PMC
+ * @idx:	0 for PMC1 ... 5 for PMC6
+ *
+ * Return: the SPR number.
+ */
+u32 pc_ppc_pmc_spr(unsigned int idx)
+{
+	return pc_ppc_pmc[idx];
+}
+
+static u32 pc_ppc_sel_mask(unsigned int idx)
+{
+	return GENMASK(pc_ppc_sel_field[idx].bits - 1, 0) <<
+	       pc_ppc_sel_field[idx].shift;
+}
+
+/* The threshold words an exclusive raw counter may bring. */
+static int pc_ppc_decode_extra(const struct pc_ppc_pmu *p,
+			       const struct perf_counter_hw_event *hw_event,
+			       const u64 *extra, struct pc_hw_counter *hwc)
+{
+	unsigned int words = hw_event->extra_config_len / sizeof(u64);
+
+	hwc->extra = 0;
+	if (!words)
+		return 0;
+	if (!hw_event->exclusive)
+		return -EINVAL;
+	/* word 0: MMCR0, only its THRESHOLD field */
+	if (extra[0] & ~(u64)PC_MMCR0_THRESHOLD)
+		return -EINVAL;
+	hwc->extra = PC_PPC_EXTRA_SET | extra[0];
+	if (words < 2)
+		return 0;
+	/* word 1: MMCR2, only THRESHMULT, on the parts that have it */
+	if (!p->has_mmcr2 || (extra[1] & ~(u64)PC_MMCR2_THRESHMULT))
+		return -EINVAL;
+	if (extra[1])
+		hwc->extra |= PC_PPC_EXTRA_MULT;
+	return 0;
+}
+
+/**
+ * pc_ppc_decode() - an event as a selector, its PMCs and freeze bits
+ * @p:		the model
+ * @hw_event:	a generic id or a raw event (PC_PPC_RAW_SEL/_PMC), and
+ *		the privilege filters
+ * @extra:	its extra_config words: MMCR0's THRESHOLD field, then
+ *		MMCR2's THRESHMULT; only for an exclusive counter
+ * @hwc:	gets the decoded counter
+ *
+ * exclude_user sets MMCR0[FCP], exclude_kernel MMCR0[FCS]; exclude_hv
+ * and exclude_idle mean nothing on these parts and are accepted.
+ *
+ * Return: 0, or -EINVAL for a generic id the model lacks, a raw
+ * selector wider than its PMC's field, a PMC the model lacks, a
+ * selector that needs its PMC named, reserved bits, threshold words on
+ * a counter that is not exclusive, or a counter frozen in both modes.
+ */
+int pc_ppc_decode(const struct pc_ppc_pmu *p,
+		  const struct perf_counter_hw_event *hw_event,
+		  const u64 *extra, struct pc_hw_counter *hwc)
+{
+	unsigned int nr = p->pmu.nr_counters;
+	u64 config = hw_event->event_config;
+	u32 sel, pmcs, freeze = 0;
+
+	if (PERF_COUNTER_IS_RAW(config)) {
+		u64 code = config & PERF_COUNTER_CONFIG_MASK;
+		unsigned int pmc = FIELD_GET(PC_PPC_RAW_PMC, code);
+
+		if (code & ~(PC_PPC_RAW_SEL | PC_PPC_RAW_PMC))
+			return -EINVAL;
+		sel = FIELD_GET(PC_PPC_RAW_SEL, code);
+		if (pmc > nr)
+			return -EINVAL;
+		if (pmc) {
+			if (sel >> pc_ppc_sel_field[pmc - 1].bits)
+				return -EINVAL;
+			pmcs = BIT(pmc - 1);
+		} else {
+			pmcs = p->any_pmcs(sel) & GENMASK(nr - 1, 0);
+		}
+	} else {
+		u64 id = PERF_COUNTER_ID(config);
+
+		if (id >= PERF_HW_EVENTS_MAX)
+			return -EINVAL;
+		sel = p->events[id].sel;
+		pmcs = p->events[id].pmcs & GENMASK(nr - 1, 0);
+	}
+	/* Selector 0 holds the counter: it counts nothing. */
+	if (!sel || !pmcs)
+		return -EINVAL;
+	if (hw_event->exclude_user)
+		freeze |= PC_MMCR0_FCP;
+	if (hw_event->exclude_kernel)
+		freeze |= PC_MMCR0_FCS;
+	if (freeze == PC_MMCR0_FREEZE_MODE)
+		return -EINVAL;
+	hwc->config = sel | pmcs << PC_PPC_CFG_PMCS_SHIFT | freeze;
+	return pc_ppc_decode_extra(p, hw_event, extra, hwc);
+}
+
+/**
+ * pc_ppc_places() - the PMCs a decoded counter may sit on
+ * @hwc:	the decoded counter
+ * @place:	one place per PMC, PMC1 first
+ *
+ * Return: how many.
+ */
+int pc_ppc_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
+{
+	unsigned long pmcs = (hwc->config & PC_PPC_CFG_PMCS) >>
+			     PC_PPC_CFG_PMCS_SHIFT;
+	unsigned int idx;
+	int n = 0;
+
+	for_each_set_bit(idx, &pmcs, PC_PPC_MAX_PMCS) {
+		place[n].idx = idx;
+		place[n].aux = 0;
+		place[n].uses = BIT_ULL(idx);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * pc_ppc_compatible() - may two counters be on at once?
+ * @a:		a decoded counter
+ * @b:		another
+ *
+ * One pair of freeze bits serves every PMC, and one threshold: the two
+ * must agree on the first, and on the second if both set it.
+ *
+ * Return: true if they may.
+ */
+bool pc_ppc_compatible(const struct pc_hw_counter *a,
+		       const struct pc_hw_counter *b)
+{
+	if ((a->config ^ b->config) & PC_MMCR0_FREEZE_MODE)
+		return false;
+	return !(a->extra & PC_PPC_EXTRA_SET) ||
+	       !(b->extra & PC_PPC_EXTRA_SET) || a->extra == b->extra;
+}
+
+/* The PMC's condition enable: PMC1CE for PMC1, PMCjCE for the rest. */
+static u32 pc_ppc_ce(unsigned int idx)
+{
+	return idx ? PC_MMCR0_PMCJCE : PC_MMCR0_PMC1CE;
+}
+
+/**
+ * pc_ppc_enable() - program @hwc's PMC and start the counters
+ * @cpuc:	this CPU's registers; @hwc's PMC is loaded already
+ * @hwc:	a counter at its place
+ *
+ * Writes the selector into MMCR0 or MMCR1, then MMCR0 last: the freeze
+ * bits the counter asks for, FC clear, PMXE and the PMC's condition
+ * enable, and the threshold (with MMCR2) if the counter set one.
+ */
+void pc_ppc_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	const struct pc_ppc_pmu *p = pc_ppc_of(cpuc->pmu);
+	unsigned int idx = hwc->place.idx;
+	u32 sel = (hwc->config & PC_PPC_CFG_SEL) << pc_ppc_sel_field[idx].shift;
+	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+
+	if (pc_ppc_sel_field[idx].spr == PC_SPR_MMCR1) {
+		u32 mmcr1 = pc_hw_reg_read(cpuc, PC_SPR_MMCR1);
+
+		mmcr1 = (mmcr1 & ~pc_ppc_sel_mask(idx)) | sel;
+		pc_hw_reg_write(cpuc, PC_SPR_MMCR1, mmcr1);
+	} else {
+		mmcr0 = (mmcr0 & ~pc_ppc_sel_mask(idx)) | sel;
+	}
+	if (hwc->extra & PC_PPC_EXTRA_SET) {
+		mmcr0 = (mmcr0 & ~PC_MMCR0_THRESHOLD) |
+			(hwc->extra & PC_MMCR0_THRESHOLD);
+		if (p->has_mmcr2)
+			pc_hw_reg_write(cpuc, PC_SPR_MMCR2,
+					hwc->extra & PC_PPC_EXTRA_MULT ?
+					PC_MMCR2_THRESHMULT : 0);
+	}
+	mmcr0 &= ~(PC_MMCR0_FC | PC_MMCR0_FREEZE_MODE);
+	mmcr0 |= (hwc->config & PC_MMCR0_FREEZE_MODE) | PC_MMCR0_PMXE |
+		 pc_ppc_ce(idx);
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0);
+}
+
+/**
+ * pc_ppc_disable() - stop the counter at @hwc's PMC
+ * @cpuc:	this CPU's registers
+ * @hwc:	a counter at its place, still in @cpuc->used
+ *
+ * Clears the PMC's selector (a PMC with selector 0 holds its value for
+ * the fold that follows) and, when no other PMC is on, freezes them all
+ * and turns the exception, the conditions and the threshold off; the
+ * PMCjCE enable goes when the last of PMC2-6 does.
+ */
+void pc_ppc_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
+{
+	const struct pc_ppc_pmu *p = pc_ppc_of(cpuc->pmu);
+	unsigned int idx = hwc->place.idx;
+	u64 others = cpuc->used & ~hwc->place.uses & GENMASK_ULL(5, 0);
+	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+
+	if (!others) {
+		pc_hw_reg_write(cpuc, PC_SPR_MMCR0, PC_MMCR0_FC);
+		if (p->pmu.nr_counters > 2)
+			pc_hw_reg_write(cpuc, PC_SPR_MMCR1, 0);
+		if (p->has_mmcr2)
+			pc_hw_reg_write(cpuc, PC_SPR_MMCR2, 0);
+		return;
+	}
+	if (pc_ppc_sel_field[idx].spr == PC_SPR_MMCR1) {
+		u32 mmcr1 = pc_hw_reg_read(cpuc, PC_SPR_MMCR1);
+
+		pc_hw_reg_write(cpuc, PC_SPR_MMCR1,
+				mmcr1 & ~pc_ppc_sel_mask(idx));
+	} else {
+		mmcr0 &= ~pc_ppc_sel_mask(idx);
+	}
+	if (!idx)
+		mmcr0 &= ~PC_MMCR0_PMC1CE;
+	else if (!(others & ~BIT_ULL(0)))
+		mmcr0 &= ~PC_MMCR0_PMCJCE;
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0);
+}
+
+/**
+ * pc_ppc_read() - a PMC's value, overflow bit included
+ * @cpuc:	this CPU's registers
+ * @idx:	0 for PMC1 ... 5 for PMC6
+ *
+ * Return: the 32-bit value.
+ */
+u64 pc_ppc_read(struct pc_hw_cpu *cpuc, unsigned int idx)
+{
+	return (u32)pc_hw_reg_read(cpuc, pc_ppc_pmc[idx]);
+}
+
+/**
+ * pc_ppc_write() - load a PMC
+ * @cpuc:	this CPU's registers
+ * @idx:	0 for PMC1 ... 5 for PMC6
+ * @val:	0x80000000 minus the events to count before the interrupt
+ */
+void pc_ppc_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
+{
+	pc_hw_reg_write(cpuc, pc_ppc_pmc[idx], (u32)val);
+}
+
+/**
+ * pc_ppc_overflowed() - did a PMC turn negative?
+ * @cpuc:	this CPU's registers
+ * @idx:	the PMC
+ * @raw:	its value just read
+ *
+ * Return: true if its bit 0 (the overflow bit) is set.
+ */
+bool pc_ppc_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
+{
+	return raw & PC_PMC_OVERFLOW;
+}
+
+/**
+ * pc_ppc_rearm() - end the performance monitor exception's work
+ * @cpuc:	this CPU's registers, the core's overflow work done
+ *
+ * The counters on were loaded again by the core. A PMC no counter owns
+ * may still read negative (its counter went off after it wrapped, with
+ * the exception pending): it is zeroed, or it would signal again at
+ * once. Then PMXE, which the processor cleared as it signalled, is set
+ * again if any counter is on.
+ */
+void pc_ppc_rearm(struct pc_hw_cpu *cpuc)
+{
+	unsigned int idx;
+	u32 mmcr0;
+
+	for (idx = 0; idx < cpuc->pmu->nr_counters; idx++)
+		if (!READ_ONCE(cpuc->on[idx]) &&
+		    (pc_ppc_read(cpuc, idx) & PC_PMC_OVERFLOW))
+			pc_ppc_write(cpuc, idx, 0);
+	if (!READ_ONCE(cpuc->nr_on))
+		return;
+	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_PMXE);
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on 32-bit PowerPC: choosing the model from the PVR at
+ * boot, checking that its PMCs count, the SPR accessors, and the
+ * performance monitor exception.
+ *
+ * The PMCs are reserved with reserve_pmc_hardware() while any hardware
+ * counter exists, which makes our handler the one the exception calls;
+ * perf_events does the same, so whichever subsystem comes second gets
+ * EBUSY. The exception is an ordinary interrupt here, masked with
+ * MSR[EE]: the handler never runs while the counters are being
+ * switched.
+ */
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/perf_counter_hw.h>
+#include <linux/printk.h>
+#include <linux/smp.h>
+#include <asm/pmc.h>
+#include <asm/reg.h>
+
+#include "mmcr.h"
+
+static const struct pc_ppc_pmu *const pc_ppc_models[] = {
+	&pc_ppc604_pmu, &pc_ppc604e_pmu, &pc_ppc750_pmu,
+	&pc_ppc7400_pmu, &pc_ppc7450_pmu,
+};
+
+/* mfspr and mtspr take the SPR number as an immediate. */
+static u64 pc_ppc_mfspr(void *priv, u32 spr)
+{
+	switch (spr) {
+	case PC_SPR_MMCR0:
+		return mfspr(PC_SPR_MMCR0);
+	case PC_SPR_MMCR1:
+		return mfspr(PC_SPR_MMCR1);
+	case PC_SPR_MMCR2:
+		return mfspr(PC_SPR_MMCR2);
+	case PC_SPR_PMC1:
+		return mfspr(PC_SPR_PMC1);
+	case PC_SPR_PMC2:
+		return mfspr(PC_SPR_PMC2);
+	case PC_SPR_PMC3:
+		return mfspr(PC_SPR_PMC3);
+	case PC_SPR_PMC4:
+		return mfspr(PC_SPR_PMC4);
+	case PC_SPR_PMC5:
+		return mfspr(PC_SPR_PMC5);
+	case PC_SPR_PMC6:
+		return mfspr(PC_SPR_PMC6);
+	}
+	WARN_ONCE(1, "perf_counter: read of SPR %u\n", spr);
+	return 0;
+}
+
+static void pc_ppc_mtspr(void *priv, u32 spr, u64 val)
+{
+	switch (spr) {
+	case PC_SPR_MMCR0:
+		mtspr(PC_SPR_MMCR0, val);
+		return;
+	case PC_SPR_MMCR1:
+		mtspr(PC_SPR_MMCR1, val);
+		return;
+	case PC_SPR_MMCR2:
+		mtspr(PC_SPR_MMCR2, val);
+		return;
+	case PC_SPR_PMC1:
+		mtspr(PC_SPR_PMC1, val);
+		return;
+	case PC_SPR_PMC2:
+		mtspr(PC_SPR_PMC2, val);
+		return;
+	case PC_SPR_PMC3:
+		mtspr(PC_SPR_PMC3, val);
+		return;
+	case PC_SPR_PMC4:
+		mtspr(PC_SPR_PMC4, val);
+		return;
+	case PC_SPR_PMC5:
+		mtspr(PC_SPR_PMC5, val);
+		return;
+	case PC_SPR_PMC6:
+		mtspr(PC_SPR_PMC6, val);
+		return;
+	}
+	WARN_ONCE(1, "perf_counter: write of SPR %u\n", spr);
+}
+
+static const struct pc_hw_regs pc_ppc_sprs = {
+	.read	= pc_ppc_mfspr,
+	.write	= pc_ppc_mtspr,
+};
+
+/* Every PMC zero, everything frozen, no exception: the idle state. */
+static void pc_ppc_quiesce(const struct pc_ppc_pmu *p)
+{
+	unsigned int idx;
+
+	if (!p)
+		return;
+
+	mtspr(PC_SPR_MMCR0, PC_MMCR0_FC);
+	if (p->pmu.nr_counters > 2)
+		mtspr(PC_SPR_MMCR1, 0);
+	if (p->has_mmcr2)
+		mtspr(PC_SPR_MMCR2, 0);
+	for (idx = 0; idx < p->pmu.nr_counters; idx++)
+		pc_ppc_mtspr(NULL, pc_ppc_pmc_spr(idx), 0);
+}
+
+/* The exception, through perf_irq while we hold the PMCs. */
+static void pc_ppc_interrupt(struct pt_regs *regs)
+{
+	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
+
+	pc_hw_handle_overflow(cpuc, regs);
+	pc_ppc_rearm(cpuc);
+}
+
+/**
+ * pc_ppc_reserve() - take the PMCs for the first hardware counter
+ *
+ * Return: 0, or -EBUSY if perf_events (or anyone) holds them.
+ */
+static void pc_ppc_quiesce_this_cpu(void *unused)
+{
+	const struct pc_pmu *pmu = pc_hw_pmu();
+
+	pc_ppc_quiesce(pmu ? pc_ppc_of(pmu) : NULL);
+}
+
+int pc_ppc_reserve(void)
+{
+	if (reserve_pmc_hardware(pc_ppc_interrupt))
+		return -EBUSY;
+	on_each_cpu(pc_ppc_quiesce_this_cpu, NULL, 1);
+	return 0;
+}
+
+/**
+ * pc_ppc_release() - give the PMCs back after the last hardware counter
+ *
+ * The counters are all off by now; they are left frozen and zero.
+ */
+void pc_ppc_release(void)
+{
+	on_each_cpu(pc_ppc_quiesce_this_cpu, NULL, 1);
+	release_pmc_hardware();
+}
+
+/*
+ * Do the PMCs hold what is written, and does PMC1 count processor
+ * cycles for a moment? QEMU's are storage that never counts.
+ */
+static bool pc_ppc_pmcs_count(const struct pc_ppc_pmu *p)
+{
+	u32 last = pc_ppc_pmc_spr(p->pmu.nr_counters - 1);
+	unsigned long flags;
+	bool holds, counts;
+	u32 cycles;
+	int i;
+
+	if (reserve_pmc_hardware(NULL))
+		return false;
+	local_irq_save(flags);
+	pc_ppc_quiesce(p);
+	pc_ppc_mtspr(NULL, last, 0x5a5a17);
+	holds = pc_ppc_mfspr(NULL, last) == 0x5a5a17;
+	/* PMC1 selector 1, processor cycles, in both modes */
+	mtspr(PC_SPR_MMCR0, 1 << 6);
+	for (i = 0; i < 1000; i++)
+		barrier();
+	mtspr(PC_SPR_MMCR0, PC_MMCR0_FC);
+	cycles = mfspr(PC_SPR_PMC1);
+	counts = cycles && !(cycles & PC_PMC_OVERFLOW);
+	pc_ppc_quiesce(p);
+	local_irq_restore(flags);
+	release_pmc_hardware();
+	return holds && counts;
+}
+
+static const struct pc_ppc_pmu *pc_ppc_match(u16 version)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(pc_ppc_models); i++)
+		for (j = 0; j < pc_ppc_models[i]->nr_pvr; j++)
+			if (pc_ppc_models[i]->pvr[j] == version)
+				return pc_ppc_models[i];
+	return NULL;
+}
+
+static int __init pc_ppc_pmu_init(void)
+{
+	u16 version = PVR_VER(mfspr(SPRN_PVR));
+	const struct pc_ppc_pmu *p = pc_ppc_match(version);
+	enum pc_pmu_state state;
+	int err;
+
+	if (!p) {
+		pr_info("perf_counter: no PMU driver for PVR version %04x: software counters only\n",
+			version);
+		return 0;
+	}
+	if (pc_hw_check_skipped())
+		state = PC_PMU_UNCHECKED;
+	else if (pc_ppc_pmcs_count(p))
+		state = PC_PMU_OK;
+	else
+		state = PC_PMU_BROKEN;
+	err = pc_hw_register(&p->pmu, &pc_ppc_sprs, state);
+	if (err)
+		return err;
+	if (state == PC_PMU_BROKEN) {
+		pr_warn("perf_counter: %s PMU, %u counters, %u bits: its PMCs do not count, hardware counters disabled (perf_counter.no_pmu_check=1 skips this check)\n",
+			p->pmu.name, p->pmu.nr_counters, p->pmu.width);
+		return 0;
+	}
+	pr_info("perf_counter: %s PMU, %u counters, %u bits%s\n",
+		p->pmu.name, p->pmu.nr_counters, p->pmu.width,
+		state == PC_PMU_UNCHECKED ?
+		", PMCs not checked (perf_counter.no_pmu_check)" : "");
+	return 0;
+}
+device_initcall(pc_ppc_pmu_init);
