@@ -24,7 +24,10 @@ $TEST_CC $cflags -o "$root/init" "$TOP/harness/init.c"
 
 : > "$root/etc/pc-run"
 if [ "$mode" = test ]; then
-	for src in "$st"/*_test.c; do
+	# and the target architecture's own, in a directory named as kbuild
+	# names it
+	for src in "$st"/*_test.c "$st/$KARCH"/*_test.c; do
+		[ -f "$src" ] || continue
 		name=$(basename "$src" .c)
 		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
 		echo "/bin/$name" >> "$root/etc/pc-run"

@@ -71,15 +71,20 @@ static inline int pc_disable(int fd)
 }
 
 /* 6.1's perf_event_open on the same event, for comparisons. */
-static inline int pe_open_sw(uint64_t config, pid_t pid, int cpu)
+static inline int pe_open(uint32_t type, uint64_t config, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
+	attr.type = type;
 	attr.config = config;
 	return syscall(__NR_perf_event_open, &attr, pid, cpu, -1, 0);
+}
+
+static inline int pe_open_sw(uint64_t config, pid_t pid, int cpu)
+{
+	return pe_open(PERF_TYPE_SOFTWARE, config, pid, cpu);
 }
 
 /* Burn CPU in user mode for about @loops iterations. */
@@ -244,6 +249,36 @@ static inline long pc_slab_settle(void)
 		prev = cur;
 	}
 	return cur;
+}
+
+/* /sys/module/perf_counter/parameters/pmu: the hardware counter driver. */
+struct pc_pmu_info {
+	char	name[32];	/* "none" without a driver */
+	int	counters;
+	int	width;
+	char	state[16];	/* ok, unchecked, broken; "" for none */
+};
+
+static inline void pc_read_pmu(struct pc_pmu_info *pmu)
+{
+	FILE *f = fopen("/sys/module/perf_counter/parameters/pmu", "r");
+	char line[128] = "";
+
+	memset(pmu, 0, sizeof(*pmu));
+	strcpy(pmu->name, "none");
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) &&
+	    sscanf(line, "%31[^,],%d,%d,%15s", pmu->name, &pmu->counters,
+		   &pmu->width, pmu->state) != 4)
+		strcpy(pmu->name, "none");
+	fclose(f);
+}
+
+/* Counters can be placed: the driver's registers work or were not checked. */
+static inline int pc_pmu_usable(const struct pc_pmu_info *pmu)
+{
+	return !strcmp(pmu->state, "ok") || !strcmp(pmu->state, "unchecked");
 }
 
 #endif
