@@ -67,6 +67,10 @@ static const struct kernel_param_ops pc_hw_pmu_param = {
 module_param_cb(pmu, &pc_hw_pmu_param, NULL, 0444);
 MODULE_PARM_DESC(pmu, "the PMU driver: name,counters,width,state, or none");
 
+/* Counters holding the registers; the first reserves, the last frees. */
+static DEFINE_MUTEX(pc_hw_reserve_mutex);
+static unsigned int pc_hw_users;
+
 /* perf_counter.no_pmu_check=1: emulators whose PMUs do not count. */
 static bool no_pmu_check;
 module_param(no_pmu_check, bool, 0444);
@@ -87,10 +91,6 @@ bool pc_hw_check_skipped(void)
 {
 	return no_pmu_check;
 }
-
-/* Counters holding the registers; the first reserves, the last frees. */
-static DEFINE_MUTEX(pc_hw_reserve_mutex);
-static unsigned int pc_hw_users;
 
 /**
  * pc_hw_register() - make a PMU driver the one hardware counters use
@@ -123,6 +123,44 @@ int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
 	pc_pmu_state = state;
 	pc_pmu = pmu;
 	return 0;
+}
+
+/**
+ * pc_hw_register_checked() - register a driver as its register check found it
+ * @pmu:	the driver, chosen for this CPU model
+ * @regs:	the CPU's own register accessors
+ * @works:	the driver's check found the registers working (not looked
+ *		at when perf_counter.no_pmu_check=1 skipped the check)
+ * @why:	what the check found otherwise, for the boot line
+ *
+ * Names the driver, its registers and its state in one boot line.
+ *
+ * Return: the state it was registered with, or pc_hw_register()'s
+ * negative errno.
+ */
+int pc_hw_register_checked(const struct pc_pmu *pmu,
+			   const struct pc_hw_regs *regs, bool works,
+			   const char *why)
+{
+	enum pc_pmu_state state;
+	int err;
+
+	if (no_pmu_check)
+		state = PC_PMU_UNCHECKED;
+	else
+		state = works ? PC_PMU_OK : PC_PMU_BROKEN;
+	err = pc_hw_register(pmu, regs, state);
+	if (err)
+		return err;
+	if (state == PC_PMU_BROKEN)
+		pr_warn("perf_counter: %s PMU, %u counters, %u bits: %s, hardware counters disabled (perf_counter.no_pmu_check=1 skips this check)\n",
+			pmu->name, pmu->nr_counters, pmu->width, why);
+	else
+		pr_info("perf_counter: %s PMU, %u counters, %u bits%s\n",
+			pmu->name, pmu->nr_counters, pmu->width,
+			state == PC_PMU_UNCHECKED ?
+			", not checked (perf_counter.no_pmu_check)" : "");
+	return state;
 }
 
 /**

@@ -195,7 +195,6 @@ static int __init pc_ppc_pmu_init(void)
 {
 	u16 version = PVR_VER(mfspr(SPRN_PVR));
 	const struct pc_ppc_pmu *p = pc_ppc_match(version);
-	enum pc_pmu_state state;
 	int err;
 
 	if (!p) {
@@ -203,24 +202,10 @@ static int __init pc_ppc_pmu_init(void)
 			version);
 		return 0;
 	}
-	if (pc_hw_check_skipped())
-		state = PC_PMU_UNCHECKED;
-	else if (pc_ppc_pmcs_count(p))
-		state = PC_PMU_OK;
-	else
-		state = PC_PMU_BROKEN;
-	err = pc_hw_register(&p->pmu, &pc_ppc_sprs, state);
-	if (err)
-		return err;
-	if (state == PC_PMU_BROKEN) {
-		pr_warn("perf_counter: %s PMU, %u counters, %u bits: its PMCs do not count, hardware counters disabled (perf_counter.no_pmu_check=1 skips this check)\n",
-			p->pmu.name, p->pmu.nr_counters, p->pmu.width);
-		return 0;
-	}
-	pr_info("perf_counter: %s PMU, %u counters, %u bits%s\n",
-		p->pmu.name, p->pmu.nr_counters, p->pmu.width,
-		state == PC_PMU_UNCHECKED ?
-		", PMCs not checked (perf_counter.no_pmu_check)" : "");
-	return 0;
+	err = pc_hw_register_checked(&p->pmu, &pc_ppc_sprs,
+				     pc_hw_check_skipped() ||
+				     pc_ppc_pmcs_count(p),
+				     "its PMCs do not count");
+	return err < 0 ? err : 0;
 }
 device_initcall(pc_ppc_pmu_init);

@@ -151,9 +151,8 @@ static int __init pc_x86_pmu_init(void)
 {
 	const struct cpuinfo_x86 *c = &boot_cpu_data;
 	const struct pc_x86_driver *d = NULL;
-	enum pc_pmu_state state;
 	unsigned int i;
-	int err;
+	int state;
 
 	for (i = 0; i < ARRAY_SIZE(pc_x86_drivers) && !d; i++)
 		if (pc_x86_drivers[i]->match(c))
@@ -169,31 +168,17 @@ static int __init pc_x86_pmu_init(void)
 		return 0;
 	}
 
-	if (pc_hw_check_skipped())
-		state = PC_PMU_UNCHECKED;
-	else if (pc_x86_regs_hold(d))
-		state = PC_PMU_OK;
-	else
-		state = PC_PMU_BROKEN;
-
 	pc_x86_driver = d;
-	err = pc_hw_register(&d->pmu, &pc_x86_msrs, state);
-	if (err)
-		return err;
-	if (state == PC_PMU_BROKEN) {
-		pr_warn("perf_counter: %s PMU, %u counters, %u bits: its registers do not hold what is written, hardware counters disabled (perf_counter.no_pmu_check=1 skips this check)\n",
-			d->pmu.name, d->pmu.nr_counters, d->pmu.width);
+	state = pc_hw_register_checked(&d->pmu, &pc_x86_msrs,
+				       pc_hw_check_skipped() ||
+				       pc_x86_regs_hold(d),
+				       "its registers do not hold what is written");
+	if (state < 0)
+		return state;
+	if (state == PC_PMU_BROKEN)
 		return 0;
-	}
 	if (d->setup)
 		d->setup();
-	err = register_nmi_handler(NMI_LOCAL, pc_x86_nmi, 0, "perf_counter");
-	if (err)
-		return err;
-	pr_info("perf_counter: %s PMU, %u counters, %u bits%s\n",
-		d->pmu.name, d->pmu.nr_counters, d->pmu.width,
-		state == PC_PMU_UNCHECKED ?
-		", registers not checked (perf_counter.no_pmu_check)" : "");
-	return 0;
+	return register_nmi_handler(NMI_LOCAL, pc_x86_nmi, 0, "perf_counter");
 }
 device_initcall(pc_x86_pmu_init);

@@ -288,6 +288,7 @@ static int place_all(struct kunit *test, const struct pc_ppc_pmu *p,
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	for (i = 0; i < n; i++)
 		pc_hw_model_free(&m->cpuc, c[i]);
+	kunit_kfree(test, m);
 	return on;
 }
 
@@ -323,6 +324,69 @@ static void ppc_placement_finds_an_assignment_whenever_one_exists(struct kunit *
 	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc604_pmu, moved_604, 2), 2);
 	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc604e_pmu, full_750, 4), 4);
 	KUNIT_EXPECT_EQ(test, place_all(test, &pc_ppc750_pmu, full_750, 4), 4);
+}
+
+/* Is there a PMC for each of @n events, none shared? By brute force. */
+static bool fits(const struct pc_ppc_pmu *p, const unsigned int *ids, int n,
+		 unsigned int taken)
+{
+	unsigned int pmc;
+
+	if (!n)
+		return true;
+	for (pmc = 0; pmc < p->pmu.nr_counters; pmc++)
+		if ((p->events[ids[0]].pmcs & BIT(pmc)) && !(taken & BIT(pmc)) &&
+		    fits(p, ids + 1, n - 1, taken | BIT(pmc)))
+			return true;
+	return false;
+}
+
+/*
+ * Every multiset of up to six of a model's generic events, added one by
+ * one (the driver moves counters already on to make room): all of them
+ * go on exactly when a brute-force search finds PMCs for them all.
+ */
+static void ppc_placement_matches_a_brute_force_search(struct kunit *test)
+{
+	unsigned int i, id, ids[PC_PPC_MAX_PMCS], have[PERF_HW_EVENTS_MAX];
+	unsigned int checked = 0, refused = 0;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		const struct pc_ppc_pmu *p = models[i];
+		unsigned int nr_have = 0, len, pos[PC_PPC_MAX_PMCS] = { 0 };
+
+		for (id = 0; id < PERF_HW_EVENTS_MAX; id++)
+			if (p->events[id].sel)
+				have[nr_have++] = id;
+		/* non-decreasing index tuples: each multiset once */
+		for (len = 1; len <= PC_PPC_MAX_PMCS; len++) {
+			memset(pos, 0, sizeof(pos));
+			for (;;) {
+				int k, on;
+				bool want;
+
+				for (k = 0; k < len; k++)
+					ids[k] = have[pos[k]];
+				want = fits(p, ids, len, 0);
+				on = place_all(test, p, ids, len);
+				KUNIT_EXPECT_EQ_MSG(test, on == len, want,
+						    "%s: %u events", p->pmu.name,
+						    len);
+				checked++;
+				refused += !want;
+				for (k = len - 1; k >= 0 && pos[k] == nr_have - 1; k--)
+					;
+				if (k < 0)
+					break;
+				pos[k]++;
+				while (++k < len)
+					pos[k] = pos[k - 1];
+			}
+		}
+	}
+	kunit_info(test, "%u event sets, %u with no placement\n", checked,
+		   refused);
+	KUNIT_EXPECT_GT(test, refused, 0);
 }
 
 static void ppc_event_maps_and_raw_selectors_per_model(struct kunit *test)
@@ -467,6 +531,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_period_of_0x7fffffff_samples_at_its_last_event),
 	KUNIT_CASE(ppc_stale_negative_pmc_is_cleared_not_a_storm),
 	KUNIT_CASE(ppc_placement_finds_an_assignment_whenever_one_exists),
+	KUNIT_CASE(ppc_placement_matches_a_brute_force_search),
 	KUNIT_CASE(ppc_event_maps_and_raw_selectors_per_model),
 	KUNIT_CASE(ppc_threshold_words_only_for_exclusive_raw_counters),
 	KUNIT_CASE(ppc_pmcs_held_by_another_user_are_ebusy),

@@ -184,7 +184,8 @@ FIXTURE_TEARDOWN(hw)
 
 TEST_F(hw, driver_is_the_one_this_cpu_calls_for)
 {
-	int counters, width;
+	/* static: the harness may longjmp out of an assertion */
+	static int counters, width;
 	const char *want = expected_pmu(&counters, &width);
 
 	TH_LOG("PMU: %s %d x %d bits, %s; cpuinfo calls for %s",
