@@ -369,8 +369,8 @@ int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 
 	if (cpuc->forbidden || cpuc->nr_on >= pmu->nr_counters)
 		return -ENOSPC;
-	for (i = 0; i < pmu->nr_counters; i++)
-		if (cpuc->on[i] && !pc_hw_compatible(pmu, cpuc->on[i], counter))
+	for (i = 0; pmu->compatible && i < pmu->nr_counters; i++)
+		if (cpuc->on[i] && !pmu->compatible(&cpuc->on[i]->hw, &counter->hw))
 			return -ENOSPC;
 
 	/* The easy case: a place of its own is free. */
