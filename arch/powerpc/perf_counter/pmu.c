@@ -97,9 +97,6 @@ static void pc_ppc_quiesce(const struct pc_ppc_pmu *p)
 {
 	unsigned int idx;
 
-	if (!p)
-		return;
-
 	mtspr(PC_SPR_MMCR0, PC_MMCR0_FC);
 	if (p->pmu.nr_counters > 2)
 		mtspr(PC_SPR_MMCR1, 0);
@@ -118,18 +115,17 @@ static void pc_ppc_interrupt(struct pt_regs *regs)
 	pc_ppc_rearm(cpuc);
 }
 
+/* Run only while our driver, the registered one, holds the PMCs. */
+static void pc_ppc_quiesce_this_cpu(void *unused)
+{
+	pc_ppc_quiesce(pc_ppc_of(pc_hw_pmu()));
+}
+
 /**
  * pc_ppc_reserve() - take the PMCs for the first hardware counter
  *
  * Return: 0, or -EBUSY if perf_events (or anyone) holds them.
  */
-static void pc_ppc_quiesce_this_cpu(void *unused)
-{
-	const struct pc_pmu *pmu = pc_hw_pmu();
-
-	pc_ppc_quiesce(pmu ? pc_ppc_of(pmu) : NULL);
-}
-
 int pc_ppc_reserve(void)
 {
 	if (reserve_pmc_hardware(pc_ppc_interrupt))
