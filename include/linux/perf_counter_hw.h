@@ -183,9 +183,9 @@ enum pc_pmu_state {
 int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
 		   enum pc_pmu_state state);
 int pc_hw_register_checked(const struct pc_pmu *pmu,
-			   const struct pc_hw_regs *regs, bool works,
+			   const struct pc_hw_regs *regs,
+			   bool (*works)(const struct pc_pmu *pmu),
 			   const char *why);
-bool pc_hw_check_skipped(void);
 const struct pc_pmu *pc_hw_pmu(void);
 enum pc_pmu_state pc_hw_pmu_state(void);
 struct pc_hw_cpu *pc_hw_this_cpu(void);

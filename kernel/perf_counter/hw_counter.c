@@ -78,21 +78,6 @@ MODULE_PARM_DESC(no_pmu_check,
 		 "use the PMU even if its registers do not work as they should");
 
 /**
- * pc_hw_check_skipped() - was the PMU check skipped on the command line?
- *
- * A driver that finds its registers do not work registers its PMU as
- * PC_PMU_BROKEN, unless perf_counter.no_pmu_check=1 asks it to use them
- * anyway (PC_PMU_UNCHECKED): in an emulator whose PMU does not count,
- * counters are still placed, scheduled and read.
- *
- * Return: true if it was.
- */
-bool pc_hw_check_skipped(void)
-{
-	return no_pmu_check;
-}
-
-/**
  * pc_hw_register() - make a PMU driver the one hardware counters use
  * @pmu:	the driver, chosen for this CPU model
  * @regs:	the CPU's own register accessors
@@ -129,9 +114,11 @@ int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
  * pc_hw_register_checked() - register a driver as its register check found it
  * @pmu:	the driver, chosen for this CPU model
  * @regs:	the CPU's own register accessors
- * @works:	the driver's check found the registers working (not looked
- *		at when perf_counter.no_pmu_check=1 skipped the check)
- * @why:	what the check found otherwise, for the boot line
+ * @works:	the driver's check: do @pmu's registers work on this CPU?
+ *		Not called when perf_counter.no_pmu_check=1 skips it (for
+ *		emulators whose PMUs do not count: counters are then
+ *		placed, scheduled and read anyway).
+ * @why:	what a failed check means, for the boot line
  *
  * Names the driver, its registers and its state in one boot line.
  *
@@ -139,7 +126,8 @@ int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
  * negative errno.
  */
 int pc_hw_register_checked(const struct pc_pmu *pmu,
-			   const struct pc_hw_regs *regs, bool works,
+			   const struct pc_hw_regs *regs,
+			   bool (*works)(const struct pc_pmu *pmu),
 			   const char *why)
 {
 	enum pc_pmu_state state;
@@ -148,7 +136,7 @@ int pc_hw_register_checked(const struct pc_pmu *pmu,
 	if (no_pmu_check)
 		state = PC_PMU_UNCHECKED;
 	else
-		state = works ? PC_PMU_OK : PC_PMU_BROKEN;
+		state = works(pmu) ? PC_PMU_OK : PC_PMU_BROKEN;
 	err = pc_hw_register(pmu, regs, state);
 	if (err)
 		return err;

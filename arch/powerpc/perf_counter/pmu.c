@@ -149,8 +149,9 @@ void pc_ppc_release(void)
  * Do the PMCs hold what is written, and does PMC1 count processor
  * cycles for a moment? QEMU's are storage that never counts.
  */
-static bool pc_ppc_pmcs_count(const struct pc_ppc_pmu *p)
+static bool pc_ppc_pmcs_count(const struct pc_pmu *pmu)
 {
+	const struct pc_ppc_pmu *p = pc_ppc_of(pmu);
 	u32 last = pc_ppc_pmc_spr(p->pmu.nr_counters - 1);
 	unsigned long flags;
 	bool holds, counts;
@@ -199,8 +200,7 @@ static int __init pc_ppc_pmu_init(void)
 		return 0;
 	}
 	err = pc_hw_register_checked(&p->pmu, &pc_ppc_sprs,
-				     pc_hw_check_skipped() ||
-				     pc_ppc_pmcs_count(p),
+				     pc_ppc_pmcs_count,
 				     "its PMCs do not count");
 	return err < 0 ? err : 0;
 }

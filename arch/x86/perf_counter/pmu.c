@@ -60,8 +60,10 @@ const struct pc_x86_driver *pc_x86_chosen(void)
  * Write a pattern to the last counter, its control register off, and
  * read it back. Emulators that drop these MSRs read back 0.
  */
-static bool pc_x86_regs_hold(const struct pc_x86_driver *d)
+static bool pc_x86_regs_hold(const struct pc_pmu *pmu)
 {
+	const struct pc_x86_driver *d =
+		container_of(pmu, struct pc_x86_driver, pmu);
 	u32 ctr = d->perfctr0 + d->pmu.nr_counters - 1;
 	u64 old, val, pattern = 0x5a5a17ULL;
 	bool ok;
@@ -170,8 +172,7 @@ static int __init pc_x86_pmu_init(void)
 
 	pc_x86_driver = d;
 	state = pc_hw_register_checked(&d->pmu, &pc_x86_msrs,
-				       pc_hw_check_skipped() ||
-				       pc_x86_regs_hold(d),
+				       pc_x86_regs_hold,
 				       "its registers do not hold what is written");
 	if (state < 0)
 		return state;
