@@ -60,6 +60,8 @@ struct pc_hw_place {
  * @extra:	a second control word where the part has one (P4 ESCR)
  * @place:	where it is while on a CPU
  * @on:		it holds @place.idx now
+ * @throttled:	its sample was refused for the CPU's budget: it is loaded
+ *		for the longest period until the tick (pc_hw_unthrottle())
  * @prev:	the register's raw value when last folded into the count
  * @left:	events to the next sample (sampling counters)
  */
@@ -68,6 +70,7 @@ struct pc_hw_counter {
 	u64			extra;
 	struct pc_hw_place	place;
 	bool			on;
+	bool			throttled;
 	local64_t		prev;
 	local64_t		left;
 };
@@ -95,6 +98,7 @@ struct pc_hw_want {
  * @nr_on:	counters on
  * @forbidden:	this CPU may not use the registers (the second thread of
  *		a hyper-threaded P4, which shares them with the first)
+ * @throttled:	a counter on them is throttled until the next tick
  * @want:	scratch for placing them all again (irqs off, this CPU)
  * @who:	the counter each @want entry is for
  */
@@ -105,6 +109,7 @@ struct pc_hw_cpu {
 	u64				used;
 	unsigned int			nr_on;
 	bool				forbidden;
+	bool				throttled;
 	struct pc_hw_want		want[PC_HW_MAX_COUNTERS];
 	struct perf_counter		*who[PC_HW_MAX_COUNTERS];
 };
@@ -140,6 +145,9 @@ struct pc_hw_cpu {
  * @reserve:	take the registers from the rest of the kernel; -EBUSY if
  *		someone holds them. Called for the first hardware counter.
  * @release:	give them back, after the last one
+ * @cpu_online:	on a CPU that comes online while the registers are
+ *		reserved, from that CPU: set it up as @reserve set up the
+ *		others (x86: point LVTPC at NMI). May be NULL.
  */
 struct pc_pmu {
 	const char	*name;
@@ -161,6 +169,7 @@ struct pc_pmu {
 			      const struct pc_hw_counter *b);
 	int	(*reserve)(void);
 	void	(*release)(void);
+	void	(*cpu_online)(void);
 };
 
 static inline u64 pc_hw_reg_read(struct pc_hw_cpu *cpuc, u32 reg)
@@ -197,6 +206,7 @@ int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
+void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 
 bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
 

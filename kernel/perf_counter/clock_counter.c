@@ -14,9 +14,11 @@
  * pinned to the counter's CPU writes the samples due when the period
  * should run out. A late timer makes up the samples it missed; periods
  * that run out just before a context switch are written at the switch.
+ * A timer whose sample the CPU's budget refused waits a tick.
  */
 #include <asm/irq_regs.h>
 #include <linux/hrtimer.h>
+#include <linux/jiffies.h>
 
 #include "internal.h"
 
@@ -37,6 +39,7 @@ static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
 		container_of(timer, struct perf_counter, clock.timer);
 	struct perf_counter_context *ctx = counter->ctx;
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	u64 next;
 
 	raw_spin_lock(&ctx->lock);
 	if (counter->state == PC_STATE_ACTIVE) {
@@ -44,9 +47,12 @@ static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
 		pc_clock_read(counter);
 		pc_sample_periods(counter, get_irq_regs());
 		/* A late tick is made up by the count, not by the timer. */
+		next = counter->period_left;
+		if (pc_sample_budget_spent())
+			next = max_t(u64, next, TICK_NSEC);
 		hrtimer_set_expires(timer,
-				    ktime_add_ns(hrtimer_cb_get_time(timer),
-						 counter->period_left));
+				    ktime_add_safe(hrtimer_cb_get_time(timer),
+						   ns_to_ktime(next)));
 		ret = HRTIMER_RESTART;
 	}
 	raw_spin_unlock(&ctx->lock);

@@ -14,14 +14,16 @@
  * pc_check_hw_event() - refuse a malformed counter description
  * @hw_event: the description copied from user space
  *
- * A sampling counter has both irq_period and record_type set; a clock
- * counter samples at most every PC_CLOCK_PERIOD_MIN ns, so a timer
- * cannot take the machine.
+ * A sampling counter has both irq_period and record_type set, and a
+ * period below 2^63 (PC_PERIOD_MAX), which a signed 64-bit count of
+ * events left can hold; a clock counter samples at most every
+ * PC_CLOCK_PERIOD_MIN ns, so a timer cannot take the machine.
  *
  * Return: 0, or -EINVAL for reserved bits, unknown read_format or
- * record_type bits, half a sampling request, a clock period under the
- * floor, and extra configuration words on other than a raw event, not
- * whole words, or more than PC_EXTRA_WORDS of them.
+ * record_type bits, half a sampling request, a period of 2^63 or more,
+ * a clock period under the floor, and extra configuration words on
+ * other than a raw event, not whole words, or more than PC_EXTRA_WORDS
+ * of them.
  */
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 {
@@ -36,6 +38,8 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 		return -EINVAL;
 	/* A sampling counter needs both a period and a record type. */
 	if (!hw_event->irq_period != !hw_event->record_type)
+		return -EINVAL;
+	if (hw_event->irq_period > PC_PERIOD_MAX)
 		return -EINVAL;
 	if (hw_event->irq_period && hw_event->irq_period < PC_CLOCK_PERIOD_MIN &&
 	    !PERF_COUNTER_IS_RAW(config) &&

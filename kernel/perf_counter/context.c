@@ -3,10 +3,13 @@
  * perf_counter: contexts — the counters of one task or of one CPU.
  *
  * A task context is scheduled in and out with its task; a CPU context is
- * always in. Context time advances only while a context is in, and is
- * read with local_clock() on the CPU it is in on, so every change to an
- * active context runs on that CPU (pc_ctx_call()).
+ * in while its CPU is online (a CPU hotplug state takes it out before
+ * the CPU goes and puts it in when it is back). Context time advances
+ * only while a context is in, and is read with local_clock() on the CPU
+ * it is in on, so every change to an active context runs on that CPU
+ * (pc_ctx_call()).
  */
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
 #include <linux/percpu.h>
@@ -60,6 +63,7 @@ void pc_ctx_sched_out(struct perf_counter_context *ctx)
 	struct perf_counter *leader;
 	u64 now;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!ctx->is_active)
 		return;
 	now = pc_ctx_update_time(ctx);
@@ -71,6 +75,7 @@ void pc_ctx_sched_out(struct perf_counter_context *ctx)
 /* Make the context active on @cpu (this CPU) and put its groups on. */
 void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
 {
+	lockdep_assert_held(&ctx->lock);
 	if (ctx->is_active || ctx->dead)
 		return;
 	ctx->timestamp = local_clock();
@@ -153,6 +158,8 @@ static void pc_call_here(void *data)
 			goto out;
 		/* A context made while its task ran was never put in. */
 		pc_ctx_sched_in(ctx, smp_processor_id());
+	} else if (!ctx->task && !ctx->is_active) {
+		goto out;	/* its CPU is going: the caller runs it */
 	}
 	call->fn(ctx, call->info);
 	call->done = true;
@@ -164,7 +171,7 @@ out:
 static int pc_ctx_cpu(struct perf_counter_context *ctx)
 {
 	if (!ctx->task)
-		return ctx->active_cpu;
+		return ctx->is_active ? ctx->active_cpu : -1;
 	if (ctx->dead)
 		return -1;
 	if (ctx->is_active)
@@ -181,8 +188,9 @@ static int pc_ctx_cpu(struct perf_counter_context *ctx)
  * @info:	passed to @fn
  *
  * @fn runs on the CPU the context is active on, or, when it is not
- * active and its task is not running, right here: a task that is about
- * to be scheduled in waits for ctx->lock and then sees what @fn did.
+ * active and its task is not running (or its CPU is offline), right
+ * here: a task that is about to be scheduled in, or a CPU coming
+ * online, waits for ctx->lock and then sees what @fn did.
  * Process context only; may wait for another CPU.
  */
 void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
@@ -201,17 +209,10 @@ void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
 		}
 		raw_spin_unlock_irq(&ctx->lock);
 
-		if (smp_call_function_single(cpu, pc_call_here, &call, 1) &&
-		    !ctx->task) {
-			/* The CPU went away: nothing of it is counting. */
-			raw_spin_lock_irq(&ctx->lock);
-			fn(ctx, info);
-			raw_spin_unlock_irq(&ctx->lock);
+		if (!smp_call_function_single(cpu, pc_call_here, &call, 1) &&
+		    call.done)
 			return;
-		}
-		if (call.done)
-			return;
-		/* The task moved between the look and the call: again. */
+		/* The task moved, or the CPU went, between look and call. */
 		cond_resched();
 	}
 }
@@ -320,14 +321,14 @@ struct task_struct *pc_find_task(pid_t pid)
  * @task:	the task from pc_find_task(), or NULL for a CPU context
  * @cpu:	-1 for any CPU, or the CPU to count on
  *
- * Counting a whole CPU needs CAP_SYS_ADMIN; counting another task needs
- * the right to trace it, which the caller checks under the task's
- * exec_update_lock so that an exec cannot slip between the check and the
- * install.
+ * The caller has checked the privilege a whole CPU needs
+ * (pc_check_privilege()), and checks the right to trace another task
+ * under the task's exec_update_lock, so that an exec cannot slip
+ * between the check and the install.
  *
  * Return: the context with a reference, or ERR_PTR(): -EINVAL for cpu
- * values out of range or no task and no CPU, -EACCES without the right,
- * -ESRCH for a task that is exiting.
+ * values out of range or no task and no CPU, -ESRCH for a task that is
+ * exiting.
  */
 struct perf_counter_context *pc_find_context(struct task_struct *task,
 					     int cpu)
@@ -338,8 +339,6 @@ struct perf_counter_context *pc_find_context(struct task_struct *task,
 	if (!task) {
 		if (cpu < 0)
 			return ERR_PTR(-EINVAL);
-		if (!capable(CAP_SYS_ADMIN))
-			return ERR_PTR(-EACCES);
 		return per_cpu_ptr(&pc_cpu_ctx, cpu);
 	}
 	return pc_task_ctx_get(task);
@@ -382,17 +381,46 @@ int perf_counter_task_enable(void)
 	return pc_task_set_leaders(true);
 }
 
+/*
+ * CPU hotplug, on the CPU itself: a CPU context is in from when its CPU
+ * is online until it goes, and its counters are off the CPU meanwhile
+ * (their times stand still; counters can still be opened, read and
+ * closed, from any CPU, under ctx->lock).
+ */
+static int pc_cpu_online(unsigned int cpu)
+{
+	struct perf_counter_context *ctx = per_cpu_ptr(&pc_cpu_ctx, cpu);
+
+	pc_hw_cpu_online();
+	raw_spin_lock_irq(&ctx->lock);
+	pc_ctx_sched_in(ctx, cpu);
+	raw_spin_unlock_irq(&ctx->lock);
+	return 0;
+}
+
+static int pc_cpu_offline(unsigned int cpu)
+{
+	struct perf_counter_context *ctx = per_cpu_ptr(&pc_cpu_ctx, cpu);
+
+	raw_spin_lock_irq(&ctx->lock);
+	pc_ctx_sched_out(ctx);
+	raw_spin_unlock_irq(&ctx->lock);
+	return 0;
+}
+
 static int __init pc_cpu_ctx_init(void)
 {
-	int cpu;
+	int cpu, state;
 
 	for_each_possible_cpu(cpu) {
 		struct perf_counter_context *ctx = per_cpu_ptr(&pc_cpu_ctx, cpu);
 
 		pc_ctx_init(ctx, NULL);
 		ctx->active_cpu = cpu;
-		ctx->is_active = true;
 	}
-	return 0;
+	/* Runs pc_cpu_online() on every CPU online now, then as they come. */
+	state = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf_counter:online",
+				  pc_cpu_online, pc_cpu_offline);
+	return state < 0 ? state : 0;
 }
 core_initcall(pc_cpu_ctx_init);

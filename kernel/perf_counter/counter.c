@@ -7,6 +7,7 @@
  * time its task ran while the counter was enabled, time_running the part
  * of that during which the counter was actually on the CPU.
  */
+#include <linux/pid_namespace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -22,9 +23,13 @@
  * @parent:	for an inherited counter, the top-level counter it folds
  *		into (a reference is taken); NULL otherwise
  *
- * The counter starts with one reference, its creator's.
+ * The counter starts with one reference, its creator's. A top-level
+ * counter takes a reference to current's pid namespace, in which its
+ * records name tasks, and, if it samples or records switches, a queue
+ * charged to current (see queue.c).
  *
- * Return: the counter or an ERR_PTR().
+ * Return: the counter or an ERR_PTR(): -ENOMEM without memory or past
+ * current's RLIMIT_MEMLOCK, or the kind's init error.
  */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 				      const u64 *extra, const struct pc_ops *ops,
@@ -73,6 +78,9 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	if (parent) {
 		pc_counter_get(parent);
 		counter->parent = parent;
+	} else {
+		/* Records name tasks as the opener sees them. */
+		counter->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	}
 	/* The switch hooks must run, even with no task context about. */
 	if (hw->context_switch) {
@@ -103,6 +111,8 @@ void pc_counter_put(struct perf_counter *counter)
 		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	}
 	pc_queue_free(counter->queue);
+	if (counter->pid_ns)
+		put_pid_ns(counter->pid_ns);
 	if (counter->ctx)
 		pc_ctx_put(counter->ctx);
 	if (counter->parent)
@@ -184,6 +194,7 @@ static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = req->counter;
 	u64 now = pc_ctx_update_time(ctx);
 
+	lockdep_assert_held(&ctx->lock);
 	if (counter->state == PC_STATE_ACTIVE)
 		counter->ops->read(counter);
 	pc_counter_update_times(counter, now);

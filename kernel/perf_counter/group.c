@@ -93,6 +93,7 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = info;
 	u64 now = pc_ctx_update_time(ctx);
 
+	lockdep_assert_held(&ctx->lock);
 	counter->tstamp = now;
 	if (pc_is_leader(counter))
 		list_add_tail(&counter->group_entry, &ctx->groups);
@@ -139,6 +140,7 @@ static void __pc_remove(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = info, *member, *tmp;
 	u64 now;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!counter->attached)
 		return;
 	now = pc_ctx_update_time(ctx);
@@ -184,6 +186,7 @@ static void __pc_enable(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = info;
 	u64 now;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!counter->attached || counter->state >= PC_STATE_INACTIVE)
 		return;
 	now = pc_ctx_update_time(ctx);
@@ -196,6 +199,7 @@ static void __pc_disable(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = info;
 	u64 now;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!counter->attached || counter->state == PC_STATE_OFF)
 		return;
 	now = pc_ctx_update_time(ctx);
@@ -211,6 +215,7 @@ void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
 {
 	struct perf_counter *leader;
 
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(leader, &ctx->groups, group_entry) {
 		if (*(bool *)enable)
 			__pc_enable(ctx, leader);

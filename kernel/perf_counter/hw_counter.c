@@ -15,7 +15,8 @@
  * counter after the events left to its next sample (or the most the
  * register takes, if that is fewer), a counting one after
  * pmu->max_period events, so that no counter ever wraps twice between
- * two folds.
+ * two folds; never fewer than two events, and a counter throttled for
+ * its CPU's sample budget (see throttle.c) max_period until the tick.
  *
  * Placement is all or nothing per counter: when a counter does not fit
  * beside the ones already on the CPU, the counters on the CPU and the
@@ -25,6 +26,7 @@
  * counters, with the ones already on, have a placement at all.
  */
 #include <linux/atomic.h>
+#include <linux/math64.h>
 #include <linux/cpumask.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -41,6 +43,9 @@ static DEFINE_PER_CPU(struct pc_hw_cpu, pc_hw_cpus);
 
 /* Raw register values fit in this many bits of pc_hw_counter.prev. */
 #define PC_HW_RAW_BITS	48
+
+/* The fewest events a register is ever loaded to overflow after. */
+#define PC_HW_MIN_LOAD	2
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "perf_counter."
@@ -258,7 +263,12 @@ u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	return delta;
 }
 
-/* Load the register to overflow at the next sample, or at most later. */
+/*
+ * Load the register to overflow at the next sample, or at most later;
+ * a throttled counter as late as the register allows. Never within two
+ * events: a register that overflowed again at once would interrupt
+ * inside its own handler.
+ */
 static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
 	const struct pc_pmu *pmu = cpuc->pmu;
@@ -266,7 +276,7 @@ static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	u64 load = pmu->max_period;
 	u64 raw, gen;
 
-	if (pc_is_sampling(counter)) {
+	if (pc_is_sampling(counter) && !hwc->throttled) {
 		s64 left = local64_read(&hwc->left);
 
 		if (left > 0 && left < load)
@@ -274,6 +284,7 @@ static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 		else if (left <= 0)
 			load = 1;	/* a sample is due: at the next event */
 	}
+	load = max_t(u64, load, PC_HW_MIN_LOAD);
 	raw = (pmu->irq_at - load) & pc_hw_mask(pmu);
 	gen = (local64_read(&hwc->prev) & ~PC_HW_RAW_MASK) +
 	      (1ULL << PC_HW_RAW_BITS);
@@ -289,6 +300,9 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 
 	hwc->place = *place;
 	pc_hw_load(cpuc, counter);
+	/* Throttled elsewhere: this CPU's tick lets it interrupt again. */
+	if (hwc->throttled)
+		WRITE_ONCE(cpuc->throttled, true);
 	cpuc->used |= place->uses;
 	cpuc->nr_on++;
 	hwc->on = true;
@@ -417,38 +431,112 @@ static void pc_hw_fold_group(struct pc_hw_cpu *cpuc,
 }
 
 /*
+ * Start the next period after the ones that ran out (left <= 0), and
+ * say how many ran out.
+ */
+static u64 pc_hw_next_period(struct perf_counter *counter)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	u64 period = counter->hw_event.irq_period;
+	s64 left = local64_read(&hwc->left);
+	u64 due;
+
+	if (left > 0)
+		return 0;
+	due = div64_u64((u64)-left, period) + 1;
+	local64_set(&hwc->left, left + due * period);
+	return due;
+}
+
+/*
  * A sampling counter wrapped: a record if its period ran out (it may
- * have been loaded for a part of a long period only).
+ * have been loaded for a part of a long period only). Every such
+ * interrupt spends the CPU's sample budget, whatever it records, so no
+ * storm escapes it; past the budget the counter is throttled. One
+ * record an interrupt: further periods the register ran past are
+ * counted lost, and so is a sample whose skid landed in a mode the
+ * counter excludes (the events were counted in the other).
  */
 static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 			 struct pt_regs *regs)
 {
-	struct pc_hw_counter *hwc = &counter->hw;
 	struct perf_counter_context *ctx = counter->ctx;
-	s64 period = counter->hw_event.irq_period;
-	s64 left = local64_read(&hwc->left);
+	u64 due = pc_hw_next_period(counter);
 
-	if (left > 0)
+	if (!due)
 		return;
-	/* One record an interrupt; periods skidded past are not made up. */
-	local64_set(&hwc->left, left + period > 0 ? left + period : period);
+	if (!pc_sample_budget_take()) {
+		pc_sample_lost(counter, due);
+		counter->hw.throttled = true;
+		WRITE_ONCE(cpuc->throttled, true);
+		return;
+	}
+	/* A new budget without a tick between (the tick may be off). */
+	counter->hw.throttled = false;
+	if (pc_sample_excluded(counter, regs)) {
+		pc_sample_lost(counter, due);
+		return;
+	}
+	if (due > 1)
+		pc_sample_lost(counter, due - 1);
 
 	if (!(counter->hw_event.record_type & PERF_RECORD_GROUP)) {
-		pc_sample(counter, regs);
-		return;
+		pc_sample_write(counter, regs);
+	} else if (!in_nmi() || raw_spin_trylock(&ctx->lock)) {
+		/*
+		 * The member list may be half changed under the context
+		 * lock on this very CPU: walk it only if the lock is free.
+		 */
+		pc_hw_fold_group(cpuc, counter);
+		pc_sample_write(counter, regs);
+		if (in_nmi())
+			raw_spin_unlock(&ctx->lock);
+	} else {
+		pc_sample_lost(counter, 1);
 	}
+}
+
+/**
+ * pc_hw_unthrottle() - let @cpuc's throttled counters interrupt again
+ * @cpuc:	this CPU's registers, irqs off (the tick)
+ *
+ * Each is loaded for what is left of its period; the periods that ran
+ * out while it was throttled are counted lost. The overflow interrupt
+ * does not see a counter while it is reloaded.
+ */
+void pc_hw_unthrottle(struct pc_hw_cpu *cpuc)
+{
+	unsigned int idx;
+
+	if (!READ_ONCE(cpuc->throttled))
+		return;
 	/*
-	 * The member list may be half changed under the context lock on
-	 * this very CPU: walk it only if the lock is free.
+	 * Cleared first: a counter the interrupt throttles during the walk
+	 * sets it again, and, if the walk has passed it, waits a tick.
 	 */
-	if (in_nmi() && !raw_spin_trylock(&ctx->lock)) {
-		pc_sample_lost(counter);
-		return;
+	WRITE_ONCE(cpuc->throttled, false);
+	barrier();
+	for (idx = 0; idx < cpuc->pmu->nr_counters; idx++) {
+		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
+		struct pc_hw_counter *hwc;
+		u64 due;
+
+		if (!counter || !READ_ONCE(counter->hw.throttled))
+			continue;
+		hwc = &counter->hw;
+		WRITE_ONCE(cpuc->on[idx], NULL);
+		barrier();
+		cpuc->pmu->disable(cpuc, hwc);
+		pc_hw_fold(cpuc, counter);
+		hwc->throttled = false;
+		due = pc_hw_next_period(counter);
+		if (due)
+			pc_sample_lost(counter, due);
+		pc_hw_load(cpuc, counter);
+		WRITE_ONCE(cpuc->on[idx], counter);
+		barrier();
+		cpuc->pmu->enable(cpuc, hwc);
 	}
-	pc_hw_fold_group(cpuc, counter);
-	pc_sample(counter, regs);
-	if (in_nmi())
-		raw_spin_unlock(&ctx->lock);
 }
 
 /**
@@ -457,7 +545,9 @@ static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
  * @regs:	the interrupted state
  *
  * For every counter that wrapped: fold its count, write a sample if its
- * period ran out, load it again. Runs in NMI context on x86: nothing
+ * period ran out (spending the CPU's sample budget, throttling the
+ * counter past it, counting lost the periods it cannot report), load it
+ * again, never within two events. Runs in NMI context on x86: nothing
  * here sleeps or waits for a lock; queue wakeups go through irq_work.
  *
  * Return: how many counters had wrapped.
@@ -512,6 +602,20 @@ static void pc_hw_put(void)
 	mutex_lock(&pc_hw_reserve_mutex);
 	if (!--pc_hw_users && pc_pmu->release)
 		pc_pmu->release();
+	mutex_unlock(&pc_hw_reserve_mutex);
+}
+
+/**
+ * pc_hw_cpu_online() - a CPU comes online: its share of the registers
+ *
+ * Runs on that CPU, may sleep. While the registers are reserved, the
+ * driver points the new CPU's overflow interrupt where it needs it.
+ */
+void pc_hw_cpu_online(void)
+{
+	mutex_lock(&pc_hw_reserve_mutex);
+	if (pc_hw_users && pc_pmu->cpu_online)
+		pc_pmu->cpu_online();
 	mutex_unlock(&pc_hw_reserve_mutex);
 }
 

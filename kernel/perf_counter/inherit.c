@@ -16,10 +16,16 @@
  */
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 
 #include "internal.h"
 
-/* Link a copy of @orig into @ctx, in @leader's group (or its own). */
+/*
+ * Link a copy of @orig into @ctx, in @leader's group (or its own).
+ *
+ * Return: the copy, NULL if @orig's top-level counter is being released
+ * (its file closed: no new copy may outlive it), or an ERR_PTR().
+ */
 static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 					       struct perf_counter_context *ctx,
 					       struct perf_counter *leader)
@@ -37,6 +43,13 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 	copy->ctx = ctx;
 	copy->leader = leader ?: copy;
 
+	/* Joining @top's children and the release are ordered by its mutex. */
+	mutex_lock(&top->child_mutex);
+	if (top->released) {
+		mutex_unlock(&top->child_mutex);
+		pc_counter_put(copy);
+		return NULL;
+	}
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
 	if (leader)
@@ -49,12 +62,16 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 	/* The allocation's reference is now the context's. */
 
 	pc_counter_get(copy);
-	mutex_lock(&top->child_mutex);
 	list_add_tail(&copy->child_entry, &top->children);
 	mutex_unlock(&top->child_mutex);
 	return copy;
 }
 
+/*
+ * Copy a group. A leader whose top-level counter is being released is
+ * not copied, and its members lead groups of one, as they will in the
+ * parent once the release takes the leader out.
+ */
 static int pc_inherit_group(struct perf_counter *leader,
 			    struct perf_counter_context *ctx)
 {
@@ -71,6 +88,34 @@ static int pc_inherit_group(struct perf_counter *leader,
 	return 0;
 }
 
+/*
+ * The groups to copy, in an array: the tick's rotation re-sorts
+ * ctx->groups under ctx->lock alone, and copying sleeps, so the list
+ * is read once under the lock. ctx->mutex, held, keeps every leader
+ * installed and every group's members as they are.
+ */
+static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
+						  unsigned int *nr)
+{
+	unsigned int max = ctx->nr_counters, n = 0;
+	struct perf_counter **leaders, *leader;
+
+	lockdep_assert_held(&ctx->mutex);
+	*nr = 0;
+	if (!max)
+		return NULL;
+	leaders = kmalloc_array(max, sizeof(*leaders), GFP_KERNEL);
+	if (!leaders)
+		return ERR_PTR(-ENOMEM);
+	raw_spin_lock_irq(&ctx->lock);
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		if (leader->hw_event.inherit && !WARN_ON_ONCE(n == max))
+			leaders[n++] = leader;
+	raw_spin_unlock_irq(&ctx->lock);
+	*nr = n;
+	return leaders;
+}
+
 /**
  * __perf_counter_init_task() - copy inherited counters into a new task
  * @child: the task being forked by current
@@ -81,26 +126,39 @@ int __perf_counter_init_task(struct task_struct *child)
 {
 	struct perf_counter_context *parent_ctx = current->perf_counter_ctxp;
 	struct perf_counter_context *ctx = NULL;
-	struct perf_counter *leader;
+	struct perf_counter **leaders;
+	unsigned int i, nr;
 	int err = 0;
 
 	mutex_lock(&parent_ctx->mutex);
-	list_for_each_entry(leader, &parent_ctx->groups, group_entry) {
-		if (!leader->hw_event.inherit)
-			continue;
+	leaders = pc_inherited_leaders(parent_ctx, &nr);
+	if (IS_ERR(leaders)) {
+		err = PTR_ERR(leaders);
+		leaders = NULL;
+	}
+	for (i = 0; i < nr; i++) {
 		if (!ctx) {
 			ctx = pc_task_ctx_alloc(child);
 			if (!ctx) {
 				err = -ENOMEM;
 				break;
 			}
+			/*
+			 * A copy is on its top-level counter's children list
+			 * as soon as it is made, where a release may take it
+			 * out: not before its group is whole.
+			 */
+			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
 			child->perf_counter_ctxp = ctx;
 		}
-		err = pc_inherit_group(leader, ctx);
+		err = pc_inherit_group(leaders[i], ctx);
 		if (err)
 			break;
 	}
+	if (ctx)
+		mutex_unlock(&ctx->mutex);
 	mutex_unlock(&parent_ctx->mutex);
+	kfree(leaders);
 
 	if (err && ctx)
 		pc_task_teardown(child);
@@ -155,8 +213,11 @@ void pc_task_teardown(struct task_struct *task)
 	ctx->dead = true;
 	WRITE_ONCE(task->perf_counter_ctxp, NULL);
 	list_for_each_entry_safe(counter, tmp, &ctx->groups, group_entry) {
+		/* Enabled but not on (multiplexed out, another CPU's): */
+		pc_counter_update_times(counter, ctx->time);
 		list_for_each_entry_safe(member, tmp2, &counter->siblings,
 					 group_entry) {
+			pc_counter_update_times(member, ctx->time);
 			member->leader = member;
 			member->attached = false;
 			list_move_tail(&member->group_entry, &gone);
@@ -197,19 +258,30 @@ void perf_counter_free_task(struct task_struct *child)
  * @counter: a top-level counter whose file is being released
  *
  * The copies are taken out of their tasks' contexts; their values go
- * with the counter.
+ * with the counter. From here no fork makes a new copy. Each copy
+ * leaves @counter->children once, under child_mutex, either here or in
+ * its exiting task's fold, and whoever takes it off drops the list's
+ * reference.
  */
 void pc_release_children(struct perf_counter *counter)
 {
-	struct perf_counter *child, *tmp;
-	LIST_HEAD(stolen);
+	struct perf_counter *child;
 
 	mutex_lock(&counter->child_mutex);
-	list_splice_init(&counter->children, &stolen);
+	counter->released = true;
 	mutex_unlock(&counter->child_mutex);
 
-	list_for_each_entry_safe(child, tmp, &stolen, child_entry) {
-		list_del_init(&child->child_entry);
+	/* Ends: with released set, the list only shrinks. */
+	for (;;) {
+		mutex_lock(&counter->child_mutex);
+		child = list_first_entry_or_null(&counter->children,
+						 struct perf_counter,
+						 child_entry);
+		if (child)
+			list_del_init(&child->child_entry);
+		mutex_unlock(&counter->child_mutex);
+		if (!child)
+			break;
 		pc_remove(child);
 		pc_counter_put(child);		/* the children list's */
 	}

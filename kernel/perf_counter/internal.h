@@ -4,13 +4,52 @@
  *
  * Locking, outermost first:
  *
- *   ctx->mutex         structural changes to a context (install, remove,
- *                      exit); process context only.
+ *   ctx->mutex         structural changes to a context: installing and
+ *                      removing counters, a group's members, its task's
+ *                      exit, prctl, each held across its pc_ctx_call().
+ *                      Process context only. Fork holds the parent's
+ *                      and, nested inside it, the child's.
  *   counter->child_mutex
- *                      a top-level counter's list of inherited children.
- *                      Taken inside a ctx->mutex (fork), never around one.
- *   ctx->lock          raw, irqs off: everything the scheduler touches —
- *                      counter states, group lists, times, PMU state.
+ *                      a top-level counter's @children and @released.
+ *                      Taken inside a ctx->mutex (fork), or alone
+ *                      (read, ioctl, release, a copy's fold at exit),
+ *                      never around one.
+ *   pc_hw_reserve_mutex
+ *                      the PMU registers' users (hw_counter.c); taken
+ *                      inside ctx->mutex (a hardware copy made at fork)
+ *                      and in the CPU hotplug callbacks, never around
+ *                      anything here.
+ *   ctx->lock          raw, irqs off: everything the scheduler touches.
+ *                      May be taken inside child_mutex (fork links a
+ *                      copy into the child's context).
+ *   q->lock            raw, irqs off: a record queue's producers; inside
+ *                      ctx->lock, or alone.
+ *
+ * What each guards:
+ *
+ *   ctx->groups        its membership changes under ctx->mutex and
+ *                      ctx->lock together; its order changes under
+ *                      ctx->lock alone (the tick's rotation sorts it).
+ *                      So it is walked under ctx->lock, and a walk that
+ *                      sleeps copies it first (fork, inherit.c).
+ *   leader->siblings   changes under ctx->mutex and ctx->lock together:
+ *                      stable under either.
+ *   counter->state, times, period_left, ctx->time, is_active, rotate,
+ *   nr_counters        ctx->lock, on the CPU the context is active on
+ *                      (pc_ctx_call()), or anywhere while it is not.
+ *   counter->children  child_mutex. A copy leaves it exactly once: its
+ *                      task's exit folds it, or its top-level counter's
+ *                      release takes it; whoever unlinks it drops the
+ *                      list's reference. Once @released is set no copy
+ *                      joins.
+ *   CPU contexts       in while their CPU is online: a CPU hotplug state
+ *                      puts them in and takes them out, on that CPU.
+ *
+ * In NMI (x86's overflow interrupt) nothing is waited for: the handler
+ * reads pc_hw_cpu.on[] (published with WRITE_ONCE once a counter is
+ * loaded), folds with a cmpxchg on hw.prev, only tries q->lock and,
+ * for a group record, ctx->lock, counts what it cannot write as lost,
+ * and wakes readers through irq_work. It never allocates or sleeps.
  *
  * A context that is active (its task is running, or it is a CPU context)
  * may only be changed on the CPU it is active on: pc_ctx_call() runs a
@@ -23,6 +62,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
@@ -56,6 +96,18 @@ struct perf_counter;
 /* The shortest sampling period of a clock counter, ns. */
 #define PC_CLOCK_PERIOD_MIN	(50 * NSEC_PER_USEC)
 
+/*
+ * The longest sampling period: periods are counted down in a signed
+ * 64-bit period_left, so irq_period must be below 2^63.
+ */
+#define PC_PERIOD_MAX		((u64)S64_MAX)
+
+/*
+ * Records one overflow may write when several periods ran out at once
+ * (a late timer, a large software event); the rest are counted lost.
+ */
+#define PC_SAMPLE_BURST		8
+
 struct pc_queue {
 	u64			*ring;
 	u32			mask;		/* ring size in words - 1 */
@@ -67,6 +119,7 @@ struct pc_queue {
 	struct mutex		read_mutex;	/* the reader */
 	wait_queue_head_t	wait;
 	struct irq_work		wakeup;
+	struct ucounts		*ucounts;	/* charged for the ring */
 };
 
 /**
@@ -113,9 +166,12 @@ struct pc_ops {
  * @period_left:	sampling counters: events until the next sample
  * @queue:		sampling counters: where the records go (top-level
  *			counters only; inherited copies use their parent's)
+ * @pid_ns:		top-level counters: the opener's pid namespace, in
+ *			which records give pids and tids
  * @parent:		the top-level counter an inherited counter folds into
- * @child_mutex:	protects @children
+ * @child_mutex:	protects @children and @released
  * @children:		inherited counters alive in descendant tasks
+ * @released:		its file is being released: no copy may join @children
  * @child_entry:	in @parent->children
  * @child_count:	values folded in from exited children
  * @child_time_enabled:	their enabled times
@@ -150,10 +206,12 @@ struct perf_counter {
 	};
 	s64				period_left;
 	struct pc_queue			*queue;
+	struct pid_namespace		*pid_ns;
 
 	struct perf_counter		*parent;
 	struct mutex			child_mutex;
 	struct list_head		children;
+	bool				released;
 	struct list_head		child_entry;
 	atomic64_t			child_count;
 	atomic64_t			child_time_enabled;
@@ -201,6 +259,10 @@ int pc_check_group(const struct perf_counter *leader,
 		   const struct perf_counter_hw_event *hw_event,
 		   const struct perf_counter_context *ctx, int cpu);
 size_t pc_read_size(u64 read_format);
+
+/* paranoid.c: kernel.perf_event_paranoid */
+int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
+		       bool cpu_wide);
 
 /* counter.c: one counter's life, time and value */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
@@ -275,9 +337,12 @@ static inline void pc_queue_put(struct pc_queue *q, unsigned long *at,
 }
 
 /* sample.c: records of overflows and context switches */
-void pc_sample(struct perf_counter *counter, struct pt_regs *regs);
+bool pc_sample(struct perf_counter *counter, struct pt_regs *regs);
+void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs);
+bool pc_sample_excluded(const struct perf_counter *counter,
+			struct pt_regs *regs);
 void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs);
-void pc_sample_lost(struct perf_counter *counter);
+void pc_sample_lost(struct perf_counter *counter, u64 n);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 extern struct static_key_false_deferred pc_switch_key;
@@ -293,6 +358,12 @@ static inline bool pc_has_records(const struct perf_counter_hw_event *hw)
 	return hw->irq_period || hw->context_switch;
 }
 
+/* throttle.c: the per-CPU sample budget */
+unsigned long pc_samples_per_tick(void);
+bool pc_sample_budget_take(void);
+bool pc_sample_budget_spent(void);
+void pc_sample_budget_tick(void);
+
 /* file.c */
 extern const struct file_operations pc_fops;
 
@@ -303,6 +374,7 @@ extern const struct pc_ops pc_hw_ops;
 
 /* hw_counter.c: the hardware counters' share of group rules */
 int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
+void pc_hw_cpu_online(void);
 
 static inline bool pc_is_leader(const struct perf_counter *counter)
 {

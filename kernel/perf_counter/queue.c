@@ -13,13 +13,23 @@
  *
  * Wakeups go through irq_work: producers may run where waking a task is
  * not allowed.
+ *
+ * A ring is kernel memory a user can ask for in megabytes, so it is
+ * charged twice: to the memory cgroup of the task that allocates it
+ * (the opener; for a resize, the caller of the ioctl), and to the
+ * opener's RLIMIT_MEMLOCK count of pinned pages, which its user shares
+ * with SHM_LOCK'ed memory in its user namespace. Past the limit a queue
+ * is refused with ENOMEM, unless the caller has CAP_IPC_LOCK.
  */
 #include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
@@ -34,25 +44,78 @@ static void pc_queue_wakeup(struct irq_work *work)
 	wake_up_all(&q->wait);
 }
 
-static u64 *pc_ring_alloc(u32 bytes)
+static unsigned long pc_ring_pages(u32 bytes)
 {
-	return kvzalloc(bytes, GFP_KERNEL);
+	return DIV_ROUND_UP(bytes, PAGE_SIZE);
+}
+
+/* Charge @bytes of ring to @ucounts' RLIMIT_MEMLOCK count. */
+static bool pc_ring_charge(struct ucounts *ucounts, u32 bytes)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK);
+	long pages = pc_ring_pages(bytes);
+	long locked;
+
+	if (limit != RLIM_INFINITY)
+		limit >>= PAGE_SHIFT;
+	locked = inc_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pages);
+	if ((locked == LONG_MAX || locked > limit) && !capable(CAP_IPC_LOCK)) {
+		dec_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pages);
+		return false;
+	}
+	return true;
+}
+
+static void pc_ring_uncharge(struct ucounts *ucounts, u32 bytes)
+{
+	dec_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pc_ring_pages(bytes));
+}
+
+/* A zeroed ring of @bytes, charged; NULL past the limit or without memory. */
+static u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes)
+{
+	u64 *ring;
+
+	if (!pc_ring_charge(ucounts, bytes))
+		return NULL;
+	ring = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
+	if (!ring)
+		pc_ring_uncharge(ucounts, bytes);
+	return ring;
+}
+
+static void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes)
+{
+	kvfree(ring);
+	pc_ring_uncharge(ucounts, bytes);
+}
+
+static u32 pc_queue_bytes(const struct pc_queue *q)
+{
+	return (q->mask + 1) * sizeof(u64);
 }
 
 /**
- * pc_queue_alloc() - a record queue of @bytes
+ * pc_queue_alloc() - a record queue of @bytes, charged to current
  * @bytes: a power of two between PC_QUEUE_MIN and PC_QUEUE_MAX
  *
- * Return: the queue, or NULL without memory.
+ * Return: the queue, or NULL without memory or past current's
+ * RLIMIT_MEMLOCK.
  */
 struct pc_queue *pc_queue_alloc(u32 bytes)
 {
-	struct pc_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	struct pc_queue *q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
 
 	if (!q)
 		return NULL;
-	q->ring = pc_ring_alloc(bytes);
+	q->ucounts = get_ucounts(current_ucounts());
+	if (!q->ucounts) {
+		kfree(q);
+		return NULL;
+	}
+	q->ring = pc_ring_alloc(q->ucounts, bytes);
 	if (!q->ring) {
+		put_ucounts(q->ucounts);
 		kfree(q);
 		return NULL;
 	}
@@ -69,7 +132,8 @@ void pc_queue_free(struct pc_queue *q)
 	if (!q)
 		return;
 	irq_work_sync(&q->wakeup);
-	kvfree(q->ring);
+	pc_ring_free(q->ucounts, q->ring, pc_queue_bytes(q));
+	put_ucounts(q->ucounts);
 	kfree(q);
 }
 
@@ -78,19 +142,25 @@ void pc_queue_free(struct pc_queue *q)
  * @q:		the queue
  * @bytes:	the new size
  *
+ * The new ring is charged to the queue's user (the opener) before the
+ * old one is uncharged, against the caller's RLIMIT_MEMLOCK unless the
+ * caller has CAP_IPC_LOCK, and to the caller's memory cgroup.
+ *
  * Return: 0, -EINVAL for a size that is not a power of two in range,
- * -EBUSY while records wait to be read, -ENOMEM.
+ * -EBUSY while records wait to be read, -ENOMEM without memory or past
+ * that limit.
  */
 int pc_queue_resize(struct pc_queue *q, u32 bytes)
 {
 	unsigned long flags;
 	u64 *ring, *old;
+	u32 old_bytes;
 	int err = 0;
 
 	if (bytes < PC_QUEUE_MIN || bytes > PC_QUEUE_MAX ||
 	    !is_power_of_2(bytes))
 		return -EINVAL;
-	ring = pc_ring_alloc(bytes);
+	ring = pc_ring_alloc(q->ucounts, bytes);
 	if (!ring)
 		return -ENOMEM;
 
@@ -99,8 +169,10 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	if (q->head != q->tail || q->lost || atomic_long_read(&q->missed)) {
 		err = -EBUSY;
 		old = ring;
+		old_bytes = bytes;
 	} else {
 		old = q->ring;
+		old_bytes = pc_queue_bytes(q);
 		q->ring = ring;
 		q->mask = bytes / sizeof(u64) - 1;
 		q->head = 0;
@@ -108,7 +180,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	}
 	raw_spin_unlock_irqrestore(&q->lock, flags);
 	mutex_unlock(&q->read_mutex);
-	kvfree(old);
+	pc_ring_free(q->ucounts, old, old_bytes);
 	return err;
 }
 

@@ -73,6 +73,7 @@ void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time)
 	struct pc_placement p = { };
 	struct perf_counter *leader;
 
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(leader, &ctx->groups, group_entry)
 		pc_placement_add(&p, leader);
 
@@ -103,6 +104,7 @@ void pc_ctx_group_in(struct perf_counter_context *ctx,
 	struct pc_placement p = { };
 	struct perf_counter *other;
 
+	lockdep_assert_held(&ctx->lock);
 	if (leader->state != PC_STATE_INACTIVE)
 		return;
 	list_for_each_entry(other, &ctx->groups, group_entry)
@@ -148,6 +150,7 @@ void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now)
 	struct perf_counter *leader;
 	u64 ctx_time;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!ctx->rotate || !ctx->is_active)
 		return;
 	ctx_time = pc_ctx_advance(ctx, now);
@@ -175,10 +178,12 @@ static void pc_ctx_tick(struct perf_counter_context *ctx)
 /**
  * perf_counter_task_tick() - scheduler tick: rotate what needs it
  *
- * Called with irqs off. Costs two loads when nothing is multiplexed.
+ * Called with irqs off. Renews this CPU's sample budget; costs a few
+ * loads when nothing is multiplexed or throttled.
  */
 void perf_counter_task_tick(void)
 {
+	pc_sample_budget_tick();
 	pc_ctx_tick(pc_this_cpu_ctx());
 	pc_ctx_tick(READ_ONCE(current->perf_counter_ctxp));
 }

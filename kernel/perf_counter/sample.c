@@ -5,7 +5,15 @@
  * A sampling counter that overflows writes one record to the queue of
  * its top-level counter, with the fields its record_type asks for in the
  * order the uapi header gives.
+ *
+ * A sample is taken only in the modes the counter counts: one whose
+ * exclude_kernel bit is set never reports where the kernel was, nor
+ * one with exclude_user where user space was. Pids and tids are those
+ * the opener's pid namespace sees (0 for a task it cannot see). Every
+ * sample also spends this CPU's sample budget (see throttle.c).
  */
+#include <linux/math64.h>
+#include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -15,12 +23,13 @@
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(pc_switch_key, HZ);
 
-static u64 pc_task_ids(struct task_struct *task)
+/* @task's pid and tid as @ns sees them, in one record word. */
+static u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns)
 {
 	union {
 		u64	word;
 		u32	id[2];
-	} u = { .id = { task_tgid_nr(task), task_pid_nr(task) } };
+	} u = { .id = { task_tgid_nr_ns(task, ns), task_pid_nr_ns(task, ns) } };
 
 	return u.word;
 }
@@ -63,40 +72,103 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 
 /**
  * pc_sample_periods() - a sample for each period that has run out
- * @counter:	a sampling counter whose period_left its kind has counted
- *		down, on this CPU with irqs off
+ * @counter:	a software sampling counter whose period_left its kind has
+ *		counted down, on this CPU with irqs off
  * @regs:	as for pc_sample()
+ *
+ * Writes at most PC_SAMPLE_BURST records, however many periods ran out
+ * (a long irq_period-sized count, a late timer), and counts the others
+ * lost: the work done here is bounded whatever the period. Periods that
+ * end in a mode the counter excludes (a clock counter's time in the
+ * kernel, with exclude_kernel) are not sampled, and not lost either.
  */
 void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs)
 {
-	while (counter->period_left <= 0) {
-		counter->period_left += counter->hw_event.irq_period;
-		pc_sample(counter, regs);
+	u64 period = counter->hw_event.irq_period;
+	u64 due, i;
+
+	if (counter->period_left > 0)
+		return;
+	/* period_left > -2^63 and period < 2^63: due * period fits. */
+	due = div64_u64((u64)-counter->period_left, period) + 1;
+	counter->period_left += due * period;
+	if (pc_sample_excluded(counter, regs))
+		return;
+
+	for (i = 0; i < min_t(u64, due, PC_SAMPLE_BURST); i++) {
+		if (!pc_sample(counter, regs)) {
+			i++;		/* that one was counted lost */
+			break;
+		}
 	}
+	if (i < due)
+		pc_sample_lost(counter, due - i);
 }
 
 /**
- * pc_sample_lost() - count a sample of @counter's that could not be taken
+ * pc_sample_lost() - count samples of @counter's that could not be taken
  * @counter:	the counter; any context, NMI included
+ * @n:		how many
  *
  * The next record written to its queue is preceded by a LOST record.
  */
-void pc_sample_lost(struct perf_counter *counter)
+void pc_sample_lost(struct perf_counter *counter, u64 n)
 {
 	struct perf_counter *top = counter->parent ?: counter;
 
-	atomic_long_inc(&top->queue->missed);
+	/* A long is what the queue keeps: 2^31 losses at once on 32-bit. */
+	atomic_long_add(min_t(u64, n, LONG_MAX), &top->queue->missed);
 }
 
 /**
- * pc_sample() - write one sample record for an overflow of @counter
+ * pc_sample_excluded() - was the event sampled in a mode it excludes?
+ * @counter:	the counter
+ * @regs:	the interrupted state; without it the kernel raised the
+ *		event: kernel mode
+ *
+ * Return: true if a sample taken there would report the excluded mode.
+ */
+bool pc_sample_excluded(const struct perf_counter *counter,
+			struct pt_regs *regs)
+{
+	if (regs && user_mode(regs))
+		return counter->hw_event.exclude_user;
+	return counter->hw_event.exclude_kernel;
+}
+
+/**
+ * pc_sample() - a software counter's sample, if it may be taken
  * @counter:	the counter, on this CPU with irqs off
  * @regs:	the interrupted state, or NULL for events the kernel raises
  *
- * A full queue counts the record lost. From NMI the queue is only
- * tried, never waited for: a sample that would wait is lost instead.
+ * A sample in a mode the counter excludes is not taken. One past this
+ * CPU's budget is counted lost.
+ *
+ * Return: false if the budget was spent: the caller should quieten the
+ * counter until the next tick.
  */
-void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
+bool pc_sample(struct perf_counter *counter, struct pt_regs *regs)
+{
+	if (pc_sample_excluded(counter, regs))
+		return true;
+	if (!pc_sample_budget_take()) {
+		pc_sample_lost(counter, 1);
+		return false;
+	}
+	pc_sample_write(counter, regs);
+	return true;
+}
+
+/**
+ * pc_sample_write() - write one sample record for @counter
+ * @counter:	the counter, on this CPU with irqs off (or in NMI)
+ * @regs:	the interrupted state, or NULL for events the kernel raises
+ *
+ * The caller has checked the modes and spent the budget. A full queue
+ * counts the record lost. From NMI the queue is only tried, never
+ * waited for: a sample that would wait is lost instead.
+ */
+void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 {
 	struct perf_counter *top = counter->parent ?: counter;
 	u64 type = counter->hw_event.record_type;
@@ -120,7 +192,7 @@ void pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 	if (type & PERF_RECORD_IRQ)
 		pc_queue_put(q, &at, pc_sample_ip(regs));
 	if (type & PERF_RECORD_TID)
-		pc_queue_put(q, &at, pc_task_ids(current));
+		pc_queue_put(q, &at, pc_task_ids(current, top->pid_ns));
 	if (type & PERF_RECORD_TIME)
 		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
 	if (type & PERF_RECORD_VALUE)
@@ -154,10 +226,10 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {
-		pc_queue_put(q, &at, pc_task_ids(task));
+		pc_queue_put(q, &at, pc_task_ids(task, top->pid_ns));
 		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
 		if (other)
-			pc_queue_put(q, &at, pc_task_ids(other));
+			pc_queue_put(q, &at, pc_task_ids(other, top->pid_ns));
 		pc_queue_commit(q, at);
 	}
 	raw_spin_unlock_irqrestore(&q->lock, flags);
@@ -178,6 +250,7 @@ void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 {
 	struct perf_counter *leader, *member;
 
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(leader, &ctx->groups, group_entry) {
 		if (leader->state != PC_STATE_ACTIVE)
 			continue;

@@ -115,7 +115,8 @@ put_ctx:
  *
  * Return: the new fd, or -EINVAL (bad description, flags, pid/cpu or
  * group), -EFAULT (unreadable description), -EBADF (group_fd is not an
- * fd), -EACCES (no right to the task or CPU), -ESRCH (no such task),
+ * fd), -EACCES (no right to the task or CPU, or to count kernel mode,
+ * see paranoid.c), -ESRCH (no such task),
  * -ENODEV (a hardware counter and no working PMU), -ENOSPC (a group its
  * hardware counters could never fit), -EBUSY (the PMU registers are held
  * elsewhere), -EINTR, -ENOMEM or -EMFILE.
@@ -145,6 +146,9 @@ SYSCALL_DEFINE5(perf_counter_open,
 	ops = pc_event_ops(&hw_event);
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
+	err = pc_check_privilege(&hw_event, pid == -1 && cpu >= 0);
+	if (err)
+		return err;
 	/* NMIs are for root; everyone else gets the ordinary interrupt. */
 	if (hw_event.nmi && !capable(CAP_SYS_ADMIN))
 		hw_event.nmi = 0;

@@ -79,7 +79,8 @@ static bool k10_match(const struct cpuinfo_x86 *c)
 	.read		= k7_read,			\
 	.write		= k7_write,			\
 	.reserve	= pc_x86_reserve,		\
-	.release	= pc_x86_release
+	.release	= pc_x86_release,		\
+	.cpu_online	= pc_x86_cpu_online
 
 static u32 k7_evntsel(unsigned int i)
 {

@@ -283,6 +283,7 @@ const struct pc_x86_driver pc_p4_driver = {
 		.overflowed	= p4_overflowed,
 		.reserve	= pc_x86_reserve,
 		.release	= pc_x86_release,
+		.cpu_online	= pc_x86_cpu_online,
 	},
 	.match		= p4_match,
 	.perfctr0	= P4_PERFCTR0,

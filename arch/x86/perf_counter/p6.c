@@ -102,6 +102,7 @@ const struct pc_evntsel_pmu pc_p6_pmu = {
 			.write		= p6_write,
 			.reserve	= pc_x86_reserve,
 			.release	= pc_x86_release,
+			.cpu_online	= pc_x86_cpu_online,
 		},
 		.match		= p6_match,
 		.perfctr0	= P6_PERFCTR0,

@@ -137,6 +137,17 @@ void pc_x86_release(void)
 	pc_x86_unreserve(d, d->pmu.nr_counters, d->nr_ctl);
 }
 
+/**
+ * pc_x86_cpu_online() - a CPU came online while the registers are ours
+ *
+ * Runs on that CPU: its LVTPC entry is pointed at NMI, as
+ * pc_x86_reserve() pointed the others'.
+ */
+void pc_x86_cpu_online(void)
+{
+	pc_x86_lvtpc_nmi(NULL);
+}
+
 static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
 {
 	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();

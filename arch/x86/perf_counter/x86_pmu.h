@@ -38,6 +38,7 @@ struct pc_x86_driver {
 /* pmu.c: the reservation of the chosen driver's registers */
 int pc_x86_reserve(void);
 void pc_x86_release(void);
+void pc_x86_cpu_online(void);
 const struct pc_x86_driver *pc_x86_chosen(void);
 
 extern const struct pc_x86_driver pc_p4_driver;
