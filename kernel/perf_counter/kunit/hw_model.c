@@ -43,6 +43,25 @@ u64 pc_hw_model_records(struct perf_counter *counter, u64 *last_value)
 	return n;
 }
 
+/* Samples the queue reported lost, and those still to be reported. */
+u64 pc_hw_model_lost(struct perf_counter *counter)
+{
+	struct pc_queue *q = counter->queue;
+	u64 lost = q->lost + atomic_long_read(&q->missed);
+	unsigned long at = q->tail;
+
+	while (at != q->head) {
+		struct perf_counter_record_header h;
+		u64 word = q->ring[at & q->mask];
+
+		memcpy(&h, &word, sizeof(h));
+		if (h.type == PERF_COUNTER_REC_LOST)
+			lost += q->ring[(at + 1) & q->mask];
+		at += h.size / sizeof(u64);
+	}
+	return lost;
+}
+
 static int pc_hw_model_start(struct perf_counter *counter)
 {
 	return -ENODEV;

@@ -67,10 +67,14 @@ static void run_ticks(struct pc_rotate_fixture *f, int ticks)
 
 	ctx->is_active = true;
 	ctx->timestamp = 0;
+	raw_spin_lock_irq(&ctx->lock);
 	pc_ctx_groups_in(ctx, ctx->time);
+	raw_spin_unlock_irq(&ctx->lock);
 	for (i = 0; i < ticks; i++) {
 		now += TICK_NS;
+		raw_spin_lock_irq(&ctx->lock);
 		pc_ctx_rotate(ctx, now);
+		raw_spin_unlock_irq(&ctx->lock);
 	}
 	pc_ctx_advance(ctx, now);
 	for (i = 0; i < f->set.nr; i++)
@@ -92,10 +96,14 @@ static void uneven_ticks_still_give_a_third_each(struct kunit *test)
 	add_groups(test, 6, 0);
 	ctx->is_active = true;
 	ctx->timestamp = 0;
+	raw_spin_lock_irq(&ctx->lock);
 	pc_ctx_groups_in(ctx, ctx->time);
+	raw_spin_unlock_irq(&ctx->lock);
 	for (i = 0; i < 600; i++) {
 		now += i % 3 ? TICK_NS : 10 * TICK_NS;
+		raw_spin_lock_irq(&ctx->lock);
 		pc_ctx_rotate(ctx, now);
+		raw_spin_unlock_irq(&ctx->lock);
 	}
 	pc_ctx_advance(ctx, now);
 	total = ctx->time;
@@ -214,7 +222,9 @@ static void pinned_group_in_error_recovers_when_enabled(struct kunit *test)
 	list_move(&pinned->group_entry, &f->ctx.groups);
 	pc_fake_capacity = 0;
 	make_live(f);
+	raw_spin_lock_irq(&f->ctx.lock);
 	pc_ctx_groups_in(&f->ctx, 0);
+	raw_spin_unlock_irq(&f->ctx.lock);
 	KUNIT_EXPECT_EQ(test, pinned->state, PC_STATE_ERROR);
 
 	/* ...enabling it again is its second chance, through the ioctl */

@@ -3,7 +3,7 @@
  * The 32-bit PowerPC driver against a model of the 604, 604e, 750, 7400
  * and 7450 performance monitors: selectors in the right MMCR fields on
  * every PMC, the freeze, exception and condition bits, preloads, the
- * 64-bit sum across wraps at bit 31, periods of 1 and 0x7fffffff, no
+ * 64-bit sum across wraps at bit 31, periods of 1 (every second event) and 0x7fffffff, no
  * exception storms, placement under each model's event constraints,
  * the event maps, raw and threshold validation, and the reservation.
  */
@@ -175,7 +175,11 @@ static void ppc_wraps_at_bit_31_sum_exactly_to_64_bits(struct kunit *test)
 	pc_hw_model_free(&m->cpuc, c);
 }
 
-static void ppc_period_of_1_samples_every_event_without_a_storm(struct kunit *test)
+/*
+ * No register is loaded within two events of its exception, so period 1
+ * samples every second event and reports the period between lost.
+ */
+static void ppc_period_of_1_samples_every_second_event_and_counts_the_rest(struct kunit *test)
 {
 	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc604_pmu);
 	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
@@ -188,17 +192,20 @@ static void ppc_period_of_1_samples_every_event_without_a_storm(struct kunit *te
 	c = counter(test, m, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7fffffff);
+	KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7ffffffe);
 	for (i = 1; i <= 5; i++) {
+		pc_spr_model_run(m, 1, true);
+		KUNIT_EXPECT_FALSE(test, m->pending);
 		pc_spr_model_run(m, 1, true);
 		KUNIT_ASSERT_TRUE(test, m->pending);
 		KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
 		KUNIT_EXPECT_FALSE(test, m->pending);
-		KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7fffffff);
+		KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7ffffffe);
 		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
 	}
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 5);
-	KUNIT_EXPECT_EQ(test, value, 5);
+	KUNIT_EXPECT_EQ(test, value, 10);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_lost(c), 5);
 	KUNIT_EXPECT_EQ(test, m->signals, 5);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	pc_hw_model_free(&m->cpuc, c);
@@ -527,7 +534,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_condition_enables_follow_the_pmcs_on),
 	KUNIT_CASE(ppc_freeze_bits_follow_the_excludes_and_must_agree),
 	KUNIT_CASE(ppc_wraps_at_bit_31_sum_exactly_to_64_bits),
-	KUNIT_CASE(ppc_period_of_1_samples_every_event_without_a_storm),
+	KUNIT_CASE(ppc_period_of_1_samples_every_second_event_and_counts_the_rest),
 	KUNIT_CASE(ppc_period_of_0x7fffffff_samples_at_its_last_event),
 	KUNIT_CASE(ppc_stale_negative_pmc_is_cleared_not_a_storm),
 	KUNIT_CASE(ppc_placement_finds_an_assignment_whenever_one_exists),

@@ -12,6 +12,11 @@
  * writes keep the low 32 bits and sign-extend bit 31. Writes of
  * reserved bits, and accesses to MSRs the model lacks, are counted as
  * faults: a test ends by checking there were none.
+ *
+ * As on the silicon, the counters go on counting while the overflow
+ * handler runs: pc_msr_model_storm() delivers interrupts for as long as
+ * they are raised, with @handler_events kernel-mode events happening at
+ * each register access the handler makes.
  */
 #ifndef _PC_MSR_MODEL_H
 #define _PC_MSR_MODEL_H
@@ -30,6 +35,10 @@ struct pc_msr_model {
 	u64				sel[4];
 	unsigned long			pending;
 	unsigned int			faults;
+	unsigned int			handler_events;
+	bool				in_handler;
+	/* The state the storm's interrupts find; NULL: the kernel's. */
+	struct pt_regs			*irq_regs;
 	/* Run once inside the next counter read, after the value is taken. */
 	void				(*in_read)(struct pc_msr_model *m);
 	struct pc_hw_regs		regs;
@@ -40,6 +49,7 @@ struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 				      const struct pc_evntsel_pmu *p);
 void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user);
 int pc_msr_model_service(struct pc_msr_model *m);
+unsigned int pc_msr_model_storm(struct pc_msr_model *m, unsigned int max);
 
 /*
  * Run @chunk-sized batches of events through @counter (on @m) until

@@ -66,6 +66,81 @@ static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *tes
 	pc_model_counter_free(m, c);
 }
 
+/*
+ * Period 1 on kernel-mode events, and the counter counts the handler's
+ * own events: each NMI wraps the register again. The CPU's sample
+ * budget ends the storm, and every period is a sample or a loss. With
+ * @exclude_user every NMI finds user mode, which the counter excludes: no
+ * sample is ever written, and the budget must end that storm too.
+ */
+static void p6_storm(struct kunit *test, bool exclude_user)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct pt_regs user = { .cs = 3 };
+	unsigned long budget;
+	struct perf_counter *c;
+	unsigned int nmis;
+	u64 value, records, count;
+
+	hw.irq_period = 1;
+	hw.record_type = PERF_RECORD_VALUE;
+	hw.exclude_user = exclude_user;
+	c = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	m->handler_events = 3;
+	if (exclude_user)
+		m->irq_regs = &user;
+
+	/* No tick may renew the budget in the middle: irqs off. */
+	local_irq_disable();
+	budget = pc_samples_per_tick();
+	pc_sample_budget_tick();
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_msr_model_run(m, 2, false);
+	nmis = pc_msr_model_storm(m, 100000);
+	local_irq_enable();
+
+	/*
+	 * Exactly the budget and one interrupt more, unless jiffies moved
+	 * on during the storm (another CPU's tick) and renewed it once.
+	 */
+	records = pc_hw_model_records(c, &value);
+	KUNIT_EXPECT_GE(test, (unsigned long)nmis, budget + 1);
+	KUNIT_EXPECT_LE(test, (unsigned long)nmis, 2 * budget + 2);
+	if (exclude_user) {
+		KUNIT_EXPECT_EQ(test, records, 0);
+	} else {
+		KUNIT_EXPECT_GE(test, (unsigned long)records, budget);
+		KUNIT_EXPECT_LE(test, (unsigned long)records, 2 * budget);
+	}
+	KUNIT_EXPECT_TRUE(test, c->hw.throttled);
+	KUNIT_EXPECT_FALSE(test, m->pending);
+
+	/* The next tick: loaded for its period again, the rest lost. */
+	local_irq_disable();
+	pc_sample_budget_tick();
+	pc_hw_unthrottle(&m->cpuc);
+	local_irq_enable();
+	KUNIT_EXPECT_FALSE(test, c->hw.throttled);
+	count = atomic64_read(&c->count);
+	KUNIT_EXPECT_EQ(test, records + pc_hw_model_lost(c), count);
+	/* Never loaded within two events of its interrupt. */
+	KUNIT_EXPECT_EQ(test, m->ctr[c->hw.place.idx], GENMASK_ULL(39, 1));
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
+static void p6_period_1_nmi_storm_ends_at_the_sample_budget(struct kunit *test)
+{
+	p6_storm(test, false);
+}
+
+static void p6_storm_of_excluded_samples_ends_at_the_sample_budget(struct kunit *test)
+{
+	p6_storm(test, true);
+}
+
 /* The NMI: 25 more events wrap the counter, and the handler runs. */
 static void p6_nmi_in_read(struct pc_msr_model *m)
 {
@@ -236,6 +311,8 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_wraps_of_the_40_bit_counter_sum_exactly),
 	KUNIT_CASE(p6_period_of_2_31_plus_5_samples_at_its_last_event),
+	KUNIT_CASE(p6_period_1_nmi_storm_ends_at_the_sample_budget),
+	KUNIT_CASE(p6_storm_of_excluded_samples_ends_at_the_sample_budget),
 	KUNIT_CASE(p6_overflow_between_read_and_update_loses_nothing),
 	KUNIT_CASE(p6_evntsel0_enable_bit_gates_counter_1_alone),
 	KUNIT_CASE(p6_constraints_move_counters_or_refuse),
