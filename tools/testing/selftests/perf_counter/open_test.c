@@ -259,10 +259,17 @@ TEST(other_users_task_needs_ptrace_right)
 	EXPECT_EQ(0, as_nobody(open_on, 1));
 }
 
+/*
+ * At kernel.perf_event_paranoid 2, the base kernel's default, an
+ * unprivileged counter counts user mode only (see hostile_test).
+ */
 static int open_on_self_nobody(pid_t unused)
 {
-	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	int fd;
 
+	hw.exclude_kernel = 1;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	return fd >= 0 ? 0 : 1;
 }
 
@@ -277,6 +284,7 @@ static int nmi_bit_is_ignored(pid_t unused)
 	int fd;
 
 	hw.nmi = 1;
+	hw.exclude_kernel = 1;
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	return fd >= 0 ? 0 : 1;
 }

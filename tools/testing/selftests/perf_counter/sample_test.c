@@ -350,7 +350,7 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 	int clock = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
 	int fd = open_sampler(PERF_COUNT_TASK_CLOCK, 1000000,
 			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
-	uint64_t ran, prev = 0;
+	uint64_t ran, prev = 0, lost = 0;
 	int n, i, in_text = 0;
 
 	ASSERT_GE(clock, 0);
@@ -359,11 +359,16 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 	while (pc_read(clock) < 100000000ULL)
 		pc_spin(1000000);
 	ran = pc_read(clock);
-	n = drain(fd, recs, 4096, NULL);
-	TH_LOG("%d samples for %llu ns of task-clock", n,
-	       (unsigned long long)ran);
-	EXPECT_GE(n, (int)(ran / 1000000) * 9 / 10 - 2);
-	EXPECT_LE(n, (int)(ran / 1000000) + 2);
+	n = drain(fd, recs, 4096, &lost);
+	/*
+	 * A timer the host made very late writes at most 8 of the samples
+	 * it owes and reports the rest lost: every period is accounted.
+	 */
+	TH_LOG("%d samples and %llu lost for %llu ns of task-clock", n,
+	       (unsigned long long)lost, (unsigned long long)ran);
+	EXPECT_GE(n + (int)lost, (int)(ran / 1000000) * 9 / 10 - 2);
+	EXPECT_LE(n + (int)lost, (int)(ran / 1000000) + 2);
+	EXPECT_GE(n, (int)(ran / 1000000) / 2);
 	for (i = 0; i < n; i++) {
 		in_text += recs[i].w[0] >= (uintptr_t)__executable_start &&
 			   recs[i].w[0] < (uintptr_t)etext;

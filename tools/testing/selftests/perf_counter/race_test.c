@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Inherited counters against tasks forking and exiting: the close of a
+ * counter while its copies' tasks exit and fork, and fork while the
+ * tick's rotation reorders the groups being copied. What a lost race
+ * does (a use after free, a reference dropped twice) the kernel's
+ * checkers report, and the harness reads them from the kernel log; the
+ * counts the tests can see they check here.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+#define CHILDREN	64
+
+/*
+ * Rounds of the close race: PC_RACE_ROUNDS in the environment, 20 by
+ * default (a few seconds under TCG); the sanitizer runs ask for 1000.
+ */
+static int race_rounds(void)
+{
+	const char *env = getenv("PC_RACE_ROUNDS");
+	int n = env ? atoi(env) : 0;
+
+	return n > 0 ? n : 20;
+}
+
+/* Children that wait on @go and exit when its write end closes. */
+static int start_waiters(pid_t *pids, int n, const int go[2], int fork_more)
+{
+	char c;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			close(go[1]);
+			if (read(go[0], &c, 1) < 0)
+				_exit(1);
+			/* A grandchild forked as the counter closes. */
+			if (fork_more && fork() == 0)
+				_exit(0);
+			_exit(0);
+		}
+	}
+	return 0;
+}
+
+static int reap(pid_t *pids, int n)
+{
+	int i, bad = 0, status;
+
+	for (i = 0; i < n; i++) {
+		if (waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	/* and any grandchild that outlived its parent is init's */
+	return bad;
+}
+
+/*
+ * Each round: an inherited counter, CHILDREN children holding copies of
+ * it, all told to exit (and fork) at once while the counter's file is
+ * closed. Every copy must leave exactly once, whichever side gets it.
+ */
+static void close_while_children_exit(struct __test_metadata *_metadata,
+				      int fork_more, int sampling)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	int round, rounds = race_rounds(), fd, go[2];
+	pid_t pids[CHILDREN];
+
+	hw.inherit = 1;
+	if (sampling) {
+		hw.irq_period = 1;
+		hw.record_type = PERF_RECORD_IRQ;
+	}
+	TH_LOG("%d rounds of %d children", rounds, CHILDREN);
+	for (round = 0; round < rounds; round++) {
+		fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, pipe(go));
+		ASSERT_EQ(0, start_waiters(pids, CHILDREN, go, fork_more));
+		close(go[0]);
+		close(go[1]);		/* all of them go */
+		close(fd);		/* while they exit */
+		ASSERT_EQ(0, reap(pids, CHILDREN));
+	}
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+/* The kselftest harness gives a TEST 30 s; these take longer. */
+FIXTURE(race) {
+};
+
+FIXTURE_SETUP(race)
+{
+}
+
+FIXTURE_TEARDOWN(race)
+{
+}
+
+TEST_F_TIMEOUT(race, closing_a_counter_while_64_children_exit, 3600)
+{
+	close_while_children_exit(_metadata, 0, 0);
+}
+
+TEST_F_TIMEOUT(race, closing_a_sampling_counter_while_64_children_exit_and_fork,
+	       3600)
+{
+	close_while_children_exit(_metadata, 1, 1);
+}
+
+/*
+ * The copies of a closed counter are gone: a counter opened afterwards
+ * on the same task counts from zero, and the children of the round
+ * before cannot add to it.
+ */
+TEST(a_closed_counters_copies_do_not_outlive_it)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	pid_t pids[8];
+	int fd, go[2], fresh;
+
+	hw.inherit = 1;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, start_waiters(pids, 8, go, 1));
+	close(fd);
+	/* A counter that is not inherited: only this task's faults. */
+	fresh = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	ASSERT_GE(fresh, 0);
+	close(go[0]);
+	close(go[1]);
+	ASSERT_EQ(0, reap(pids, 8));
+	EXPECT_LT(pc_read(fresh), 50);
+	close(fresh);
+}
+
+#define GROUPS		16
+#define SHORT_CHILDREN	2000
+
+/*
+ * Sixteen inherited groups, one of them exclusive, so the tick rotates
+ * the groups while the task forks short children: each child must get
+ * each group once. The fifteen others are always on together (the
+ * exclusive one runs alone), so their counts agree exactly. (Their
+ * times may not: a tick between two opens starts them apart.)
+ */
+TEST_F_TIMEOUT(race, fork_while_rotating_copies_every_group_once, 600)
+{
+	uint64_t v[GROUPS][3];
+	int fd[GROUPS], i, status;
+	pid_t pid;
+
+	pc_prefault_stack(64 << 10);
+	for (i = 0; i < GROUPS; i++) {
+		struct perf_counter_hw_event hw =
+			pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+		hw.inherit = 1;
+		hw.exclusive = i == 0;
+		hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				 PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd[i] = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+		ASSERT_GE(fd[i], 0);
+	}
+	for (i = 0; i < SHORT_CHILDREN; i++) {
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (pid == 0) {
+			pc_touch_pages(2);
+			_exit(0);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	}
+	for (i = 0; i < GROUPS; i++)
+		ASSERT_EQ(sizeof(v[i]), read(fd[i], v[i], sizeof(v[i])));
+	TH_LOG("exclusive group: %llu faults, running %llu of %llu ns",
+	       (unsigned long long)v[0][0], (unsigned long long)v[0][2],
+	       (unsigned long long)v[0][1]);
+	TH_LOG("the others: %llu faults, running %llu of %llu ns",
+	       (unsigned long long)v[1][0], (unsigned long long)v[1][2],
+	       (unsigned long long)v[1][1]);
+	/* The others were on about as long as the exclusive one was not. */
+	EXPECT_GT(v[1][0], 0);
+	EXPECT_GT(v[1][2], 0);
+	EXPECT_LT(v[1][2], v[1][1]);
+	for (i = 2; i < GROUPS; i++) {
+		EXPECT_EQ(v[1][0], v[i][0]) {
+			TH_LOG("group %d", i);
+		}
+	}
+	for (i = 0; i < GROUPS; i++)
+		close(fd[i]);
+}
+
+TEST_HARNESS_MAIN
