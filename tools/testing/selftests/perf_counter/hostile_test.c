@@ -653,9 +653,13 @@ TEST(inherited_copy_enabled_but_never_on_folds_its_enabled_time)
 	       (unsigned long long)v[2]);
 	EXPECT_EQ(0, v[0]);
 	EXPECT_EQ(0, v[2]);
-	/* The child's 100 ms, less a tick of clock granularity. */
+	/*
+	 * The child's 100 ms, less a tick of clock granularity; at most a
+	 * second, though a loaded host stretches what a TCG guest's tasks
+	 * see of its time (256 ms measured once).
+	 */
 	EXPECT_GE(v[1], 90000000ULL);
-	EXPECT_LE(v[1], 200000000ULL);
+	EXPECT_LE(v[1], 1000000000ULL);
 	close(fd);
 }
 
