@@ -5,13 +5,18 @@
 #   make run     build the x86_64 kernel, boot it in QEMU, count a workload
 #   make test    build and boot every target, run KUnit and the selftests
 #   make bench   perf_counter against perf_events in one x86_64 boot
+#   make fuzz    pc_fuzz for FUZZ_SECONDS (at most FUZZ_CALLS calls) on
+#                the sanitizer kernel and on ppc32
 #
 # Every target installs what is missing first (make deps).
 
-TARGETS ?= x86_64 i386 ppc32
+TARGETS ?= x86_64 i386 ppc32 x86_64-debug
+FUZZ_TARGETS ?= x86_64-debug ppc32
+FUZZ_CALLS ?= 1000000
+FUZZ_SECONDS ?= 3600
 H := harness
 
-.PHONY: all deps src kernel test run bench checkpatch clean distclean
+.PHONY: all deps src kernel test run bench fuzz checkpatch clean distclean
 
 all: kernel
 
@@ -33,12 +38,16 @@ run: src
 bench: src
 	@bash $(H)/run-guest.sh bench
 
+fuzz: src
+	@FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		bash $(H)/fuzz.sh $(FUZZ_TARGETS)
+
 # checkpatch from the base tree, on every C file and header of ours.
 checkpatch: src
 	@bash $(H)/checkpatch.sh
 
 clean:
-	rm -rf build/*/kernel build/*/test build/*/demo build/*/bench
+	rm -rf build/*/kernel build/*/test build/*/demo build/*/bench build/*/fuzz
 
 distclean:
 	rm -rf build

@@ -5,11 +5,15 @@
 # CPU is a QEMU -cpu model, optionally followed by "|" and kernel
 # arguments for that model's boot (as in the targets' QEMU_CPUS).
 # Prints the log's path. QEMU's status is not trusted: report.py reads
-# the markers /init prints.
+# the markers /init prints. The timeout: BOOT_TIMEOUT from the caller,
+# else the target's (configs/TARGET.env, 900 s if it names none), for
+# MODE=fuzz plus FUZZ_SECONDS and half as much again.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 target=$1 mode=$2
+caller_timeout=${BOOT_TIMEOUT:-}
+BOOT_TIMEOUT=
 . "$TOP/configs/$target.env"
 # shellcheck disable=SC2086
 first=$(printf '%s\n' $QEMU_CPUS | head -n 1)
@@ -18,6 +22,14 @@ cpu=${entry%%|*}
 cpu_args=
 [ "$entry" = "$cpu" ] || cpu_args=${entry#*|}
 timeout=${BOOT_TIMEOUT:-900}
+# A fuzz run lasts as long as it is asked to, and overruns: its calls
+# are slow under the sanitizers and injected failures.
+if [ "$mode" = fuzz ]; then
+	timeout=$((timeout + ${FUZZ_SECONDS:-3600} * 3 / 2))
+fi
+if [ -n "$caller_timeout" ]; then
+	timeout=$caller_timeout
+fi
 
 out=$BUILD/$target/$mode
 log=$out/console-$cpu.log

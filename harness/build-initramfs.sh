@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build a target's initramfs: /init plus the selftests (MODE=test), the
-# demo (MODE=demo) or the benchmarks (MODE=bench), static, against the
-# target kernel's exported headers.
+# demo (MODE=demo), the benchmarks (MODE=bench) or the fuzzer alone
+# (MODE=fuzz: pc_fuzz -n FUZZ_CALLS -t FUZZ_SECONDS), static, against
+# the target kernel's exported headers.
 # Usage: build-initramfs.sh TARGET MODE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,8 +23,40 @@ cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -isyst
 step "building $mode programs for $target"
 $TEST_CC $cflags -o "$root/init" "$TOP/harness/init.c"
 
+# What the kernel checks with, for the tests that must know (KASAN's
+# quarantine holds freed slab back: stress_test's growth checks skip).
+config=$BUILD/$target/kernel/.config
+: > "$root/etc/pc-sanitizer"
+for s in KASAN DEBUG_KMEMLEAK UBSAN FAULT_INJECTION_DEBUG_FS; do
+	if grep -q "^CONFIG_$s=y" "$config"; then
+		echo "$s" >> "$root/etc/pc-sanitizer"
+	fi
+done
+# Allocation failures for the fuzzer where the kernel can inject them.
+fail=
+if grep -q '^CONFIG_FAULT_INJECTION_DEBUG_FS=y' "$config"; then
+	fail="failslab "
+fi
+
+pc_fuzz() {
+	[ -f "$st/pc_fuzz.c" ] || die "$st/pc_fuzz.c missing: $target's $mode run needs the fuzzer"
+	$TEST_CC $cflags -I"$st" -o "$root/bin/pc_fuzz" "$st/pc_fuzz.c" -lpthread
+}
+
 : > "$root/etc/pc-run"
-if [ "$mode" = test ]; then
+# /init's deadline for the fuzzer: its own watchdog fires 60 s past its
+# time, and calls run long under the sanitizers.
+fuzz_line() {
+	echo "${fail}timeout=$(($1 * 5 / 4 + 300)) /bin/pc_fuzz -t $1 -n $2 ${3:-}" \
+		>> "$root/etc/pc-run"
+}
+
+if [ "$mode" = fuzz ]; then
+	# only the fuzzer, as long as make fuzz asks (FUZZ_ARGS: the
+	# target's own, -H for CPU hotplug)
+	pc_fuzz
+	fuzz_line "${FUZZ_SECONDS:-3600}" "${FUZZ_CALLS:-1000000}" "${FUZZ_ARGS:-}"
+elif [ "$mode" = test ]; then
 	# and the target architecture's own, in a directory named as kbuild
 	# names it
 	for src in "$st"/*_test.c "$st/$KARCH"/*_test.c; do
@@ -32,6 +65,11 @@ if [ "$mode" = test ]; then
 		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
 		echo "/bin/$name" >> "$root/etc/pc-run"
 	done
+	# a bounded fuzz run last, on the targets that ask for one
+	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
+		pc_fuzz
+		fuzz_line "$FUZZ_TEST_SECONDS" "$FUZZ_TEST_CALLS"
+	fi
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c
 	$TEST_CC $cflags -o "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c"
@@ -51,6 +89,7 @@ list=$out/initramfs.list
 	echo "dir /etc 0755 0 0"
 	echo "file /init $root/init 0755 0 0"
 	echo "file /etc/pc-run $root/etc/pc-run 0644 0 0"
+	echo "file /etc/pc-sanitizer $root/etc/pc-sanitizer 0644 0 0"
 	for f in "$root"/bin/*; do
 		echo "file /bin/$(basename "$f") $f 0755 0 0"
 	done

@@ -3,18 +3,27 @@
  * /init of the test initramfs.
  *
  * Mounts what the tests need, checks the clock, runs the programs named
- * in /etc/pc-run (one per line) with their output on the console, dumps
- * the kernel log between markers for the host to scan, and ends the
- * machine with a status: isa-debug-exit on x86, power-off elsewhere.
- * The host trusts only the markers it reads, never QEMU's exit status.
+ * in /etc/pc-run with their output on the console, dumps the kernel log
+ * between markers for the host to scan, and ends the machine with a
+ * status: isa-debug-exit on x86, power-off elsewhere. The host trusts
+ * only the markers it reads, never QEMU's exit status.
+ *
+ * A line of /etc/pc-run is a program and its arguments, split at spaces,
+ * after "failslab" to run it with allocation failures injected (failslab
+ * and fail_page_alloc, on kernels that have them) and "timeout=SECONDS";
+ * a program still running then is dumped and killed. On kernels with
+ * kmemleak the leaks the programs left are listed at the end.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
+#include <sys/ptrace.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,8 +36,104 @@
 static void mount_fs(const char *src, const char *dir, const char *type)
 {
 	mkdir(dir, 0755);
-	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+	/* ENODEV: a file system this kernel does not have (debugfs) */
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY && errno != ENODEV)
 		printf("init: mount %s on %s: %s\n", type, dir, strerror(errno));
+}
+
+/* Write @val to @path; 0 if the file is not there, -1 (errno) on error. */
+static int put(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		err = errno;
+	close(fd);
+	errno = err;
+	return err ? -1 : 1;
+}
+
+#define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAIL_PAGE	"/sys/kernel/debug/fail_page_alloc/"
+#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
+
+/*
+ * Fault injection, where the kernel has it, for the tasks marked with
+ * make-it-fail only (task-filter): 2% of their slab and page
+ * allocations fail, sleeping ones too (ignore-gfp-wait N; by default
+ * only atomic ones would), from the first call on (interval 1, space
+ * 0), with no limit (times -1) and silently (verbose 0: no stack trace
+ * per failure in the log). User pages (GFP_HIGHUSER) are spared: what
+ * is under test is the kernel's own allocations.
+ */
+static int fault_injection;
+
+static void setup_fault_injection(void)
+{
+	static const char *const attr[][2] = {
+		{ "task-filter", "Y" }, { "probability", "2" },
+		{ "interval", "1" }, { "times", "-1" }, { "space", "0" },
+		{ "verbose", "0" }, { "ignore-gfp-wait", "N" },
+	};
+	char path[128];
+	int i, ok = 1;
+
+	if (access(FAILSLAB, F_OK) || access(FAIL_PAGE, F_OK))
+		return;
+	for (i = 0; i < (int)(sizeof(attr) / sizeof(attr[0])); i++) {
+		snprintf(path, sizeof(path), FAILSLAB "%s", attr[i][0]);
+		ok &= put(path, attr[i][1]) > 0;
+		snprintf(path, sizeof(path), FAIL_PAGE "%s", attr[i][0]);
+		ok &= put(path, attr[i][1]) > 0;
+	}
+	ok &= put(FAIL_PAGE "ignore-gfp-highmem", "Y") > 0;
+	ok &= put(FAIL_PAGE "min-order", "0") > 0;
+	if (!ok)
+		printf("init: fault injection: could not set it up\n");
+	fault_injection = ok;
+}
+
+/*
+ * kmemleak: forget what boot left (KUnit included), so only what the
+ * programs leak is reported.
+ */
+static void kmemleak_clear(void)
+{
+	if (put(KMEMLEAK, "clear") < 0)
+		printf("init: kmemleak clear: %s\n", strerror(errno));
+}
+
+/*
+ * After the programs: kmemleak reports an object only once it is older
+ * than 5 s (MSECS_MIN_AGE) and unchanged since the scan before (its
+ * checksum), so two scans 6 s apart, then the list between markers.
+ */
+static void kmemleak_report(void)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f;
+	int i;
+
+	if (access(KMEMLEAK, F_OK))
+		return;
+	printf("PC-KMEMLEAK-BEGIN\n");
+	for (i = 0; i < 2; i++) {
+		sleep(6);
+		if (put(KMEMLEAK, "scan") < 0)
+			printf("PC-KMEMLEAK-ERROR scan: %s\n", strerror(errno));
+	}
+	fflush(stdout);
+	f = fopen(KMEMLEAK, "r");
+	if (!f)
+		printf("PC-KMEMLEAK-ERROR read: %s\n", strerror(errno));
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stdout);
+	if (f)
+		fclose(f);
+	printf("PC-KMEMLEAK-END\n");
 }
 
 /* Time-based tests are nonsense on the jiffies clocksource. */
@@ -52,22 +157,217 @@ static int clock_ok(void)
 	return 1;
 }
 
-static int run(const char *path)
+/*
+ * A program still running at its deadline: the state and kernel stack of
+ * every user task, and of kernel threads in D state, so a hang says where
+ * it hangs; then everything but init is killed and the boot goes on.
+ */
+static volatile sig_atomic_t deadline_passed;
+
+static void on_alarm(int sig)
 {
-	int status;
+	deadline_passed = 1;
+}
+
+static void print_file(const char *path, const char *prefix)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		printf("%s%s", prefix, line);
+	if (f)
+		fclose(f);
+}
+
+static void dump_tasks(void)
+{
+	char path[600], stat[256], *comm_end;
+	struct dirent *p, *t;
+	DIR *proc = opendir("/proc"), *task;
+	int user;
+	FILE *f;
+
+	while (proc && (p = readdir(proc))) {
+		if (p->d_name[0] < '0' || p->d_name[0] > '9' || !strcmp(p->d_name, "1"))
+			continue;
+		/* kernel threads have no command line */
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", p->d_name);
+		f = fopen(path, "r");
+		user = f && fgetc(f) != EOF;
+		if (f)
+			fclose(f);
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		task = opendir(path);
+		while (task && (t = readdir(task))) {
+			if (t->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat",
+				 p->d_name, t->d_name);
+			f = fopen(path, "r");
+			if (!f || !fgets(stat, sizeof(stat), f))
+				stat[0] = 0;
+			if (f)
+				fclose(f);
+			/* "tid (comm) S ..." */
+			comm_end = strrchr(stat, ')');
+			if (!comm_end || (!user && comm_end[2] != 'D'))
+				continue;
+			comm_end[3] = 0;
+			printf("PC-TASK %s\n", stat);
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stack",
+				 p->d_name, t->d_name);
+			print_file(path, "PC-TASK   ");
+		}
+		if (task)
+			closedir(task);
+	}
+	if (proc)
+		closedir(proc);
+}
+
+/* waitpid() that, past the deadline, dumps the tasks and kills them. */
+static pid_t wait_child(pid_t pid, int *status, const char *prog, int limit)
+{
+	pid_t ret;
+
+	while ((ret = waitpid(pid, status, 0)) < 0 && errno == EINTR) {
+		if (deadline_passed != 1)
+			continue;
+		deadline_passed = 2;
+		printf("init: %s still running after %d s: its tasks' stacks, then all killed\n",
+		       prog, limit);
+		dump_tasks();
+		fflush(stdout);
+		kill(-1, SIGKILL);
+	}
+	return ret;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#ifdef __x86_64__
+#define ORIG_NR	offsetof(struct user, regs.orig_rax)
+#else
+#define ORIG_NR	offsetof(struct user, regs.orig_eax)
+#endif
+
+/*
+ * The system call @pid is stopped in: the program's own work starts at
+ * its first perf_counter_open() or at a new thread or process (which
+ * must inherit the mark); what comes before is the C library starting.
+ */
+static int program_started(pid_t pid)
+{
+	long nr = ptrace(PTRACE_PEEKUSER, pid, (void *)ORIG_NR, NULL);
+
+	return nr == 451 /* perf_counter_open */ || nr == SYS_clone ||
+	       nr == SYS_clone3 || nr == SYS_vfork
+#ifdef SYS_fork
+	       || nr == SYS_fork
+#endif
+	       ;
+}
+#else
+/* no system call numbers to watch for here: at the exec */
+static int program_started(pid_t pid)
+{
+	return 1;
+}
+#endif
+
+/*
+ * Mark a child stopped after PTRACE_TRACEME and exec with make-it-fail
+ * when its program starts, then let it go. Not before: exec and the C
+ * library's start allocate too, and with them failing (2% of calls)
+ * three runs in five of a static hello-world died before main or in
+ * exec; after exec, one in eight still did in static glibc's startup.
+ * Returns 0 with @status the child's end if it ended first.
+ */
+static int mark_when_started(pid_t pid, int *status, const char *prog,
+			     int limit)
+{
+	char mark[64];
+	int sig = 0;
+
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_TRACESYSGOOD);
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig) ||
+		    wait_child(pid, status, prog, limit) < 0 ||
+		    !WIFSTOPPED(*status))
+			return 0;
+		sig = 0;
+		if (WSTOPSIG(*status) != (SIGTRAP | 0x80))
+			sig = WSTOPSIG(*status);	/* its own signal */
+		else if (program_started(pid))
+			break;
+	}
+	snprintf(mark, sizeof(mark), "/proc/%d/make-it-fail", pid);
+	if (put(mark, "1") <= 0)
+		printf("init: %s: %s\n", mark, errno ? strerror(errno) : "missing");
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	return 1;
+}
+
+/*
+ * Run one line of /etc/pc-run: a program and its arguments, after
+ * optional words "failslab" (allocation failures injected into the
+ * program once it has started, and into the threads and processes it
+ * makes: make-it-fail is inherited) and "timeout=SECONDS" (1200 if not
+ * given), the time after which the program counts as hung.
+ */
+static int run(char *line)
+{
+	char *argv[32], *save = NULL, *word;
+	int argc = 0, fail = 0, limit = 1200, status, i;
 	pid_t pid;
 
-	printf("PC-RUN %s\n", path);
+	for (word = strtok_r(line, " \t", &save); word && argc < 31;
+	     word = strtok_r(NULL, " \t", &save)) {
+		if (!argc && !strcmp(word, "failslab"))
+			fail = 1;
+		else if (!argc && !strncmp(word, "timeout=", 8))
+			limit = atoi(word + 8) > 0 ? atoi(word + 8) : limit;
+		else
+			argv[argc++] = word;
+	}
+	argv[argc] = NULL;
+	if (!argc)
+		return 0;
+	if (fail && !fault_injection) {
+		printf("init: no fault injection in this kernel: %s runs without\n",
+		       argv[0]);
+		fail = 0;
+	}
+
+	printf("PC-RUN");
+	for (i = 0; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	if (fail)
+		printf("PC-FAILSLAB %s\n", argv[0]);
 	fflush(stdout);
+	deadline_passed = 0;
+	alarm(limit);
 	pid = fork();
 	if (pid == 0) {
-		execl(path, path, (char *)NULL);
-		printf("init: exec %s: %s\n", path, strerror(errno));
+		if (fail)
+			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		execv(argv[0], argv);
+		printf("init: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	if (pid < 0 || wait_child(pid, &status, argv[0], limit) < 0)
 		return 1;
-	printf("PC-EXIT %s %d\n", path,
+	/* stopped with SIGTRAP after the exec */
+	if (fail && WIFSTOPPED(status) &&
+	    mark_when_started(pid, &status, argv[0], limit) &&
+	    wait_child(pid, &status, argv[0], limit) < 0)
+		return 1;
+	alarm(0);
+	printf("PC-EXIT %s %d\n", argv[0],
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	fflush(stdout);
 	return !WIFEXITED(status) || WEXITSTATUS(status);
@@ -107,7 +407,7 @@ static void end_machine(int failed)
 
 int main(void)
 {
-	char line[256];
+	char line[512];
 	int failed = 0;
 	FILE *list;
 
@@ -115,9 +415,16 @@ int main(void)
 	mount_fs("sysfs", "/sys", "sysfs");
 	mount_fs("devtmpfs", "/dev", "devtmpfs");
 	mount_fs("tmpfs", "/tmp", "tmpfs");
+	/* sysfs has the mount point only where the kernel has debugfs */
+	if (!access("/sys/kernel/debug", F_OK))
+		mount_fs("debugfs", "/sys/kernel/debug", "debugfs");
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* no SA_RESTART: the alarm interrupts waitpid() */
+	sigaction(SIGALRM, &(struct sigaction){ .sa_handler = on_alarm }, NULL);
 
 	printf("PC-BEGIN\n");
+	setup_fault_injection();
+	kmemleak_clear();
 	if (!clock_ok())
 		failed = 1;
 
@@ -134,6 +441,7 @@ int main(void)
 	if (list)
 		fclose(list);
 
+	kmemleak_report();
 	dump_kernel_log();
 	printf("PC-DONE %s\n", failed ? "failed" : "ok");
 	end_machine(failed);

@@ -4,11 +4,13 @@
 
 Each log holds, between markers printed by /init: the KTAP of every
 selftest program (PC-RUN / PC-EXIT), and the kernel log (PC-DMESG-BEGIN
-/ PC-DMESG-END) with the KUnit suites' KTAP in it. Every selftest case
-and every KUnit case is one result; so are "the boot reached its end",
-"the clocksource is not jiffies" and "the kernel log is clean". A
-program that dies, a plan that is not met or a missing KUnit suite is a
-failure, never a pass.
+/ PC-DMESG-END) with the KUnit suites' KTAP in it, and on kernels with
+kmemleak its list of leaks (PC-KMEMLEAK-BEGIN / PC-KMEMLEAK-END). Every
+selftest case and every KUnit case is one result; so are "the boot
+reached its end", "the clocksource is not jiffies", "the kernel log is
+clean" and, with kmemleak, "kmemleak found no leak". A program that
+dies, a plan that is not met, a missing KUnit suite or a missing
+kmemleak list on a target with kmemleak is a failure, never a pass.
 
 Usage: report.py LOG...   Exit status 1 if anything failed.
 """
@@ -23,12 +25,24 @@ KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b.*)
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
 PLAN = re.compile(r'^1\.\.(\d+)')
 DMESG_PREFIX = re.compile(r'^(<\d+>)?(\[\s*\d+\.\d+\]\s?)?')
+# BUG: covers KASAN's reports ("BUG: KASAN: ..."), WARNING: every WARN
+# and lockdep report; the corruption checks and refcount_t say what
+# they found on a line of their own. kmemleak: anything but its boot
+# line (leaks, a full pool, unknown objects, giving up). The fault
+# injector prints nothing at verbose 0.
 KERNEL_TROUBLE = re.compile(
     r'BUG:|WARNING:|Oops|Kernel panic|general protection fault|'
     r'possible circular locking|possible recursive locking|'
     r'inconsistent lock state|suspicious RCU usage|'
     r'sleeping function called from invalid context|UBSAN:|'
-    r'kernel BUG at|Call Trace:')
+    r'kernel BUG at|Call Trace:|'
+    r'list_add corruption|list_del corruption|refcount_t:|'
+    r'DEBUG_LOCKS_WARN_ON|lockdep is turned off|ODEBUG:|usercopy:|'
+    r'INFO: (task .* blocked|rcu|trying to register)|'
+    r'kmemleak: (?!Kernel memory leak detector initialized)')
+LEAK = re.compile(r'^unreferenced object (0x[0-9a-f]+) \(size (\d+)\)')
+ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
+                       r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
 EXPECTED_KUNIT = ('perf_counter_config', 'perf_counter_time',
                   'perf_counter_group', 'perf_counter_queue',
                   'perf_counter_rotate', 'perf_counter_hw_assign')
@@ -37,7 +51,9 @@ X86_KUNIT = ('perf_counter_x86_p6_model', 'perf_counter_x86_k7_model',
 # The drivers' suites each target's kernel must run, by target name.
 TARGET_KUNIT = {'x86_64': X86_KUNIT, 'i386': X86_KUNIT,
                 'ppc32': ('perf_counter_ppc_mmcr_model',),
-                'x86_64-bench': ()}
+                'x86_64-bench': (), 'x86_64-debug': X86_KUNIT}
+# Targets whose kernel has kmemleak: a boot without its list fails.
+KMEMLEAK_TARGETS = ('x86_64-debug',)
 
 
 class Results:
@@ -117,6 +133,44 @@ def kunit(dmesg, res, where):
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
 
 
+def kmemleak(lines, res, where):
+    """The list /init printed after two scans: any object in it fails."""
+    if 'PC-KMEMLEAK-BEGIN' not in lines:
+        if where.split('/')[0] in KMEMLEAK_TARGETS:
+            res.add(f'{where} kmemleak found no leak', 'fail',
+                    'no kmemleak list from /init')
+        return
+    inside, ended, errors, leaks = False, False, [], []
+    for line in lines:
+        if line == 'PC-KMEMLEAK-BEGIN':
+            inside = True
+        elif line == 'PC-KMEMLEAK-END':
+            inside, ended = False, True
+        elif inside and line.startswith('PC-KMEMLEAK-ERROR '):
+            errors.append(line[len('PC-KMEMLEAK-ERROR '):])
+        elif inside:
+            m = LEAK.match(line.strip())
+            if m:
+                leaks.append({'size': m.group(2), 'comm': '', 'at': ''})
+            elif leaks and line.strip().startswith('comm '):
+                leaks[-1]['comm'] = line.strip().split(',')[0][5:]
+            elif leaks and '] ' in line and not leaks[-1]['at'] and \
+                    not ALLOCATOR.search(line):
+                # the first frame past the allocator: who leaked it
+                leaks[-1]['at'] = line.split('] ', 1)[1].strip()
+    if errors or not ended:
+        res.add(f'{where} kmemleak found no leak', 'fail',
+                '; '.join(errors) or 'the list did not end')
+    elif leaks:
+        res.add(f'{where} kmemleak found no leak', 'fail',
+                f'{len(leaks)} unreferenced objects: ' +
+                '; '.join(f"{x['size']} bytes from {x['comm']} at {x['at']}"
+                          for x in leaks[:4]) +
+                ('; ...' if len(leaks) > 4 else ''))
+    else:
+        res.add(f'{where} kmemleak found no leak', 'ok')
+
+
 def report(path, res):
     where = path.rsplit('/', 3)
     where = f'{where[-3]}/{where[-1][len("console-"):-len(".log")]}' \
@@ -128,6 +182,11 @@ def report(path, res):
 
     done = any(line.startswith('PC-DONE') for line in lines)
     res.add(f'{where} boot reached the end of /init', 'ok' if done else 'fail')
+    # what /init itself complains of: a mount, an exec, fault injection
+    # or kmemleak it could not set up
+    errors = [line for line in lines if line.startswith('init: ')]
+    res.add(f'{where} /init reported no error', 'fail' if errors else 'ok',
+            '; '.join(errors)[:400])
 
     cs = [line.split()[1] for line in lines
           if line.startswith('PC-CLOCKSOURCE ') and len(line.split()) > 1]
@@ -146,8 +205,16 @@ def report(path, res):
         elif inside:
             dmesg.append(DMESG_PREFIX.sub('', line, count=1))
     kunit(dmesg, res, where)
+    kmemleak(lines, res, where)
 
-    trouble = [DMESG_PREFIX.sub('', line, count=1) for line in dmesg + lines
+    # kmemleak's list has its own result and its backtraces are not
+    # trouble; a list cut short (a crash in the scan) is scanned whole.
+    console = lines
+    if 'PC-KMEMLEAK-BEGIN' in lines and 'PC-KMEMLEAK-END' in lines:
+        begin = lines.index('PC-KMEMLEAK-BEGIN')
+        end = lines.index('PC-KMEMLEAK-END')
+        console = lines[:begin] + lines[end + 1:]
+    trouble = [DMESG_PREFIX.sub('', line, count=1) for line in dmesg + console
                if KERNEL_TROUBLE.search(line) and not line.startswith('PC-')]
     res.add(f'{where} kernel log has no BUG/WARNING/Oops/lockdep report',
             'fail' if trouble else 'ok',

@@ -9,10 +9,44 @@
 #include "../kselftest_harness.h"
 #include "pc_util.h"
 
+/* Under KASAN and kmemleak a case takes minutes, not the harness's 30 s. */
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT	600
+
 /* Slab growth allowed over a whole run; a leak of one small object per
  * cycle would be several hundred kB.
  */
 #define SLAB_SLACK_KB	192
+
+/*
+ * Under KASAN freed objects wait in its quarantine before the slab gets
+ * them back, so slab use grows with no leak at all. There the growth is
+ * printed, not checked, and the case skips if its other checks passed
+ * (kmemleak looks for real leaks on that kernel). The harness's
+ * initramfs names the kernel's sanitizers in /etc/pc-sanitizer.
+ */
+static int kasan_holds_slab(void)
+{
+	FILE *f = fopen("/etc/pc-sanitizer", "r");
+	char line[64];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= !strcmp(line, "KASAN\n");
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The last check of a case: SKIP returns from it. */
+#define EXPECT_SLAB_GROWTH_SMALL(kb) do {				\
+	if (!kasan_holds_slab()) {					\
+		EXPECT_LT(kb, SLAB_SLACK_KB);				\
+	} else if (_metadata->passed) {					\
+		SKIP(return, "KASAN quarantine: slab growth of %ld kB not checked", \
+		     (long)(kb));					\
+	}								\
+} while (0)
 
 static void open_close_cycle(int i)
 {
@@ -54,10 +88,10 @@ TEST(ten_thousand_open_close_cycles_do_not_grow_slab)
 		open_close_cycle(i);
 	after = pc_slab_settle();
 	TH_LOG("slab %ld kB before, %ld kB after 10000 cycles", before, after);
-	EXPECT_LT(after - before, SLAB_SLACK_KB);
 	fd1 = dup(0);
 	EXPECT_EQ(fd0, fd1);		/* every fd came back */
 	close(fd1);
+	EXPECT_SLAB_GROWTH_SMALL(after - before);
 }
 
 TEST(ten_thousand_refused_opens_leave_nothing)
@@ -77,8 +111,8 @@ TEST(ten_thousand_refused_opens_leave_nothing)
 	}
 	after = pc_slab_settle();
 	TH_LOG("slab %ld kB before, %ld kB after", before, after);
-	EXPECT_LT(after - before, SLAB_SLACK_KB);
 	close(leader);
+	EXPECT_SLAB_GROWTH_SMALL(after - before);
 }
 
 /* Slab growth over @n forks that exit at once. */
@@ -128,9 +162,9 @@ TEST_F_TIMEOUT(forks, forks_with_inherited_counters_leave_nothing, 300)
 	counted = fork_growth(1000);
 	TH_LOG("slab growth over 1000 forks: %ld kB plain, %ld kB with 4 inherited counters",
 	       plain, counted);
-	EXPECT_LT(counted - plain, SLAB_SLACK_KB);
 	for (i = 0; i < 4; i++)
 		close(fd[i]);
+	EXPECT_SLAB_GROWTH_SMALL(counted - plain);
 }
 
 TEST_HARNESS_MAIN
