@@ -1,0 +1,2384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pc_fuzz: a bounded, seeded, replayable fuzzer of perf_counter_open()
+ * and of what can be done with the file descriptors it returns.
+ *
+ *   pc_fuzz [-s SEED] [-n CALLS] [-t SECONDS] [-p PROCS] [-T THREADS] [-H]
+ *
+ * PROCS worker processes of THREADS threads each make random calls until
+ * CALLS calls have been made in all or SECONDS have passed:
+ * perf_counter_open() with random, mostly valid, counter descriptions at
+ * good and bad addresses, for random tasks, CPUs and groups; read(),
+ * ioctl(), poll() and ppoll(), fcntl(O_NONBLOCK), dup(), dup2() and
+ * close() on the fds; prctl(PR_TASK_PERF_COUNTERS_*); fork(), the child
+ * exiting at once, making a few calls of its own, or exec'ing this
+ * program to make a few calls; sched_setaffinity(); busy loops and page
+ * faults for the software counters to see; short-lived threads; and,
+ * with -H (root only), taking CPUs other than 0 offline and online.
+ * Half the opens have arguments that are all valid and fit together (a
+ * group leader counting the same task on the same CPU), to get deep into
+ * the kernel; the other half draw every argument on its own, from
+ * values valid and not, reserved bits and bad pointers included.
+ *
+ * The test fails when a call fails with an errno the ABI does not allow,
+ * when a read of a counting counter returns a size other than the one
+ * its read_format gives (or 0, for a pinned counter in error), when a
+ * sampling counter's records are not whole, when what cannot fail does
+ * (enabling, disabling or closing its own counter, prctl() with zero
+ * arguments, poll() finding a counting counter readable), when a
+ * worker or a child dies from a signal it did not send itself, or when
+ * the workers are still running SECONDS + 60 s after the start (a hang:
+ * the state and kernel stack of each of their tasks are printed). It
+ * also fails, as "syscall not available", when a task-clock counter on
+ * itself cannot be opened: no perf_counter_open() in this kernel. What
+ * the kernel noticed on its side (KASAN, kmemleak, lockdep) is in the
+ * kernel log, for whoever runs this to scan.
+ *
+ * Replay: every worker (process p, thread t) draws its choices from a
+ * stream of its own derived from SEED, p and t; the seed is printed
+ * first. "pc_fuzz -s SEED" with the same -p and -T makes the same
+ * choices again, as far as the kernel answers the same way (a choice
+ * among the open fds depends on which opens worked). A failure names
+ * the worker ("w1.0" is process 1, thread 0), the index of its call,
+ * and the call with all its arguments.
+ *
+ * Output is KTAP with a single test. Exit status 0 on pass, 1 on fail.
+ * The option -x is for the program's own use: a child exec'd by a worker
+ * runs "pc_fuzz -s SEED -x N:FD:WHO", making N calls and writing any
+ * failure to fd FD.
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "pc_util.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id	_sigev_un._tid
+#endif
+
+#define MAX_FDS		64	/* fds one worker thread keeps open */
+#define MAX_HELPERS	4	/* short-lived threads one worker has */
+#define MAX_KIDS	16	/* forked children one worker process has */
+#define MAX_PROCS	64
+#define MAX_THREADS	64
+#define MAX_HOTPLUG	64	/* CPUs -H takes offline and online */
+#define MAX_FAILS	20	/* failures described in the report */
+#define FAIL_LEN	320
+#define TAG_LEN		48	/* a worker's name, "w1.0 op 17 fork" */
+#define WHO_LEN		96	/* its name and the index of a call */
+#define MAX_ERRNO	134	/* errnos counted one by one; others in 0 */
+#define READ_BUF	65536	/* the largest read; then PROT_NONE */
+#define KID_MAX_OPS	16	/* calls a forked or exec'd child makes */
+#define WATCHDOG_S	60	/* s past SECONDS: then it is a hang */
+#define REAP_S		10	/* s to wait for killed workers to go */
+#define EXEC_CHILD_S	30	/* s an exec'd child may run at most */
+#define READ_GUARD_NS	20000000L	/* how long a read may block */
+#define NSEC_PER_SEC	1000000000ULL
+#define NO_SUCH_SYSCALL	0x7ffffL	/* no system call has it */
+
+/* An address in the kernel's half of the address space. */
+#if UINTPTR_MAX > 0xffffffffUL
+#define KERNEL_ADDR	0xffffffff81000000UL
+#else
+#define KERNEL_ADDR	0xc0000000UL
+#endif
+
+static_assert(sizeof(struct perf_counter_hw_event) == 64,
+	      "struct perf_counter_hw_event is 64 bytes");
+
+/* What a worker does in one call. */
+enum op_kind {
+	OP_OPEN,
+	OP_READ,
+	OP_IOCTL,
+	OP_CLOSE,
+	OP_NONBLOCK,
+	OP_POLL,
+	OP_PRCTL,
+	OP_DUP,
+	OP_AFFINITY,
+	OP_BUSY,
+	OP_PAGES,
+	/* forked and exec'd children make only the calls above */
+	OP_FORK,
+	OP_THREAD,
+	OP_HOTPLUG,
+	OP_NR
+};
+
+#define OP_NR_CHILD	OP_FORK
+
+static const char * const op_names[OP_NR] = {
+	[OP_OPEN]	= "open",
+	[OP_READ]	= "read",
+	[OP_IOCTL]	= "ioctl",
+	[OP_CLOSE]	= "close",
+	[OP_NONBLOCK]	= "nonblock",
+	[OP_POLL]	= "poll",
+	[OP_PRCTL]	= "prctl",
+	[OP_DUP]	= "dup",
+	[OP_AFFINITY]	= "affinity",
+	[OP_BUSY]	= "busy",
+	[OP_PAGES]	= "pages",
+	[OP_FORK]	= "fork",
+	[OP_THREAD]	= "thread",
+	[OP_HOTPLUG]	= "hotplug",
+};
+
+/* How often each call is made, relative to the others. */
+static const unsigned int op_weights[OP_NR] = {
+	[OP_OPEN]	= 30,
+	[OP_READ]	= 18,
+	[OP_IOCTL]	= 14,
+	[OP_CLOSE]	= 8,
+	[OP_NONBLOCK]	= 4,
+	[OP_POLL]	= 5,
+	[OP_PRCTL]	= 2,
+	[OP_DUP]	= 4,
+	[OP_AFFINITY]	= 2,
+	[OP_BUSY]	= 5,
+	[OP_PAGES]	= 5,
+	[OP_FORK]	= 2,
+	[OP_THREAD]	= 2,
+	[OP_HOTPLUG]	= 1,
+};
+
+/* The calls whose errnos are checked and counted. */
+enum errno_class {
+	ERRS_OPEN,
+	ERRS_READ,
+	ERRS_IOCTL,
+	ERRS_NR
+};
+
+static const char * const errno_class_names[ERRS_NR] = {
+	[ERRS_OPEN]	= "open",
+	[ERRS_READ]	= "read",
+	[ERRS_IOCTL]	= "ioctl",
+};
+
+static const int open_errnos[] = {
+	EINVAL, EFAULT, EBADF, EACCES, EPERM, ESRCH, ENODEV, ENOSPC, EBUSY,
+	ENOMEM, EMFILE, ENFILE, EINTR, E2BIG, ENOBUFS,
+};
+
+static const int read_errnos[] = {
+	EAGAIN, EINVAL, EFAULT, ENOSPC, EINTR, EBADF,
+};
+
+static const int ioctl_errnos[] = {
+	ENOTTY, EINVAL, EFAULT, EBUSY, ENOMEM, EBADF, EPERM,
+};
+
+static const int poll_errnos[] = {
+	EINTR, ENOMEM, EFAULT,
+};
+
+static const struct {
+	int		err;
+	const char	*name;
+} errno_names[] = {
+	{ EPERM, "EPERM" },		{ ENOENT, "ENOENT" },
+	{ ESRCH, "ESRCH" },		{ EINTR, "EINTR" },
+	{ EIO, "EIO" },			{ ENXIO, "ENXIO" },
+	{ E2BIG, "E2BIG" },		{ EBADF, "EBADF" },
+	{ ECHILD, "ECHILD" },		{ EAGAIN, "EAGAIN" },
+	{ ENOMEM, "ENOMEM" },		{ EACCES, "EACCES" },
+	{ EFAULT, "EFAULT" },		{ EBUSY, "EBUSY" },
+	{ EEXIST, "EEXIST" },		{ EXDEV, "EXDEV" },
+	{ ENODEV, "ENODEV" },		{ EINVAL, "EINVAL" },
+	{ ENFILE, "ENFILE" },		{ EMFILE, "EMFILE" },
+	{ ENOTTY, "ENOTTY" },		{ EFBIG, "EFBIG" },
+	{ ENOSPC, "ENOSPC" },		{ ESPIPE, "ESPIPE" },
+	{ EPIPE, "EPIPE" },		{ ERANGE, "ERANGE" },
+	{ EOPNOTSUPP, "EOPNOTSUPP" },	{ ENOBUFS, "ENOBUFS" },
+	{ EOVERFLOW, "EOVERFLOW" },	{ ETIMEDOUT, "ETIMEDOUT" },
+};
+
+/* What all the processes share: the call budget, counts, failures. */
+struct pc_shared {
+	unsigned long	calls;		/* taken from the budget */
+	unsigned long	max_calls;
+	int		stop;		/* time or budget is spent */
+	unsigned long	op_count[OP_NR];
+	unsigned long	opens_ok;
+	unsigned long	no_syscall;	/* opens: no such syscall */
+	unsigned long	errnos[ERRS_NR][MAX_ERRNO];
+	unsigned int	nfails;
+	char		fails[MAX_FAILS][FAIL_LEN];
+};
+
+/* An fd a worker thread opened (or dup'ed): what its counter counts. */
+struct fd_slot {
+	int	fd;
+	int	read_size;	/* bytes for a counting counter, else 0 */
+	pid_t	task;		/* the thread counted, or -1: a whole CPU */
+	int	cpu;
+	int	inherit;
+	int	leader;		/* it leads its group */
+};
+
+/* A short-lived thread and the counter it may leave behind. */
+struct helper {
+	pthread_t	thread;
+	int		used;
+	uint64_t	rng;
+	struct fd_slot	slot;	/* slot.fd is -1 if it left none */
+	char		who[WHO_LEN];
+};
+
+/* One stream of calls: a worker thread, or a forked or exec'd child. */
+struct worker {
+	int		proc;
+	int		thread;
+	int		child;		/* fewer kinds of call */
+	char		tag[TAG_LEN];	/* "w1.0", "w1.0 op 17 fork" */
+	uint64_t	rng;
+	unsigned long	op;		/* index of the current call */
+	int		nfds;		/* oldest first */
+	struct fd_slot	fds[MAX_FDS];
+	int		closed_fd;	/* a number closed lately, or -1 */
+	pid_t		last_kid;
+	timer_t		timer;		/* ends a read that blocks */
+	int		has_timer;
+	char		*rbuf;		/* READ_BUF, then PROT_NONE */
+	char		*hwbuf;		/* a page, then PROT_NONE */
+	uint32_t	ioctl_val;
+	int		next_helper;
+	struct helper	helpers[MAX_HELPERS];
+};
+
+/* A child forked by a worker thread, until it is reaped. */
+struct kid {
+	pid_t	pid;
+	int	pipe_rd;	/* an exec'd child's failures, or -1 */
+	int	killed;		/* the worker sent it SIGKILL */
+	char	who[WHO_LEN];
+};
+
+static struct pc_shared *shared;
+static uint64_t opt_seed;
+static unsigned long opt_calls = 200000;
+static unsigned long opt_secs = 120;
+static int opt_procs = 3;
+static int opt_threads = 2;
+static int opt_hotplug;
+static const char *opt_exec_child;
+
+static uint64_t deadline_ns;		/* when SECONDS are up */
+static long page_size;
+static int nr_cpus;
+static int hotplug_cpus[MAX_HOTPLUG];
+static int hotplug_was_online[MAX_HOTPLUG];
+static int nr_hotplug;
+static int fd_cap;			/* fds one worker thread keeps */
+static int no_syscall_errno;		/* errno of a missing system call */
+static int fail_fd = -1;		/* an exec'd child reports here */
+static int devnull_fd = -1;
+static pid_t target_pid;		/* a long-lived child to count */
+static pid_t worker_tids[MAX_THREADS];
+
+static pthread_mutex_t kids_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct kid kids[MAX_KIDS];
+static int nr_kids;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static pid_t this_tid(void)
+{
+	return syscall(SYS_gettid);
+}
+
+/* The errno a system call number the kernel does not know fails with. */
+static int missing_syscall_errno(void)
+{
+	errno = 0;
+	syscall(NO_SUCH_SYSCALL);
+	return errno;
+}
+
+/* splitmix64: a small generator whose whole state is one word. */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z;
+
+	*state += 0x9e3779b97f4a7c15ULL;
+	z = *state;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The first state of worker (@proc, @thread)'s stream. */
+static uint64_t worker_seed(uint64_t seed, int proc, int thread)
+{
+	uint64_t s = seed;
+
+	s ^= ((uint64_t)(proc + 1) << 32) | (uint32_t)(thread + 1);
+	splitmix64(&s);
+	return splitmix64(&s);
+}
+
+static uint64_t rnd(struct worker *w)
+{
+	return splitmix64(&w->rng);
+}
+
+static unsigned int rnd_below(struct worker *w, unsigned int n)
+{
+	return n ? rnd(w) % n : 0;
+}
+
+static int chance(struct worker *w, unsigned int percent)
+{
+	return rnd_below(w, 100) < percent;
+}
+
+static const char *errno_name(int err, char *buf, size_t len)
+{
+	size_t i;
+
+	if (err && err == no_syscall_errno)
+		return "no-such-syscall";
+	for (i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (errno_names[i].err == err)
+			return errno_names[i].name;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+static int errno_in(int err, const int *set, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == err)
+			return 1;
+	return 0;
+}
+
+/* Add to the string in @buf. */
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Keep a failure for the report, or send it to the worker that exec'd. */
+static void store_failure(const char *line)
+{
+	char buf[FAIL_LEN + 2];
+	unsigned int i;
+	int n;
+
+	if (fail_fd >= 0) {
+		n = snprintf(buf, sizeof(buf), "%.*s\n", FAIL_LEN - 1, line);
+		if (write(fail_fd, buf, n) != n)
+			fail_fd = -1;
+		return;
+	}
+	i = __atomic_fetch_add(&shared->nfails, 1, __ATOMIC_RELAXED);
+	if (i < MAX_FAILS)
+		snprintf(shared->fails[i], FAIL_LEN, "%s", line);
+}
+
+static void vfail_at(const char *who, const char *fmt, va_list ap)
+{
+	char line[FAIL_LEN];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s: ", who);
+	if (n < 0 || n >= (int)sizeof(line))
+		n = 0;
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	store_failure(line);
+}
+
+static void fail_at(const char *who, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at(who, fmt, ap);
+	va_end(ap);
+}
+
+/* A failure of @w's current call. */
+static void fail(struct worker *w, const char *fmt, ...)
+{
+	char who[WHO_LEN];
+	va_list ap;
+
+	snprintf(who, sizeof(who), "%s op %lu", w->tag, w->op);
+	va_start(ap, fmt);
+	vfail_at(who, fmt, ap);
+	va_end(ap);
+}
+
+static void count_errno(int class, int err)
+{
+	int i = err > 0 && err < MAX_ERRNO ? err : 0;
+
+	__atomic_fetch_add(&shared->errnos[class][i], 1, __ATOMIC_RELAXED);
+}
+
+static void set_stop(void)
+{
+	__atomic_store_n(&shared->stop, 1, __ATOMIC_RELAXED);
+}
+
+/* Take one call from the budget; 0 when time or budget is spent. */
+static int take_call(void)
+{
+	if (__atomic_load_n(&shared->stop, __ATOMIC_RELAXED))
+		return 0;
+	if (now_ns() >= deadline_ns ||
+	    __atomic_fetch_add(&shared->calls, 1, __ATOMIC_RELAXED) >=
+	    shared->max_calls) {
+		set_stop();
+		return 0;
+	}
+	return 1;
+}
+
+/* SIGALRM interrupts a blocking read: no SA_RESTART, nothing to do. */
+static void on_alarm(int sig)
+{
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/*
+ * Each thread has a timer of its own that sends it SIGALRM: a read that
+ * may block is made with it armed, and ends with EINTR at the latest at
+ * the second tick. It ticks on until disarmed, as the first tick may
+ * come before the read starts.
+ */
+static void guard_init(struct worker *w)
+{
+	struct sigevent sev;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGALRM;
+	sev.sigev_notify_thread_id = this_tid();
+	w->has_timer = !timer_create(CLOCK_MONOTONIC, &sev, &w->timer);
+}
+
+/* Tick every @ns from now on, or stop with 0. */
+static void guard_set(struct worker *w, long ns)
+{
+	struct itimerspec its;
+
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_nsec = ns;
+	its.it_interval.tv_nsec = ns;
+	timer_settime(w->timer, 0, &its, NULL);
+}
+
+static void guard_fini(struct worker *w)
+{
+	if (w->has_timer)
+		timer_delete(w->timer);
+	w->has_timer = 0;
+}
+
+/* The read buffer and the page counter descriptions are placed in. */
+static int map_buffers(struct worker *w)
+{
+	w->rbuf = mmap(NULL, READ_BUF + page_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	w->hwbuf = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->rbuf == MAP_FAILED || w->hwbuf == MAP_FAILED)
+		return -1;
+	if (mprotect(w->rbuf + READ_BUF, page_size, PROT_NONE) ||
+	    mprotect(w->hwbuf + page_size, page_size, PROT_NONE))
+		return -1;
+	return 0;
+}
+
+/* Bytes a read of a counter opened with @hw gives; 0 if it samples. */
+static int read_size_of(const struct perf_counter_hw_event *hw)
+{
+	if (hw->record_type || hw->irq_period || hw->context_switch)
+		return 0;
+	return 8 * (1 + __builtin_popcountll(hw->read_format & 3));
+}
+
+/* The fd table of a worker thread. */
+static void forget_fd(struct worker *w, int i)
+{
+	w->closed_fd = w->fds[i].fd;
+	w->nfds--;
+	memmove(&w->fds[i], &w->fds[i + 1], (w->nfds - i) * sizeof(w->fds[0]));
+}
+
+static void close_slot(struct worker *w, int i)
+{
+	int fd = w->fds[i].fd;
+
+	forget_fd(w, i);
+	if (close(fd))
+		fail(w, "close(%d) of an open counter fd = -1 errno %d",
+		     fd, errno);
+}
+
+/* Close the oldest fds until there is room for one more. */
+static void make_room(struct worker *w)
+{
+	while (w->nfds && w->nfds >= fd_cap)
+		close_slot(w, 0);
+}
+
+static void add_fd(struct worker *w, const struct fd_slot *slot)
+{
+	make_room(w);
+	w->fds[w->nfds++] = *slot;
+}
+
+/* Another fd for the counter of @w->fds[@i]. */
+static void add_dup(struct worker *w, int i, int fd)
+{
+	struct fd_slot slot = w->fds[i];
+
+	slot.fd = fd;
+	add_fd(w, &slot);
+}
+
+/* Random counter descriptions. */
+static uint64_t random_config(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 45)
+		return PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+					   rnd_below(w, PERF_SW_EVENTS_MAX));
+	if (r < 50)	/* ids past the last */
+		return PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+					   rnd_below(w, 64) + PERF_SW_EVENTS_MAX);
+	if (r < 65)
+		return PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+					   rnd_below(w, PERF_HW_EVENTS_MAX + 3));
+	if (r < 80)	/* a random 56-bit raw event */
+		return PERF_COUNTER_RAW_CONFIG(rnd(w) >> 8);
+	if (r < 85)
+		return PERF_COUNTER_CONFIG(PERF_TYPE_TRACEPOINT, rnd(w));
+	if (r < 90)
+		return PERF_COUNTER_CONFIG(3 + rnd_below(w, 125), rnd(w));
+	return rnd(w);
+}
+
+static uint64_t random_period(struct worker *w)
+{
+	static const uint64_t periods[] = {
+		0, 1, 2, 50000, 1ULL << 31, 0xffffffffULL,
+		(1ULL << 63) - 1, 1ULL << 63, ~0ULL,
+	};
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 70)
+		return periods[rnd_below(w, ARRAY_SIZE(periods))];
+	if (r < 90)
+		return 50000 + rnd_below(w, 1000000);
+	return rnd(w);
+}
+
+static uint64_t random_record_type(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 80)
+		return 1 + rnd_below(w, PERF_COUNTER_RECORD_MASK);
+	if (r < 90)
+		return 0;
+	return rnd(w);
+}
+
+static uint32_t random_extra_len(struct worker *w, uint64_t config)
+{
+	static const uint32_t lens[] = { 0, 8, 16, 24, 7, 9, 65535 };
+
+	if (!PERF_COUNTER_IS_RAW(config) && chance(w, 85))
+		return 0;
+	if (chance(w, 90))
+		return lens[rnd_below(w, ARRAY_SIZE(lens))];
+	return rnd(w);
+}
+
+static uint64_t random_read_format(struct worker *w)
+{
+	if (chance(w, 95))
+		return rnd_below(w, 4);
+	return rnd(w);
+}
+
+static void random_bits(struct worker *w, struct perf_counter_hw_event *hw)
+{
+	hw->disabled = chance(w, 25);
+	hw->nmi = chance(w, 10);
+	hw->inherit = chance(w, 30);
+	hw->pinned = chance(w, 10);
+	hw->exclusive = chance(w, 8);
+	hw->exclude_user = chance(w, 15);
+	hw->exclude_kernel = chance(w, 15);
+	hw->exclude_hv = chance(w, 10);
+	hw->exclude_idle = chance(w, 10);
+	hw->context_switch = chance(w, 10);
+	if (chance(w, 4))
+		hw->__reserved_1 = rnd(w);
+}
+
+/* A description built field by field, mostly valid. */
+static void build_hw_event(struct worker *w, struct perf_counter_hw_event *hw)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	memset(hw, 0, sizeof(*hw));
+	hw->event_config = random_config(w);
+	if (r < 35) {
+		hw->irq_period = random_period(w);
+		hw->record_type = random_record_type(w);
+	} else if (r < 40) {
+		hw->irq_period = random_period(w);
+	} else if (r < 45) {
+		hw->record_type = random_record_type(w);
+	}
+	hw->read_format = random_read_format(w);
+	random_bits(w, hw);
+	hw->extra_config_len = random_extra_len(w, hw->event_config);
+	if (chance(w, 3))
+		hw->__reserved_4 = rnd(w);
+	if (chance(w, 3))
+		hw->__reserved_2 = rnd(w);
+	if (chance(w, 3))
+		hw->__reserved_3 = rnd(w);
+}
+
+/* A description of random bytes, sometimes tidied to get further. */
+static void fill_raw_hw_event(struct worker *w,
+			      struct perf_counter_hw_event *hw)
+{
+	uint64_t word[8];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(word); i++)
+		word[i] = rnd(w);
+	memcpy(hw, word, sizeof(*hw));
+	if (chance(w, 50))
+		return;
+	hw->__reserved_1 = 0;
+	hw->__reserved_2 = 0;
+	hw->__reserved_3 = 0;
+	hw->__reserved_4 = 0;
+	hw->read_format &= PERF_COUNTER_FORMAT_MASK;
+	hw->record_type &= PERF_COUNTER_RECORD_MASK;
+	hw->extra_config_len &= 0x18;
+	if (chance(w, 50))
+		hw->event_config = random_config(w);
+}
+
+/* Where the description is when perf_counter_open() is called. */
+enum hw_place {
+	AT_PAGE,	/* in a page, with extra words after it */
+	AT_PAGE_END,	/* at the end of a page followed by PROT_NONE */
+	AT_STRADDLE,	/* running into the PROT_NONE page */
+	AT_NOACCESS,	/* in the PROT_NONE page */
+	AT_NULL,
+	AT_ONE,
+	AT_KERNEL,
+	AT_RANDOM,
+	AT_NR
+};
+
+static const char * const place_names[AT_NR] = {
+	[AT_PAGE]	= "page",
+	[AT_PAGE_END]	= "page-end",
+	[AT_STRADDLE]	= "straddle",
+	[AT_NOACCESS]	= "prot-none",
+	[AT_NULL]	= "null",
+	[AT_ONE]	= "one",
+	[AT_KERNEL]	= "kernel",
+	[AT_RANDOM]	= "random",
+};
+
+static void *place_hw_event(struct worker *w,
+			    const struct perf_counter_hw_event *hw, int *place)
+{
+	char *page = w->hwbuf;
+	unsigned int r = rnd_below(w, 100);
+	uint64_t extra;
+	size_t off;
+	int i;
+
+	if (r < 80) {
+		*place = AT_PAGE;
+		memcpy(page, hw, sizeof(*hw));
+		for (i = 0; i < 4; i++) {
+			extra = rnd(w);
+			memcpy(page + sizeof(*hw) + i * sizeof(extra), &extra,
+			       sizeof(extra));
+		}
+		return page;
+	}
+	if (r < 88) {
+		*place = AT_PAGE_END;
+		off = page_size - sizeof(*hw);
+		memcpy(page + off, hw, sizeof(*hw));
+		return page + off;
+	}
+	if (r < 91) {
+		*place = AT_STRADDLE;
+		off = page_size - 8 * (1 + rnd_below(w, 7));
+		memcpy(page + off, hw, page_size - off);
+		return page + off;
+	}
+	*place = r < 94 ? AT_NOACCESS : r < 96 ? AT_NULL :
+		 r < 97 ? AT_ONE : r < 99 ? AT_KERNEL : AT_RANDOM;
+	if (*place == AT_NOACCESS)
+		return page + page_size;
+	if (*place == AT_ONE)
+		return (void *)1;
+	if (*place == AT_KERNEL)
+		return (void *)KERNEL_ADDR;
+	if (*place == AT_RANDOM)
+		return (void *)(uintptr_t)rnd(w);
+	return NULL;
+}
+
+static pid_t random_pid(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 45)
+		return 0;
+	if (r < 55)
+		return -1;
+	if (r < 58)
+		return -2;
+	if (r < 65)
+		return getpid();
+	if (r < 68)
+		return getppid();
+	if (r < 71)
+		return 1;
+	if (r < 83)
+		return target_pid;
+	if (r < 90)
+		return w->last_kid;
+	if (r < 94)
+		return __atomic_load_n(&worker_tids[rnd_below(w, opt_threads)],
+				       __ATOMIC_RELAXED);
+	if (r < 97)
+		return 1 + rnd_below(w, 65536);
+	return rnd(w);
+}
+
+static int random_cpu(struct worker *w)
+{
+	static const int cpus[] = { -1, 0, 1, 2, 64, 1 << 30, -2 };
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 55)
+		return -1;
+	if (r < 85)
+		return cpus[rnd_below(w, ARRAY_SIZE(cpus))];
+	return rnd_below(w, nr_cpus);
+}
+
+static int random_group_fd(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 60)
+		return -1;
+	if (r < 85 && w->nfds)
+		return w->fds[rnd_below(w, w->nfds)].fd;
+	if (r < 90)
+		return devnull_fd;
+	if (r < 95)
+		return w->closed_fd;
+	return rnd(w);
+}
+
+static unsigned long random_flags(struct worker *w)
+{
+	if (chance(w, 95))
+		return 0;
+	if (chance(w, 50))
+		return 1UL << rnd_below(w, 8 * sizeof(long));
+	return rnd(w);
+}
+
+static void describe_hw(const struct perf_counter_hw_event *hw, char *buf,
+			size_t len)
+{
+	uint64_t v[8];
+
+	memcpy(v, hw, sizeof(v));
+	snprintf(buf, len, "%llx:%llx:%llx:%llx:%llx:%llx:%llx:%llx",
+		 (unsigned long long)v[0], (unsigned long long)v[1],
+		 (unsigned long long)v[2], (unsigned long long)v[3],
+		 (unsigned long long)v[4], (unsigned long long)v[5],
+		 (unsigned long long)v[6], (unsigned long long)v[7]);
+}
+
+/* Check a failed perf_counter_open(); 1 if its errno is allowed. */
+static int open_errno_ok(int err)
+{
+	count_errno(ERRS_OPEN, err);
+	if (err && err == no_syscall_errno) {
+		__atomic_fetch_add(&shared->no_syscall, 1, __ATOMIC_RELAXED);
+		return 1;
+	}
+	return errno_in(err, open_errnos, ARRAY_SIZE(open_errnos));
+}
+
+static void count_open_ok(void)
+{
+	__atomic_fetch_add(&shared->opens_ok, 1, __ATOMIC_RELAXED);
+}
+
+/* Everything perf_counter_open() is called with. */
+struct open_args {
+	struct perf_counter_hw_event	hw;
+	void				*addr;
+	int				place;
+	pid_t				pid;
+	int				cpu;
+	int				group;
+	unsigned long			flags;
+};
+
+/* Any arguments at all, each drawn on its own. */
+static void random_open_args(struct worker *w, struct open_args *a)
+{
+	if (chance(w, 20))
+		fill_raw_hw_event(w, &a->hw);
+	else
+		build_hw_event(w, &a->hw);
+	a->addr = place_hw_event(w, &a->hw, &a->place);
+	a->pid = random_pid(w);
+	a->cpu = random_cpu(w);
+	a->group = random_group_fd(w);
+	a->flags = random_flags(w);
+}
+
+/* The thread a pid argument names. */
+static pid_t task_of(pid_t pid)
+{
+	return pid ? pid : this_tid();
+}
+
+/* An fd of the worker's that leads a group a counter for @task may join. */
+static const struct fd_slot *find_leader(struct worker *w, pid_t task,
+					 int cpu)
+{
+	int i, n = w->nfds, start = rnd_below(w, n ? n : 1);
+	const struct fd_slot *f;
+
+	for (i = 0; i < n; i++) {
+		f = &w->fds[(start + i) % n];
+		if (f->leader && f->task == task && f->cpu == cpu)
+			return f;
+	}
+	return NULL;
+}
+
+/* A sampling period the kernel takes for @config. */
+static uint64_t sane_period(struct worker *w, uint64_t config)
+{
+	if (!PERF_COUNTER_IS_RAW(config) &&
+	    PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
+	    PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK)
+		return 50000 + rnd_below(w, 2000000);
+	return chance(w, 30) ? 1 + rnd_below(w, 3) : 1 + rnd_below(w, 20000);
+}
+
+/* A valid description; a member's must not be pinned, exclusive... */
+static void sane_hw_event(struct worker *w, struct perf_counter_hw_event *hw,
+			  const struct fd_slot *leader)
+{
+	unsigned int r = rnd_below(w, 100);
+	unsigned int sw = rnd_below(w, PERF_SW_EVENTS_MAX);
+	unsigned int hw_id = rnd_below(w, PERF_HW_EVENTS_MAX);
+
+	memset(hw, 0, sizeof(*hw));
+	if (r < 75) {
+		hw->event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, sw);
+	} else if (r < 90) {
+		hw->event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE, hw_id);
+	} else {
+		hw->event_config = PERF_COUNTER_RAW_CONFIG(rnd_below(w, 0x10000));
+		hw->extra_config_len = 8 * rnd_below(w, 3);
+	}
+	if (chance(w, 35)) {
+		hw->irq_period = sane_period(w, hw->event_config);
+		hw->record_type = 1 + rnd_below(w, PERF_COUNTER_RECORD_MASK);
+		if (leader)
+			hw->record_type &= ~(uint64_t)PERF_RECORD_GROUP;
+		if (!hw->record_type)
+			hw->record_type = PERF_RECORD_IRQ;
+	}
+	hw->read_format = rnd_below(w, 4);
+	hw->disabled = chance(w, 20);
+	hw->nmi = chance(w, 10);
+	hw->inherit = leader ? leader->inherit : chance(w, 30);
+	hw->pinned = !leader && chance(w, 10);
+	hw->exclusive = !leader && chance(w, 5);
+	hw->exclude_user = chance(w, 10);
+	hw->exclude_kernel = chance(w, 10);
+	hw->exclude_hv = chance(w, 10);
+	hw->exclude_idle = chance(w, 10);
+	hw->context_switch = chance(w, 10);
+}
+
+/* Arguments that are all valid and fit together: the deeper paths. */
+static void sane_open_args(struct worker *w, struct open_args *a)
+{
+	const struct fd_slot *leader = NULL;
+	unsigned int r = rnd_below(w, 100);
+	uint64_t extra;
+	int i;
+
+	a->pid = r < 50 ? 0 : r < 60 ? getpid() : r < 80 ? target_pid :
+		 r < 90 ? w->last_kid : -1;
+	a->cpu = a->pid == -1 || chance(w, 25) ? (int)rnd_below(w, nr_cpus) :
+		 -1;
+	if (chance(w, 50))
+		leader = find_leader(w, a->pid == -1 ? -1 : task_of(a->pid),
+				     a->cpu);
+	a->group = leader ? leader->fd : -1;
+	a->flags = 0;
+	sane_hw_event(w, &a->hw, leader);
+	a->place = chance(w, 80) ? AT_PAGE : AT_PAGE_END;
+	a->addr = w->hwbuf;
+	if (a->place == AT_PAGE_END)
+		a->addr = w->hwbuf + page_size - sizeof(a->hw);
+	memcpy(a->addr, &a->hw, sizeof(a->hw));
+	for (i = 0; a->place == AT_PAGE && i < 2; i++) {
+		extra = rnd(w);
+		memcpy(w->hwbuf + sizeof(a->hw) + i * sizeof(extra), &extra,
+		       sizeof(extra));
+	}
+}
+
+static void op_open(struct worker *w)
+{
+	struct open_args a;
+	struct fd_slot slot;
+	char desc[160], name[24];
+	int fd, err;
+
+	make_room(w);
+	if (chance(w, 50))
+		sane_open_args(w, &a);
+	else
+		random_open_args(w, &a);
+
+	fd = sys_perf_counter_open(a.addr, a.pid, a.cpu, a.group, a.flags);
+	if (fd >= 0) {
+		count_open_ok();
+		slot.fd = fd;
+		slot.read_size = read_size_of(&a.hw);
+		slot.task = a.pid == -1 ? -1 : task_of(a.pid);
+		slot.cpu = a.cpu;
+		slot.inherit = a.hw.inherit;
+		slot.leader = a.group == -1;
+		add_fd(w, &slot);
+		return;
+	}
+	err = errno;
+	if (open_errno_ok(err))
+		return;
+	describe_hw(&a.hw, desc, sizeof(desc));
+	fail(w, "perf_counter_open(hw %s at %s, pid %d, cpu %d, group_fd %d, flags %#lx) = -1 %s",
+	     desc, place_names[a.place], (int)a.pid, a.cpu, a.group, a.flags,
+	     errno_name(err, name, sizeof(name)));
+}
+
+/* The fd a call works on: mostly one of the worker's own. */
+struct target {
+	int	fd;
+	int	read_size;	/* as in fd_slot; -1: not its own */
+};
+
+static struct target pick_target(struct worker *w)
+{
+	struct target t = { -1, -1 };
+	unsigned int r = rnd_below(w, 100), i;
+
+	if (w->nfds && r < 85) {
+		i = rnd_below(w, w->nfds);
+		t.fd = w->fds[i].fd;
+		t.read_size = w->fds[i].read_size;
+	} else if (r < 92) {
+		t.fd = devnull_fd;
+	} else if (r < 97) {
+		t.fd = w->closed_fd;
+	}
+	return t;
+}
+
+static void set_nonblock(int fd, int on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return;
+	fl = on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
+	fcntl(fd, F_SETFL, fl);
+}
+
+static int readable_now(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+}
+
+/* The buffer a read goes to; *good if it is valid for READ_BUF bytes. */
+static char *read_buffer(struct worker *w, int *good)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	*good = r < 80;
+	if (r < 80)
+		return w->rbuf;
+	if (r < 85)
+		return NULL;
+	if (r < 90)
+		return w->rbuf + READ_BUF;
+	if (r < 95)
+		return w->rbuf + READ_BUF - 12;
+	return (char *)KERNEL_ADDR;
+}
+
+/* Records from a sampling counter: whole, of known kinds, back to back. */
+static void check_records(struct worker *w, int fd, const char *buf,
+			  size_t len)
+{
+	struct perf_counter_record_header h;
+	size_t at = 0;
+
+	while (at < len) {
+		if (len - at < sizeof(h)) {
+			fail(w, "read(%d): record header cut at %zu of %zu bytes",
+			     fd, at, len);
+			return;
+		}
+		memcpy(&h, buf + at, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > len - at ||
+		    h.type < PERF_COUNTER_REC_SAMPLE ||
+		    h.type > PERF_COUNTER_REC_SWITCH_IN) {
+			fail(w, "read(%d): bad record type %u size %u at %zu of %zu bytes",
+			     fd, h.type, h.size, at, len);
+			return;
+		}
+		at += h.size;
+	}
+}
+
+static void check_read(struct worker *w, const struct target *t,
+		       const char *buf, int good, size_t size, ssize_t ret,
+		       int err)
+{
+	char name[24];
+
+	if (ret < 0) {
+		count_errno(ERRS_READ, err);
+		if (!errno_in(err, read_errnos, ARRAY_SIZE(read_errnos)))
+			fail(w, "read(%d, %p, %zu) = -1 %s", t->fd, buf, size,
+			     errno_name(err, name, sizeof(name)));
+		return;
+	}
+	if ((size_t)ret > size) {
+		fail(w, "read(%d, %p, %zu) = %zd: more than asked for",
+		     t->fd, buf, size, ret);
+		return;
+	}
+	if (t->read_size > 0 && ret && ret != t->read_size) {
+		fail(w, "read(%d, %p, %zu) of a counting counter = %zd, not %d or 0",
+		     t->fd, buf, size, ret, t->read_size);
+		return;
+	}
+	if (!t->read_size && good && ret > 0)
+		check_records(w, t->fd, buf, ret);
+}
+
+static void op_read(struct worker *w)
+{
+	static const size_t sizes[] = { 0, 1, 7, 8, 16, 24, 25, 4096, 65536 };
+	struct target t = pick_target(w);
+	size_t size = sizes[rnd_below(w, ARRAY_SIZE(sizes))];
+	unsigned int mode = rnd_below(w, 3);
+	int good, may_block = t.read_size <= 0, err;
+	char *buf = read_buffer(w, &good);
+	ssize_t ret;
+
+	/*
+	 * Only a counting counter never blocks. Anything else is read with
+	 * the thread's timer armed: another thread or a child sharing the
+	 * file may clear O_NONBLOCK, or drain what poll() saw.
+	 */
+	if (may_block && !w->has_timer)
+		return;
+	if (mode == 1)
+		set_nonblock(t.fd, 1);
+	if (mode == 2 && !readable_now(t.fd))
+		return;
+	if (may_block)
+		guard_set(w, READ_GUARD_NS);
+	ret = read(t.fd, buf, size);
+	err = errno;
+	if (may_block)
+		guard_set(w, 0);
+	check_read(w, &t, buf, good, size, ret, err);
+}
+
+static void op_nonblock(struct worker *w)
+{
+	int fd = devnull_fd, fl;
+
+	if (w->nfds && chance(w, 90))
+		fd = w->fds[rnd_below(w, w->nfds)].fd;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return;
+	switch (rnd_below(w, 3)) {
+	case 0:
+		fl |= O_NONBLOCK;
+		break;
+	case 1:
+		fl &= ~O_NONBLOCK;
+		break;
+	default:
+		fl ^= O_NONBLOCK;
+		break;
+	}
+	fcntl(fd, F_SETFL, fl);
+}
+
+/*
+ * The generic ioctl numbers the VFS answers itself, before the file's
+ * own ioctl (FIOCLEX, FIONBIO, FIFREEZE, FICLONE, FS_IOC_*, FIBMAP,
+ * pipe watch queues): a random number stays out of their types.
+ */
+static int vfs_ioctl_type(unsigned int type)
+{
+	return type == 0 || type == 'T' || type == 'X' || type == 'f' ||
+	       type == 'W' || type == 0x94 || type == 0x15;
+}
+
+static unsigned long random_ioctl_cmd(struct worker *w)
+{
+	static const unsigned int dirs[] = {
+		_IOC_NONE, _IOC_READ, _IOC_WRITE, _IOC_READ | _IOC_WRITE,
+	};
+	unsigned int r = rnd_below(w, 100);
+	unsigned long cmd;
+
+	if (r < 25)
+		return PERF_COUNTER_IOC_ENABLE;
+	if (r < 50)
+		return PERF_COUNTER_IOC_DISABLE;
+	if (r < 75)
+		return PERF_COUNTER_IOC_QUEUE_SIZE;
+	if (r < 88)
+		return _IOC(dirs[rnd_below(w, ARRAY_SIZE(dirs))], '$',
+			    rnd_below(w, 256), rnd_below(w, 64));
+	cmd = (uint32_t)rnd(w);
+	if (vfs_ioctl_type(_IOC_TYPE(cmd))) {
+		cmd &= ~((unsigned long)_IOC_TYPEMASK << _IOC_TYPESHIFT);
+		cmd |= (unsigned long)'$' << _IOC_TYPESHIFT;
+	}
+	return cmd;
+}
+
+static unsigned long random_ioctl_arg(struct worker *w)
+{
+	static const uint32_t sizes[] = { 0, 4096, 4095, 1U << 20, 1U << 21 };
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 70) {
+		if (chance(w, 85))
+			w->ioctl_val = sizes[rnd_below(w, ARRAY_SIZE(sizes))];
+		else
+			w->ioctl_val = rnd(w);
+		return (unsigned long)&w->ioctl_val;
+	}
+	if (r < 75)
+		return 0;
+	if (r < 80)
+		return 1;
+	if (r < 85)
+		return KERNEL_ADDR;
+	if (r < 90)
+		return (unsigned long)(w->hwbuf + page_size);
+	if (r < 95)
+		return (unsigned long)(w->hwbuf + page_size - 2);
+	return rnd(w);
+}
+
+static void op_ioctl(struct worker *w)
+{
+	struct target t = pick_target(w);
+	unsigned long cmd = random_ioctl_cmd(w);
+	unsigned long arg = random_ioctl_arg(w);
+	char name[24];
+	int ret, err;
+
+	ret = ioctl(t.fd, cmd, arg);
+	err = errno;
+	if (ret < 0) {
+		count_errno(ERRS_IOCTL, err);
+		if (!errno_in(err, ioctl_errnos, ARRAY_SIZE(ioctl_errnos))) {
+			fail(w, "ioctl(%d, %#lx, %#lx) = -1 %s", t.fd, cmd, arg,
+			     errno_name(err, name, sizeof(name)));
+			return;
+		}
+	}
+	if (t.read_size < 0)
+		return;
+	if ((cmd == PERF_COUNTER_IOC_ENABLE ||
+	     cmd == PERF_COUNTER_IOC_DISABLE) && ret)
+		fail(w, "ioctl(%d, %#lx) on its own counter = %d errno %d",
+		     t.fd, cmd, ret, err);
+	if (cmd == PERF_COUNTER_IOC_QUEUE_SIZE && t.read_size > 0 &&
+	    (ret != -1 || err != EINVAL))
+		fail(w, "ioctl(%d, QUEUE_SIZE) on a counting counter = %d errno %d, not EINVAL",
+		     t.fd, ret, err);
+}
+
+static void op_poll(struct worker *w)
+{
+	static const short events[] = { POLLIN, POLLOUT, POLLPRI, POLLRDNORM };
+	struct pollfd pfd[4];
+	struct target t[4];
+	struct timespec ts;
+	unsigned int n = 1 + rnd_below(w, 4), i;
+	char name[24];
+	int ret, err;
+
+	for (i = 0; i < n; i++) {
+		t[i] = pick_target(w);
+		pfd[i].fd = t[i].fd;
+		pfd[i].events = POLLIN;
+		if (chance(w, 30))
+			pfd[i].events |=
+				events[rnd_below(w, ARRAY_SIZE(events))];
+		pfd[i].revents = 0;
+	}
+	if (chance(w, 50)) {
+		ret = poll(chance(w, 3) ? NULL : pfd, n, rnd_below(w, 2));
+	} else {
+		ts.tv_sec = 0;
+		ts.tv_nsec = rnd_below(w, 200000);
+		ret = ppoll(pfd, n, &ts, NULL);
+	}
+	err = errno;
+	if (ret < 0) {
+		if (!errno_in(err, poll_errnos, ARRAY_SIZE(poll_errnos)))
+			fail(w, "poll of %u fds = -1 %s", n,
+			     errno_name(err, name, sizeof(name)));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (t[i].read_size > 0 && !(pfd[i].revents & POLLIN))
+			fail(w, "poll: counting counter fd %d not readable (revents %#x)",
+			     pfd[i].fd, pfd[i].revents);
+}
+
+static void op_prctl(struct worker *w)
+{
+	int option = chance(w, 50) ? PR_TASK_PERF_COUNTERS_DISABLE :
+				     PR_TASK_PERF_COUNTERS_ENABLE;
+	unsigned long a = rnd(w), b = rnd(w);
+
+	if (chance(w, 10)) {
+		prctl(option, a, b, a, b);
+		return;
+	}
+	if (prctl(option, 0, 0, 0, 0))
+		fail(w, "prctl(%d, 0, 0, 0, 0) = -1 errno %d", option, errno);
+}
+
+static void op_close(struct worker *w)
+{
+	if (!w->nfds)
+		return;
+	close_slot(w, chance(w, 30) ? 0 : rnd_below(w, w->nfds));
+}
+
+static void op_dup(struct worker *w)
+{
+	int i, j, fd;
+
+	if (!w->nfds || chance(w, 10)) {
+		fd = dup(chance(w, 50) ? devnull_fd : w->closed_fd);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (chance(w, 60)) {
+		make_room(w);
+		i = rnd_below(w, w->nfds);
+		fd = dup(w->fds[i].fd);
+		if (fd >= 0)
+			add_dup(w, i, fd);
+		return;
+	}
+	i = rnd_below(w, w->nfds);
+	j = rnd_below(w, w->nfds);
+	fd = w->fds[j].fd;
+	if (dup2(w->fds[i].fd, fd) >= 0) {
+		w->fds[j] = w->fds[i];
+		w->fds[j].fd = fd;
+	}
+}
+
+static void op_affinity(struct worker *w)
+{
+	int n = nr_cpus + 2, cpu;
+	cpu_set_t set;
+
+	if (n > CPU_SETSIZE)
+		n = CPU_SETSIZE;
+	CPU_ZERO(&set);
+	if (chance(w, 20)) {
+		for (cpu = 0; cpu < nr_cpus && cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &set);
+	} else if (!chance(w, 5)) {
+		for (cpu = 0; cpu < n; cpu++)
+			if (chance(w, 50))
+				CPU_SET(cpu, &set);
+	}
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void op_busy(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 70)
+		pc_spin(rnd_below(w, 200000));
+	else if (r < 90)
+		sched_yield();
+	else
+		usleep(rnd_below(w, 1000));
+}
+
+static void op_pages(struct worker *w)
+{
+	if (chance(w, 80))
+		pc_touch_pages(1 + rnd_below(w, 16));
+	else
+		memset(w->rbuf, rnd(w), READ_BUF);
+}
+
+/* Children a worker process forked, reaped by whichever thread asks. */
+static void read_kid_failures(struct kid *k)
+{
+	char buf[4096], *line, *end;
+	ssize_t n;
+
+	n = read(k->pipe_rd, buf, sizeof(buf) - 1);
+	close(k->pipe_rd);
+	k->pipe_rd = -1;
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	for (line = buf; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end) {
+			store_failure(line);
+			return;
+		}
+		*end = 0;
+		store_failure(line);
+	}
+}
+
+static void kid_done(struct kid *k, int status)
+{
+	if (WIFSIGNALED(status) &&
+	    !(k->killed && WTERMSIG(status) == SIGKILL))
+		fail_at(k->who, "child %d killed by signal %d (%s)", (int)k->pid,
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && WEXITSTATUS(status))
+		fail_at(k->who, "child %d exited with status %d", (int)k->pid,
+			WEXITSTATUS(status));
+	if (k->pipe_rd >= 0)
+		read_kid_failures(k);
+}
+
+static pid_t wait_for(pid_t pid, int *status, int flags)
+{
+	pid_t ret;
+
+	do {
+		ret = waitpid(pid, status, flags);
+	} while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+/* Under kids_lock: reap kids[@i], waiting for it if @block; 1 if gone. */
+static int reap_kid(int i, int block)
+{
+	int status;
+	pid_t ret = wait_for(kids[i].pid, &status, block ? 0 : WNOHANG);
+
+	if (ret == 0)
+		return 0;
+	if (ret == kids[i].pid)
+		kid_done(&kids[i], status);
+	else if (kids[i].pipe_rd >= 0)
+		close(kids[i].pipe_rd);
+	nr_kids--;
+	memmove(&kids[i], &kids[i + 1], (nr_kids - i) * sizeof(kids[0]));
+	return 1;
+}
+
+/* Reap the children that have exited; with @all, wait for every one. */
+static void reap_kids(int all)
+{
+	int i = 0;
+
+	pthread_mutex_lock(&kids_lock);
+	while (i < nr_kids)
+		if (!reap_kid(i, all))
+			i++;
+	pthread_mutex_unlock(&kids_lock);
+}
+
+/* Note a new child; when there are too many, wait for the oldest. */
+static void add_kid(pid_t pid, int pipe_rd, int killed, const char *who)
+{
+	struct kid *k;
+
+	pthread_mutex_lock(&kids_lock);
+	if (nr_kids == MAX_KIDS)
+		reap_kid(0, 1);
+	k = &kids[nr_kids++];
+	k->pid = pid;
+	k->pipe_rd = pipe_rd;
+	k->killed = killed;
+	snprintf(k->who, sizeof(k->who), "%s", who);
+	pthread_mutex_unlock(&kids_lock);
+}
+
+static void run_ops(struct worker *w, unsigned long max);
+
+enum kid_kind {
+	KID_EXIT,	/* exits at once */
+	KID_OPS,	/* makes a few calls, then exits */
+	KID_EXEC,	/* execs this program to make a few calls */
+};
+
+/* In a forked child: only async-signal-safe work until it execs. */
+static void run_kid(struct worker *w, int kind, uint64_t seed,
+		    unsigned int nops, int pipe_wr, const char *who)
+{
+	char seed_arg[24], orders[WHO_LEN];
+
+	if (kind == KID_EXIT)
+		_exit(0);
+	if (kind == KID_EXEC) {
+		snprintf(seed_arg, sizeof(seed_arg), "%llu",
+			 (unsigned long long)seed);
+		snprintf(orders, sizeof(orders), "%u:%d:%.*s", nops, pipe_wr,
+			 TAG_LEN - 1, who);
+		execl("/proc/self/exe", "pc_fuzz", "-s", seed_arg, "-x", orders,
+		      (char *)NULL);
+		_exit(0);	/* no /proc: nothing to test */
+	}
+	w->child = 1;
+	w->rng = seed;
+	w->op = 0;
+	w->next_helper = 0;
+	memset(w->helpers, 0, sizeof(w->helpers));
+	snprintf(w->tag, sizeof(w->tag), "%.*s", TAG_LEN - 1, who);
+	guard_init(w);
+	run_ops(w, nops);
+	_exit(0);
+}
+
+static void op_fork(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+	unsigned int nops = 1 + rnd_below(w, KID_MAX_OPS);
+	int kind = r < 25 ? KID_EXIT : r < 75 ? KID_OPS : KID_EXEC;
+	int killed = chance(w, 15), pipefd[2] = { -1, -1 };
+	uint64_t seed = rnd(w);
+	char who[WHO_LEN];
+	pid_t pid;
+
+	snprintf(who, sizeof(who), "%s op %lu %s", w->tag, w->op,
+		 kind == KID_EXEC ? "exec" : "fork");
+	if (kind == KID_EXEC) {
+		if (pipe2(pipefd, O_NONBLOCK))
+			return;
+		fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		run_kid(w, kind, seed, nops, pipefd[1], who);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (pid < 0) {
+		if (pipefd[0] >= 0)
+			close(pipefd[0]);
+		return;
+	}
+	w->last_kid = pid;
+	if (killed)
+		kill(pid, SIGKILL);
+	add_kid(pid, pipefd[0], killed, who);
+	reap_kids(0);
+}
+
+/* A short-lived thread: counts something of its own, or just runs. */
+static void helper_open(struct helper *h, uint64_t r)
+{
+	struct perf_counter_hw_event hw;
+	char name[24];
+	int fd, err;
+
+	hw = pc_sw((r >> 8) % PERF_SW_EVENTS_MAX, (r >> 16) & 1);
+	hw.inherit = (r >> 17) & 1;
+	if ((r >> 18) & 1) {
+		hw.irq_period = 50000 + (r >> 32) % 1000000;
+		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID;
+	}
+	hw.read_format = (r >> 24) & 3;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	err = errno;
+	if (fd < 0) {
+		if (!open_errno_ok(err))
+			fail_at(h->who, "thread's perf_counter_open(config %#llx, pid 0) = -1 %s",
+				(unsigned long long)hw.event_config,
+				errno_name(err, name, sizeof(name)));
+		return;
+	}
+	count_open_ok();
+	pc_spin(20000);
+	pc_touch_pages(2);
+	h->slot.fd = fd;
+	h->slot.read_size = read_size_of(&hw);
+	h->slot.task = this_tid();
+	h->slot.cpu = -1;
+	h->slot.inherit = hw.inherit;
+	h->slot.leader = 1;
+}
+
+static void *helper_main(void *arg)
+{
+	struct helper *h = arg;
+	uint64_t r = splitmix64(&h->rng);
+
+	switch (r % 4) {
+	case 0:
+		pc_spin((r >> 8) % 100000);
+		break;
+	case 1:
+		pc_touch_pages(1 + (r >> 8) % 8);
+		break;
+	case 2:
+		helper_open(h, r);
+		break;
+	default:
+		prctl((r >> 8) & 1 ? PR_TASK_PERF_COUNTERS_ENABLE :
+				     PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0);
+		break;
+	}
+	return NULL;
+}
+
+static void join_helper(struct worker *w, struct helper *h)
+{
+	if (!h->used)
+		return;
+	pthread_join(h->thread, NULL);
+	h->used = 0;
+	if (h->slot.fd >= 0)
+		add_fd(w, &h->slot);
+}
+
+static void op_thread(struct worker *w)
+{
+	struct helper *h = &w->helpers[w->next_helper];
+
+	w->next_helper = (w->next_helper + 1) % MAX_HELPERS;
+	join_helper(w, h);
+	h->rng = rnd(w);
+	h->slot.fd = -1;
+	snprintf(h->who, sizeof(h->who), "%s op %lu thread", w->tag, w->op);
+	if (!pthread_create(&h->thread, NULL, helper_main, h))
+		h->used = 1;
+}
+
+/* Take @cpu offline or bring it online; 1 if the kernel agreed. */
+static int write_cpu_online(int cpu, int online)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ok = write(fd, online ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok;
+}
+
+static void op_hotplug(struct worker *w)
+{
+	if (nr_hotplug)
+		write_cpu_online(hotplug_cpus[rnd_below(w, nr_hotplug)],
+				 chance(w, 50));
+}
+
+static unsigned int op_weight(int kind)
+{
+	if (kind == OP_HOTPLUG && !opt_hotplug)
+		return 0;
+	return op_weights[kind];
+}
+
+static int pick_op(struct worker *w)
+{
+	int n = w->child ? OP_NR_CHILD : OP_NR, kind;
+	unsigned int total = 0, r;
+
+	for (kind = 0; kind < n; kind++)
+		total += op_weight(kind);
+	r = rnd_below(w, total);
+	for (kind = 0; kind < n; kind++) {
+		if (r < op_weight(kind))
+			return kind;
+		r -= op_weight(kind);
+	}
+	return OP_BUSY;
+}
+
+static void run_op(struct worker *w, int kind)
+{
+	switch (kind) {
+	case OP_OPEN:
+		op_open(w);
+		break;
+	case OP_READ:
+		op_read(w);
+		break;
+	case OP_IOCTL:
+		op_ioctl(w);
+		break;
+	case OP_CLOSE:
+		op_close(w);
+		break;
+	case OP_NONBLOCK:
+		op_nonblock(w);
+		break;
+	case OP_POLL:
+		op_poll(w);
+		break;
+	case OP_PRCTL:
+		op_prctl(w);
+		break;
+	case OP_DUP:
+		op_dup(w);
+		break;
+	case OP_AFFINITY:
+		op_affinity(w);
+		break;
+	case OP_BUSY:
+		op_busy(w);
+		break;
+	case OP_PAGES:
+		op_pages(w);
+		break;
+	case OP_FORK:
+		op_fork(w);
+		break;
+	case OP_THREAD:
+		op_thread(w);
+		break;
+	case OP_HOTPLUG:
+		op_hotplug(w);
+		break;
+	}
+}
+
+/* Make up to @max calls, while the budget and the time last. */
+static void run_ops(struct worker *w, unsigned long max)
+{
+	int kind;
+
+	while (w->op < max && take_call()) {
+		kind = pick_op(w);
+		__atomic_fetch_add(&shared->op_count[kind], 1,
+				   __ATOMIC_RELAXED);
+		run_op(w, kind);
+		w->op++;
+		if (!w->child && !(w->op % 64))
+			reap_kids(0);
+	}
+}
+
+static int setup_worker(struct worker *w, int proc, int thread)
+{
+	w->proc = proc;
+	w->thread = thread;
+	w->rng = worker_seed(opt_seed, proc, thread);
+	w->closed_fd = -1;
+	w->last_kid = target_pid;
+	snprintf(w->tag, sizeof(w->tag), "w%d.%d", proc, thread);
+	return map_buffers(w);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int i;
+
+	__atomic_store_n(&worker_tids[w->thread], this_tid(), __ATOMIC_RELAXED);
+	guard_init(w);
+	run_ops(w, ULONG_MAX);
+	for (i = 0; i < MAX_HELPERS; i++)
+		join_helper(w, &w->helpers[i]);
+	/* Half the time the fds are left for the exit to close. */
+	if (chance(w, 50))
+		while (w->nfds)
+			close_slot(w, w->nfds - 1);
+	guard_fini(w);
+	return NULL;
+}
+
+/* A child that runs, faults and sleeps, for counters on another task. */
+static void target_loop(pid_t parent)
+{
+	uint64_t end = deadline_ns + (WATCHDOG_S + REAP_S) * NSEC_PER_SEC;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	while (getppid() == parent && now_ns() < end) {
+		pc_spin(20000);
+		pc_touch_pages(1);
+		usleep(1000);
+	}
+	_exit(0);
+}
+
+static void start_target(void)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		target_loop(parent);
+	target_pid = pid > 0 ? pid : 0;
+}
+
+static void stop_target(const char *who)
+{
+	int status;
+
+	if (target_pid <= 0)
+		return;
+	kill(target_pid, SIGKILL);
+	if (wait_for(target_pid, &status, 0) == target_pid &&
+	    WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+		fail_at(who, "target child killed by signal %d (%s)",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+}
+
+/* A worker process: THREADS threads of calls, then every child reaped. */
+static void run_worker_process(int proc, pid_t top)
+{
+	pthread_t threads[MAX_THREADS];
+	int started[MAX_THREADS] = { 0 }, ready[MAX_THREADS] = { 0 };
+	struct worker *w;
+	char who[16];
+	int t;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != top)
+		_exit(0);
+	setpgid(0, 0);
+	snprintf(who, sizeof(who), "w%d", proc);
+	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	start_target();
+	w = calloc(opt_threads, sizeof(*w));
+	if (!w) {
+		fail_at(who, "out of memory for %d workers", opt_threads);
+		stop_target(who);
+		_exit(0);
+	}
+	for (t = 0; t < opt_threads; t++) {
+		ready[t] = !setup_worker(&w[t], proc, t);
+		if (!ready[t])
+			fail_at(who, "no memory for worker %d's buffers", t);
+		else if (t)
+			started[t] = !pthread_create(&threads[t], NULL,
+						     worker_main, &w[t]);
+	}
+	if (ready[0])
+		worker_main(&w[0]);
+	for (t = 1; t < opt_threads; t++)
+		if (started[t])
+			pthread_join(threads[t], NULL);
+	stop_target(who);
+	reap_kids(1);
+	_exit(0);
+}
+
+/* "pc_fuzz -s SEED -x N:FD:WHO": an exec'd child's few calls. */
+static int run_exec_child(void)
+{
+	char who[TAG_LEN];
+	unsigned int nops;
+	struct worker *w;
+	int fd;
+
+	if (sscanf(opt_exec_child, "%u:%d:%47[^\n]", &nops, &fd, who) != 3)
+		return 2;
+	fail_fd = fd;
+	shared = calloc(1, sizeof(*shared));
+	w = calloc(1, sizeof(*w));
+	if (!shared || !w)
+		return 0;
+	shared->max_calls = nops;
+	deadline_ns = now_ns() + EXEC_CHILD_S * NSEC_PER_SEC;
+	install_signals();
+	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	target_pid = getppid();
+	w->child = 1;
+	w->rng = opt_seed;
+	w->closed_fd = -1;
+	w->last_kid = target_pid;
+	snprintf(w->tag, sizeof(w->tag), "%s", who);
+	if (map_buffers(w))
+		return 0;
+	guard_init(w);
+	run_ops(w, nops);
+	return 0;
+}
+
+/* The top process. */
+static int index_of(const pid_t *pids, int n, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return i;
+	return -1;
+}
+
+static void worker_done(int proc, pid_t pid, int status)
+{
+	if (WIFSIGNALED(status)) {
+		fail_at("top", "worker w%d (pid %d) killed by signal %d (%s)",
+			proc, (int)pid, WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+		kill(-pid, SIGKILL);	/* what is left of its children */
+	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
+		fail_at("top", "worker w%d (pid %d) exited with status %d",
+			proc, (int)pid, WEXITSTATUS(status));
+	}
+}
+
+/* Reap what is left: killed workers and orphaned children. */
+static void reap_rest(pid_t *pids, int n, uint64_t until)
+{
+	pid_t pid;
+	int i;
+
+	while (now_ns() < until) {
+		pid = waitpid(-1, NULL, WNOHANG);
+		if (pid < 0 && errno == ECHILD)
+			return;
+		if (pid > 0) {
+			i = index_of(pids, n, pid);
+			if (i >= 0)
+				pids[i] = 0;
+			continue;
+		}
+		usleep(10000);
+	}
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			fail_at("watchdog", "worker w%d (pid %d) could not be reaped",
+				i, (int)pids[i]);
+}
+
+/* Up to @len - 1 bytes of a /proc file, or "". */
+static void read_proc(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	buf[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The innermost kernel functions of a task, from its stack file. */
+static void kernel_frames(const char *stack, char *out, size_t len, int max)
+{
+	const char *p = stack;
+	int n = 0, fn;
+
+	out[0] = 0;
+	while (n < max) {
+		p = strchr(p, ']');
+		if (!p)
+			break;
+		p++;
+		while (*p == ' ')
+			p++;
+		fn = strcspn(p, "+\n");
+		append(out, len, "%s%.*s", n ? "<" : "", fn, p);
+		n++;
+	}
+}
+
+/* A hung task: its state, where it waits, and its kernel stack. */
+static void print_hung_task(pid_t pid, int tid)
+{
+	char path[64], stat[256], wchan[64], stack[1024], frames[160];
+	const char *state;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, tid);
+	read_proc(path, stat, sizeof(stat));
+	state = strrchr(stat, ')');
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)pid, tid);
+	read_proc(path, wchan, sizeof(wchan));
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", (int)pid, tid);
+	read_proc(path, stack, sizeof(stack));
+	kernel_frames(stack, frames, sizeof(frames), 6);
+	printf("# watchdog:   pid %d tid %d state %c wchan %s stack %s\n",
+	       (int)pid, tid, state && state[1] ? state[2] : '?',
+	       wchan[0] ? wchan : "-", frames[0] ? frames : "-");
+}
+
+/* The parent of process @pid, from its stat file; 0 if unknown. */
+static pid_t parent_of(const char *pid)
+{
+	char path[64], stat[256], *p;
+
+	snprintf(path, sizeof(path), "/proc/%.16s/stat", pid);
+	read_proc(path, stat, sizeof(stat));
+	p = strrchr(stat, ')');
+	return p && p[1] && p[2] && p[3] ? atoi(p + 4) : 0;
+}
+
+/* Every task of a hung process and of its descendants, two levels down. */
+static void print_hung_tree(pid_t pid, int depth)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int id;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		id = atoi(d->d_name);
+		if (id > 0)
+			print_hung_task(pid, id);
+	}
+	closedir(dir);
+	if (depth >= 2)
+		return;
+	dir = opendir("/proc");
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		id = atoi(d->d_name);
+		if (id > 0 && parent_of(d->d_name) == pid)
+			print_hung_tree(id, depth + 1);
+	}
+	closedir(dir);
+}
+
+static void report_hang(pid_t *pids, int n, uint64_t start)
+{
+	unsigned long long secs = (now_ns() - start) / NSEC_PER_SEC;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (pids[i] <= 0)
+			continue;
+		fail_at("watchdog",
+			"hang: worker w%d (pid %d) still running %llu s after the start; killed",
+			i, (int)pids[i], secs);
+		printf("# watchdog: worker w%d (pid %d) hangs:\n", i,
+		       (int)pids[i]);
+		print_hung_tree(pids[i], 0);
+		kill(-pids[i], SIGKILL);
+		kill(pids[i], SIGKILL);
+	}
+}
+
+/* Wait for the workers; stop them at SECONDS, kill them at SECONDS + 60. */
+static void supervise(pid_t *pids, int n, uint64_t start)
+{
+	uint64_t hang_ns = deadline_ns + WATCHDOG_S * NSEC_PER_SEC;
+	int alive = 0, i, status;
+	pid_t pid;
+
+	for (i = 0; i < n; i++)
+		alive += pids[i] > 0;
+	while (alive) {
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid > 0) {
+			i = index_of(pids, n, pid);
+			if (i >= 0) {
+				worker_done(i, pid, status);
+				pids[i] = 0;
+				alive--;
+			}
+			continue;
+		}
+		if (pid < 0 && errno != EINTR)
+			break;
+		if (now_ns() >= deadline_ns)
+			set_stop();
+		if (now_ns() >= hang_ns) {
+			report_hang(pids, n, start);
+			break;
+		}
+		usleep(20000);
+	}
+	reap_rest(pids, n, now_ns() + REAP_S * NSEC_PER_SEC);
+}
+
+static void find_hotplug_cpus(void)
+{
+	char path[64], c;
+	int cpu, fd;
+
+	for (cpu = 1; cpu < nr_cpus && nr_hotplug < MAX_HOTPLUG; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/online", cpu);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		hotplug_was_online[nr_hotplug] = read(fd, &c, 1) == 1 &&
+						 c == '1';
+		hotplug_cpus[nr_hotplug++] = cpu;
+		close(fd);
+	}
+}
+
+static void restore_hotplug_cpus(void)
+{
+	int i;
+
+	for (i = 0; i < nr_hotplug; i++)
+		if (hotplug_was_online[i])
+			write_cpu_online(hotplug_cpus[i], 1);
+}
+
+/* Room for fds: each worker thread's share of RLIMIT_NOFILE. */
+static void set_fd_cap(int threads)
+{
+	struct rlimit rl;
+	long room = 1024;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < LONG_MAX)
+		room = rl.rlim_cur;
+	room -= 16 + 2 * MAX_KIDS;
+	room = room / threads - MAX_HELPERS;
+	fd_cap = room < 2 ? 2 : room > MAX_FDS ? MAX_FDS : room;
+}
+
+/* Can a task-clock counter be opened on this task? *err if not. */
+static int probe_syscall(int *err)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	int fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+
+	*err = errno;
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static unsigned long print_counts(void)
+{
+	unsigned long total = 0, opens = 0;
+	char line[512] = "# calls:", name[24];
+	int k, c, e;
+
+	for (k = 0; k < OP_NR; k++) {
+		total += shared->op_count[k];
+		append(line, sizeof(line), " %s %lu", op_names[k],
+		       shared->op_count[k]);
+	}
+	printf("%s\n", line);
+	for (e = 0; e < MAX_ERRNO; e++)
+		opens += shared->errnos[ERRS_OPEN][e];
+	printf("# opens: %lu succeeded, %lu failed\n", shared->opens_ok, opens);
+	for (c = 0; c < ERRS_NR; c++) {
+		snprintf(line, sizeof(line), "# %s errnos:",
+			 errno_class_names[c]);
+		for (e = 0; e < MAX_ERRNO; e++)
+			if (shared->errnos[c][e])
+				append(line, sizeof(line), " %s %lu",
+				       e ? errno_name(e, name, sizeof(name)) :
+					   "other",
+				       shared->errnos[c][e]);
+		printf("%s\n", line);
+	}
+	return total;
+}
+
+/*
+ * The verdict. Where perf_counter_open() is there, a task-clock counter
+ * on self opens: if the probe failed, the number is unused (ENOSYS) or
+ * is another system call's (cachestat() on Linux 6.5 and later), and
+ * the calls made say nothing about perf_counter.
+ */
+static int report(int probe_ok, int probe_err)
+{
+	unsigned long total = print_counts();
+	unsigned long long seed = opt_seed;
+	unsigned int nfails = shared->nfails, i;
+	int available = probe_ok && !shared->no_syscall;
+	char name[24];
+
+	if (nfails > MAX_FAILS)
+		printf("# %u failures, the first %d follow the result\n",
+		       nfails, MAX_FAILS);
+	if (!available)
+		printf("not ok 1 pc_fuzz: %s (probe: %s; %lu calls, %d processes, seed %llu)\n",
+		       "perf_counter_open() syscall not available",
+		       probe_ok ? "opens" :
+				  errno_name(probe_err, name, sizeof(name)),
+		       total, opt_procs, seed);
+	else if (nfails)
+		printf("not ok 1 pc_fuzz: %lu calls, %d processes, seed %llu: %u failures\n",
+		       total, opt_procs, seed, nfails);
+	else
+		printf("ok 1 pc_fuzz: %lu calls, %d processes, seed %llu\n",
+		       total, opt_procs, seed);
+	for (i = 0; i < nfails && i < MAX_FAILS; i++)
+		printf("# %s\n", shared->fails[i]);
+	fflush(stdout);
+	return nfails || !available;
+}
+
+static void print_usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-s SEED] [-n CALLS] [-t SECONDS] [-p PROCS] [-T THREADS] [-H]\n"
+		"  -s SEED     seed of every worker's choices (default: time and pid)\n"
+		"  -n CALLS    calls to make in all (default 200000)\n"
+		"  -t SECONDS  time to run at most (default 120)\n"
+		"  -p PROCS    worker processes (default 3, at most 64)\n"
+		"  -T THREADS  threads per worker process (default 2, at most 64)\n"
+		"  -H          take CPUs other than 0 offline and online (root)\n",
+		prog);
+}
+
+static int parse_number(const char *s, unsigned long long max,
+			unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *out > max || *s == '-')
+		return -1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv)
+{
+	unsigned long long v;
+	int c, seeded = 0;
+
+	while ((c = getopt(argc, argv, "s:n:t:p:T:Hx:")) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_number(optarg, ULLONG_MAX, &v))
+				return -1;
+			opt_seed = v;
+			seeded = 1;
+			break;
+		case 'n':
+			if (parse_number(optarg, LONG_MAX, &v) || !v)
+				return -1;
+			opt_calls = v;
+			break;
+		case 't':
+			if (parse_number(optarg, 86400 * 365, &v) || !v)
+				return -1;
+			opt_secs = v;
+			break;
+		case 'p':
+			if (parse_number(optarg, MAX_PROCS, &v) || !v)
+				return -1;
+			opt_procs = v;
+			break;
+		case 'T':
+			if (parse_number(optarg, MAX_THREADS, &v) || !v)
+				return -1;
+			opt_threads = v;
+			break;
+		case 'H':
+			opt_hotplug = 1;
+			break;
+		case 'x':
+			opt_exec_child = optarg;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind != argc)
+		return -1;
+	if (!seeded) {
+		opt_seed = now_ns() ^ ((uint64_t)getpid() << 32);
+		opt_seed = splitmix64(&opt_seed);
+	}
+	return 0;
+}
+
+/* -H offlines CPUs: only as root, and only where the syscall works. */
+static void check_hotplug(int probe_ok)
+{
+	if (!opt_hotplug)
+		return;
+	if (geteuid() || !probe_ok || !nr_hotplug) {
+		printf("# -H ignored: %s\n",
+		       "needs root, a working perf_counter_open() and a CPU other than 0 with an online file");
+		opt_hotplug = 0;
+	}
+}
+
+static void print_header(int probe_ok, int probe_err)
+{
+	unsigned long long seed = opt_seed;
+	char name[24];
+
+	printf("TAP version 13\n1..1\n");
+	printf("# pc_fuzz: seed %llu (replay with -s %llu)\n", seed, seed);
+	printf("# calls %lu, seconds %lu, processes %d, threads %d, fds per thread %d, cpus %d\n",
+	       opt_calls, opt_secs, opt_procs, opt_threads, fd_cap, nr_cpus);
+	if (probe_ok)
+		printf("# probe: task-clock counter on self opens\n");
+	else
+		printf("# probe: task-clock counter on self fails: %s\n",
+		       errno_name(probe_err, name, sizeof(name)));
+}
+
+int main(int argc, char **argv)
+{
+	pid_t pids[MAX_PROCS] = { 0 }, top = getpid();
+	int p, probe_ok, probe_err;
+	uint64_t start;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_size = sysconf(_SC_PAGESIZE);
+	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (nr_cpus < 1)
+		nr_cpus = 1;
+	no_syscall_errno = missing_syscall_errno();
+	if (parse_args(argc, argv)) {
+		print_usage(argv[0]);
+		return 1;
+	}
+	if (opt_exec_child) {
+		set_fd_cap(1);
+		return run_exec_child();
+	}
+	set_fd_cap(opt_threads);
+	probe_ok = probe_syscall(&probe_err);
+	print_header(probe_ok, probe_err);
+	find_hotplug_cpus();
+	check_hotplug(probe_ok);
+	if (opt_hotplug)
+		printf("# -H: %d CPUs go offline and online\n", nr_hotplug);
+
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		printf("not ok 1 pc_fuzz: no shared memory (errno %d)\n", errno);
+		return 1;
+	}
+	shared->max_calls = opt_calls;
+	install_signals();
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	start = now_ns();
+	deadline_ns = start + opt_secs * NSEC_PER_SEC;
+
+	for (p = 0; p < opt_procs; p++) {
+		fflush(NULL);
+		pids[p] = fork();
+		if (pids[p] == 0)
+			run_worker_process(p, top);
+		if (pids[p] < 0)
+			fail_at("top", "fork of worker w%d: errno %d", p, errno);
+	}
+	supervise(pids, opt_procs, start);
+	if (opt_hotplug)
+		restore_hotplug_cpus();
+	return report(probe_ok, probe_err);
+}
