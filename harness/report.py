@@ -40,6 +40,13 @@ KERNEL_TROUBLE = re.compile(
     r'DEBUG_LOCKS_WARN_ON|lockdep is turned off|ODEBUG:|usercopy:|'
     r'INFO: (task .* blocked|rcu|trying to register)|'
     r'kmemleak: (?!Kernel memory leak detector initialized)')
+# Under fault injection (a PC-FAILSLAB program), a failed allocation is
+# reported with a stack (warn_alloc, kmemleak's own scan areas): those
+# reports and their "Call Trace:" lines are what was asked for. Any
+# other trouble inside them (BUG:, WARNING: ...) still counts.
+INJECTED = re.compile(r'page allocation failure:|vmalloc error:|'
+                      r'kmemleak: Cannot allocate a scan area')
+INJECTED_DUMP_LINES = 80
 LEAK = re.compile(r'^unreferenced object (0x[0-9a-f]+) \(size (\d+)\)')
 ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
                        r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
@@ -171,6 +178,26 @@ def kmemleak(lines, res, where):
         res.add(f'{where} kmemleak found no leak', 'ok')
 
 
+def kernel_trouble(lines, injected):
+    """The lines that report kernel trouble; with @injected, not the
+    reports of allocations the fault injector failed."""
+    trouble, quiet = [], 0
+    for line in lines:
+        if line.startswith('PC-'):
+            continue
+        bare = DMESG_PREFIX.sub('', line, count=1)
+        if injected and INJECTED.search(bare):
+            quiet = INJECTED_DUMP_LINES
+            continue
+        if quiet:
+            quiet -= 1
+            if bare.strip() == 'Call Trace:':
+                continue
+        if KERNEL_TROUBLE.search(bare):
+            trouble.append(bare)
+    return trouble
+
+
 def report(path, res):
     where = path.rsplit('/', 3)
     where = f'{where[-3]}/{where[-1][len("console-"):-len(".log")]}' \
@@ -214,8 +241,9 @@ def report(path, res):
         begin = lines.index('PC-KMEMLEAK-BEGIN')
         end = lines.index('PC-KMEMLEAK-END')
         console = lines[:begin] + lines[end + 1:]
-    trouble = [DMESG_PREFIX.sub('', line, count=1) for line in dmesg + console
-               if KERNEL_TROUBLE.search(line) and not line.startswith('PC-')]
+    trouble = kernel_trouble(dmesg + console,
+                             any(line.startswith('PC-FAILSLAB ')
+                                 for line in lines))
     res.add(f'{where} kernel log has no BUG/WARNING/Oops/lockdep report',
             'fail' if trouble else 'ok',
             '; '.join(dict.fromkeys(trouble))[:400] if trouble else '')

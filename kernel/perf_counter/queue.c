@@ -78,7 +78,8 @@ static u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes)
 
 	if (!pc_ring_charge(ucounts, bytes))
 		return NULL;
-	ring = kvzalloc(bytes, GFP_KERNEL_ACCOUNT);
+	/* A size the user chose: failing is ENOMEM, not a warning. */
+	ring = kvzalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!ring)
 		pc_ring_uncharge(ucounts, bytes);
 	return ring;

@@ -86,7 +86,7 @@ FIXTURE_TEARDOWN(cpu1)
 
 TEST_F_TIMEOUT(cpu1, counters_stand_still_while_their_cpu_is_offline, 600)
 {
-	struct reading before, during, clock, after;
+	struct reading before, during, after, clock = { 0 };
 	int round, i, extra, other;
 
 	/* 6.1's harness runs the body even after a SKIP in the setup. */

@@ -27,15 +27,7 @@
  */
 static int kasan_holds_slab(void)
 {
-	FILE *f = fopen("/etc/pc-sanitizer", "r");
-	char line[64];
-	int found = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		found |= !strcmp(line, "KASAN\n");
-	if (f)
-		fclose(f);
-	return found;
+	return pc_sanitizer("KASAN");
 }
 
 /* The last check of a case: SKIP returns from it. */
