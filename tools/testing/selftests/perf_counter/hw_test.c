@@ -577,11 +577,12 @@ TEST_F(hw, thousands_of_hardware_counters_leave_nothing)
 	after = pc_slab_settle();
 	TH_LOG("slab %ld kB before, %ld kB after", before, after);
 	/* KASAN's quarantine grows slab with no leak: see pc_sanitizer(). */
-	if (!pc_sanitizer("KASAN"))
+	if (!pc_sanitizer("KASAN")) {
 		EXPECT_GT(before + 192, after);
-	else if (_metadata->passed)
+	} else if (_metadata->passed) {
 		SKIP(return, "KASAN quarantine: slab growth of %ld kB not checked",
 		     after - before);
+	}
 }
 
 TEST_HARNESS_MAIN
