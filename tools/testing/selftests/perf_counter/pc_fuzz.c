@@ -2173,12 +2173,20 @@ static void set_fd_cap(int threads)
 }
 
 /* Can a task-clock counter be opened on this task? *err if not. */
+/*
+ * Does perf_counter_open() work here? ENOMEM is retried: under fault
+ * injection the probe may be the first call to fail.
+ */
 static int probe_syscall(int *err)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
-	int fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	int fd, tries = 100;
 
-	*err = errno;
+	hw.exclude_kernel = 1;		/* as anyone may, at any paranoia */
+	do {
+		fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+		*err = errno;
+	} while (fd < 0 && *err == ENOMEM && --tries);
 	if (fd < 0)
 		return 0;
 	close(fd);
