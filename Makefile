@@ -13,7 +13,7 @@
 TARGETS ?= x86_64 i386 ppc32 x86_64-debug
 FUZZ_TARGETS ?= x86_64-debug ppc32
 FUZZ_CALLS ?= 1000000
-FUZZ_SECONDS ?= 3600
+FUZZ_SECONDS ?= 4800
 H := harness
 
 .PHONY: all deps src kernel test run bench fuzz checkpatch clean distclean

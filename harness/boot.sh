@@ -25,7 +25,7 @@ timeout=${BOOT_TIMEOUT:-900}
 # A fuzz run lasts as long as it is asked to, and overruns: its calls
 # are slow under the sanitizers and injected failures.
 if [ "$mode" = fuzz ]; then
-	timeout=$((timeout + ${FUZZ_SECONDS:-3600} * 3 / 2))
+	timeout=$((timeout + ${FUZZ_SECONDS:-4800} * 3 / 2))
 fi
 if [ -n "$caller_timeout" ]; then
 	timeout=$caller_timeout

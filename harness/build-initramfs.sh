@@ -55,7 +55,7 @@ if [ "$mode" = fuzz ]; then
 	# only the fuzzer, as long as make fuzz asks (FUZZ_ARGS: the
 	# target's own, -H for CPU hotplug)
 	pc_fuzz
-	fuzz_line "${FUZZ_SECONDS:-3600}" "${FUZZ_CALLS:-1000000}" "${FUZZ_ARGS:-}"
+	fuzz_line "${FUZZ_SECONDS:-4800}" "${FUZZ_CALLS:-1000000}" "${FUZZ_ARGS:-}"
 elif [ "$mode" = test ]; then
 	# and the target architecture's own, in a directory named as kbuild
 	# names it

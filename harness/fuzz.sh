@@ -7,7 +7,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-export FUZZ_CALLS=${FUZZ_CALLS:-1000000} FUZZ_SECONDS=${FUZZ_SECONDS:-3600}
+export FUZZ_CALLS=${FUZZ_CALLS:-1000000} FUZZ_SECONDS=${FUZZ_SECONDS:-4800}
 logs=()
 for target in "$@"; do
 	bash "$TOP/harness/build-kernel.sh" "$target" || {
