@@ -68,7 +68,8 @@ elif [ "$mode" = test ]; then
 	# a bounded fuzz run last, on the targets that ask for one
 	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
 		pc_fuzz
-		fuzz_line "$FUZZ_TEST_SECONDS" "$FUZZ_TEST_CALLS"
+		fuzz_line "$FUZZ_TEST_SECONDS" "$FUZZ_TEST_CALLS" \
+			"${FUZZ_TEST_ARGS:-}"
 	fi
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c
