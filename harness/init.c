@@ -55,6 +55,8 @@ static int put(const char *path, const char *val)
 	return err ? -1 : 1;
 }
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
 #define FAIL_PAGE	"/sys/kernel/debug/fail_page_alloc/"
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
@@ -82,7 +84,7 @@ static void setup_fault_injection(void)
 
 	if (access(FAILSLAB, F_OK) || access(FAIL_PAGE, F_OK))
 		return;
-	for (i = 0; i < (int)(sizeof(attr) / sizeof(attr[0])); i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(attr); i++) {
 		snprintf(path, sizeof(path), FAILSLAB "%s", attr[i][0]);
 		ok &= put(path, attr[i][1]) > 0;
 		snprintf(path, sizeof(path), FAIL_PAGE "%s", attr[i][0]);
@@ -162,11 +164,11 @@ static int clock_ok(void)
  * every user task, and of kernel threads in D state, so a hang says where
  * it hangs; then everything but init is killed and the boot goes on.
  */
-static volatile sig_atomic_t deadline_passed;
+static int deadline_passed;	/* set by the SIGALRM handler */
 
 static void on_alarm(int sig)
 {
-	deadline_passed = 1;
+	__atomic_store_n(&deadline_passed, 1, __ATOMIC_RELAXED);
 }
 
 static void print_file(const char *path, const char *prefix)
@@ -232,9 +234,9 @@ static pid_t wait_child(pid_t pid, int *status, const char *prog, int limit)
 	pid_t ret;
 
 	while ((ret = waitpid(pid, status, 0)) < 0 && errno == EINTR) {
-		if (deadline_passed != 1)
+		if (__atomic_load_n(&deadline_passed, __ATOMIC_RELAXED) != 1)
 			continue;
-		deadline_passed = 2;
+		__atomic_store_n(&deadline_passed, 2, __ATOMIC_RELAXED);
 		printf("init: %s still running after %d s: its tasks' stacks, then all killed\n",
 		       prog, limit);
 		dump_tasks();
@@ -349,7 +351,7 @@ static int run(char *line)
 	if (fail)
 		printf("PC-FAILSLAB %s\n", argv[0]);
 	fflush(stdout);
-	deadline_passed = 0;
+	__atomic_store_n(&deadline_passed, 0, __ATOMIC_RELAXED);
 	alarm(limit);
 	pid = fork();
 	if (pid == 0) {
