@@ -26,7 +26,6 @@
  * counters, with the ones already on, have a placement at all.
  */
 #include <linux/atomic.h>
-#include <linux/math64.h>
 #include <linux/cpumask.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -439,12 +438,10 @@ static u64 pc_hw_next_period(struct perf_counter *counter)
 	struct pc_hw_counter *hwc = &counter->hw;
 	u64 period = counter->hw_event.irq_period;
 	s64 left = local64_read(&hwc->left);
-	u64 due;
+	u64 due = pc_periods_due(left, period);
 
-	if (left > 0)
-		return 0;
-	due = div64_u64((u64)-left, period) + 1;
-	local64_set(&hwc->left, left + due * period);
+	if (due)
+		local64_set(&hwc->left, left + due * period);
 	return due;
 }
 

@@ -63,6 +63,7 @@
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
@@ -346,6 +347,27 @@ void pc_sample_lost(struct perf_counter *counter, u64 n);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 extern struct static_key_false_deferred pc_switch_key;
+
+/**
+ * pc_periods_due() - how many periods of @period ran out at @left
+ * @left:	events left to the next sample; <= 0 when one is due
+ * @period:	irq_period, 1 to 2^63 - 1
+ *
+ * Add the result times @period to @left to start the next period where
+ * the count stands: @left > -2^63 and @period < 2^63, so that fits. The
+ * usual case, one period, costs no division (a library call on 32-bit,
+ * and this runs in the overflow NMI).
+ *
+ * Return: 0 if none is due.
+ */
+static inline u64 pc_periods_due(s64 left, u64 period)
+{
+	if (left > 0)
+		return 0;
+	if ((u64)-left < period)
+		return 1;
+	return div64_u64((u64)-left, period) + 1;
+}
 
 static inline bool pc_is_sampling(const struct perf_counter *counter)
 {

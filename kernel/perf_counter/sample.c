@@ -12,7 +12,6 @@
  * the opener's pid namespace sees (0 for a task it cannot see). Every
  * sample also spends this CPU's sample budget (see throttle.c).
  */
-#include <linux/math64.h>
 #include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -87,10 +86,9 @@ void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs)
 	u64 period = counter->hw_event.irq_period;
 	u64 due, i;
 
-	if (counter->period_left > 0)
+	due = pc_periods_due(counter->period_left, period);
+	if (!due)
 		return;
-	/* period_left > -2^63 and period < 2^63: due * period fits. */
-	due = div64_u64((u64)-counter->period_left, period) + 1;
 	counter->period_left += due * period;
 	if (pc_sample_excluded(counter, regs))
 		return;
