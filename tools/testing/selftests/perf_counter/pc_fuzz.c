@@ -93,6 +93,7 @@
 #define WHO_LEN		96	/* its name and the index of a call */
 #define MAX_ERRNO	134	/* errnos counted one by one; others in 0 */
 #define READ_BUF	65536	/* the largest read; then PROT_NONE */
+#define MAP_TRIES	20	/* mmap()s under fault injection */
 #define KID_MAX_OPS	16	/* calls a forked or exec'd child makes */
 #define WATCHDOG_S	60	/* s past SECONDS: then it is a hang */
 #define REAP_S		10	/* s to wait for killed workers to go */
@@ -229,6 +230,7 @@ struct pc_shared {
 	unsigned long	opens_ok;
 	unsigned long	no_syscall;	/* opens: no such syscall */
 	unsigned long	injected_deaths; /* children fault injection killed */
+	unsigned long	injected_worker_deaths;	/* and worker processes */
 	unsigned long	errnos[ERRS_NR][MAX_ERRNO];
 	unsigned int	nfails;
 	char		fails[MAX_FAILS][FAIL_LEN];
@@ -237,7 +239,7 @@ struct pc_shared {
 /* An fd a worker thread opened (or dup'ed): what its counter counts. */
 struct fd_slot {
 	int	fd;
-	int	read_size;	/* bytes for a counting counter, else 0 */
+	int	read_size;	/* bytes of a count; 0: records; -1: unknown */
 	pid_t	task;		/* the thread counted, or -1: a whole CPU */
 	int	cpu;
 	int	inherit;
@@ -531,17 +533,35 @@ static void guard_fini(struct worker *w)
 	w->has_timer = 0;
 }
 
+/*
+ * Anonymous memory of @bytes, the last @guard of them PROT_NONE. Under
+ * fault injection one allocation in fifty fails: a few tries get past
+ * it. MAP_FAILED if they all fail.
+ */
+static void *map_tries(size_t bytes, size_t guard, int flags)
+{
+	void *p = MAP_FAILED;
+	int i;
+
+	for (i = 0; i < MAP_TRIES && p == MAP_FAILED; i++) {
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			 flags | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED || !guard)
+			continue;
+		if (mprotect((char *)p + bytes - guard, guard, PROT_NONE)) {
+			munmap(p, bytes);
+			p = MAP_FAILED;
+		}
+	}
+	return p;
+}
+
 /* The read buffer and the page counter descriptions are placed in. */
 static int map_buffers(struct worker *w)
 {
-	w->rbuf = mmap(NULL, READ_BUF + page_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	w->hwbuf = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	w->rbuf = map_tries(READ_BUF + page_size, page_size, MAP_PRIVATE);
+	w->hwbuf = map_tries(2 * page_size, page_size, MAP_PRIVATE);
 	if (w->rbuf == MAP_FAILED || w->hwbuf == MAP_FAILED)
-		return -1;
-	if (mprotect(w->rbuf + READ_BUF, page_size, PROT_NONE) ||
-	    mprotect(w->hwbuf + page_size, page_size, PROT_NONE))
 		return -1;
 	return 0;
 }
@@ -1033,6 +1053,16 @@ static void op_open(struct worker *w)
 		slot.cpu = a.cpu;
 		slot.inherit = a.hw.inherit;
 		slot.leader = a.group == -1;
+		/*
+		 * A random address the kernel could read holds whatever
+		 * this process keeps there (on a 32-bit machine one in a
+		 * few hundred does, and zeroed memory is a counting
+		 * counter): the fd is kept, but nothing is known of it.
+		 */
+		if (a.place == AT_RANDOM) {
+			slot.read_size = -1;
+			slot.leader = 0;
+		}
 		add_fd(w, &slot);
 		return;
 	}
@@ -1885,15 +1915,22 @@ static void run_worker_process(int proc, pid_t top)
 	start_target();
 	w = calloc(opt_threads, sizeof(*w));
 	if (!w) {
-		fail_at(who, "out of memory for %d workers", opt_threads);
+		if (!injected_faults)
+			fail_at(who, "out of memory for %d workers",
+				opt_threads);
 		stop_target(who);
 		_exit(0);
 	}
 	for (t = 0; t < opt_threads; t++) {
 		ready[t] = !setup_worker(&w[t], proc, t);
-		if (!ready[t] && !injected_faults)
-			fail_at(who, "no memory for worker %d's buffers", t);
-		else if (t)
+		/* Without its guard pages a worker's EFAULT checks are void. */
+		if (!ready[t]) {
+			if (!injected_faults)
+				fail_at(who, "no memory for worker %d's buffers",
+					t);
+			continue;
+		}
+		if (t)
 			started[t] = !pthread_create(&threads[t], NULL,
 						     worker_main, &w[t]);
 	}
@@ -1952,7 +1989,16 @@ static int index_of(const pid_t *pids, int n, pid_t pid)
 
 static void worker_done(int proc, pid_t pid, int status)
 {
-	if (WIFSIGNALED(status)) {
+	/*
+	 * With allocations failing the C library may not survive: a stack
+	 * that cannot grow is SIGSEGV, and glibc's thread exit has been
+	 * seen to abort in free(). The kernel's part is judged by its log.
+	 */
+	if (injected_faults && WIFSIGNALED(status)) {
+		__atomic_fetch_add(&shared->injected_worker_deaths, 1,
+				   __ATOMIC_RELAXED);
+		kill(-pid, SIGKILL);
+	} else if (WIFSIGNALED(status)) {
 		fail_at("top", "worker w%d (pid %d) killed by signal %d (%s)",
 			proc, (int)pid, WTERMSIG(status),
 			strsignal(WTERMSIG(status)));
@@ -2237,8 +2283,8 @@ static int report(int probe_ok, int probe_err)
 	char name[24];
 
 	if (injected_faults)
-		printf("# children that died of injected faults: %lu\n",
-		       shared->injected_deaths);
+		printf("# died of injected faults: %lu children, %lu workers\n",
+		       shared->injected_deaths, shared->injected_worker_deaths);
 	if (nfails > MAX_FAILS)
 		printf("# %u failures, the first %d follow the result\n",
 		       nfails, MAX_FAILS);
@@ -2396,8 +2442,7 @@ int main(int argc, char **argv)
 	if (opt_hotplug)
 		printf("# -H: %d CPUs go offline and online\n", nr_hotplug);
 
-	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	shared = map_tries(sizeof(*shared), 0, MAP_SHARED);
 	if (shared == MAP_FAILED) {
 		printf("not ok 1 pc_fuzz: no shared memory (errno %d)\n", errno);
 		return 1;
