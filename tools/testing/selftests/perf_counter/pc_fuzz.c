@@ -96,6 +96,7 @@
 #define MAP_TRIES	20	/* mmap()s under fault injection */
 #define KID_MAX_OPS	16	/* calls a forked or exec'd child makes */
 #define WATCHDOG_S	60	/* s past SECONDS: then it is a hang */
+#define MAX_RESTARTS	10000	/* workers started again after faults */
 #define REAP_S		10	/* s to wait for killed workers to go */
 #define EXEC_CHILD_S	30	/* s an exec'd child may run at most */
 #define READ_GUARD_NS	20000000L	/* how long a read may block */
@@ -300,6 +301,7 @@ static int hotplug_cpus[MAX_HOTPLUG];
 static int hotplug_was_online[MAX_HOTPLUG];
 static int nr_hotplug;
 static int fd_cap;			/* fds one worker thread keeps */
+static unsigned int worker_gen;		/* restarts before this worker */
 static int no_syscall_errno;		/* errno of a missing system call */
 static int fail_fd = -1;		/* an exec'd child reports here */
 static int devnull_fd = -1;
@@ -343,12 +345,17 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* The first state of worker (@proc, @thread)'s stream. */
-static uint64_t worker_seed(uint64_t seed, int proc, int thread)
+/*
+ * The first state of worker (@proc, @thread)'s stream, in the
+ * @gen'th process to run worker @proc (see start_worker()).
+ */
+static uint64_t worker_seed(uint64_t seed, int proc, int thread,
+			    unsigned int gen)
 {
 	uint64_t s = seed;
 
 	s ^= ((uint64_t)(proc + 1) << 32) | (uint32_t)(thread + 1);
+	s += (uint64_t)gen * 0x9e3779b97f4a7c15ULL;
 	splitmix64(&s);
 	return splitmix64(&s);
 }
@@ -460,6 +467,12 @@ static void count_errno(int class, int err)
 	int i = err > 0 && err < MAX_ERRNO ? err : 0;
 
 	__atomic_fetch_add(&shared->errnos[class][i], 1, __ATOMIC_RELAXED);
+}
+
+static int stopped(void)
+{
+	return __atomic_load_n(&shared->stop, __ATOMIC_RELAXED) ||
+	       now_ns() >= deadline_ns;
 }
 
 static void set_stop(void)
@@ -1834,10 +1847,14 @@ static int setup_worker(struct worker *w, int proc, int thread)
 {
 	w->proc = proc;
 	w->thread = thread;
-	w->rng = worker_seed(opt_seed, proc, thread);
+	w->rng = worker_seed(opt_seed, proc, thread, worker_gen);
 	w->closed_fd = -1;
 	w->last_kid = target_pid;
-	snprintf(w->tag, sizeof(w->tag), "w%d.%d", proc, thread);
+	if (worker_gen)
+		snprintf(w->tag, sizeof(w->tag), "w%d.%d/%u", proc, thread,
+			 worker_gen);
+	else
+		snprintf(w->tag, sizeof(w->tag), "w%d.%d", proc, thread);
 	return map_buffers(w);
 }
 
@@ -1987,7 +2004,8 @@ static int index_of(const pid_t *pids, int n, pid_t pid)
 	return -1;
 }
 
-static void worker_done(int proc, pid_t pid, int status)
+/* 1 if worker @proc should be started again (see supervise()). */
+static int worker_done(int proc, pid_t pid, int status)
 {
 	/*
 	 * With allocations failing the C library may not survive: a stack
@@ -1998,7 +2016,9 @@ static void worker_done(int proc, pid_t pid, int status)
 		__atomic_fetch_add(&shared->injected_worker_deaths, 1,
 				   __ATOMIC_RELAXED);
 		kill(-pid, SIGKILL);
-	} else if (WIFSIGNALED(status)) {
+		return 1;
+	}
+	if (WIFSIGNALED(status)) {
 		fail_at("top", "worker w%d (pid %d) killed by signal %d (%s)",
 			proc, (int)pid, WTERMSIG(status),
 			strsignal(WTERMSIG(status)));
@@ -2007,6 +2027,31 @@ static void worker_done(int proc, pid_t pid, int status)
 		fail_at("top", "worker w%d (pid %d) exited with status %d",
 			proc, (int)pid, WEXITSTATUS(status));
 	}
+	return 0;
+}
+
+/*
+ * Fork the @gen'th process of worker @proc: 0 at the start, more when
+ * one died of injected faults. Its pid, or 0 if fork failed.
+ */
+static pid_t start_worker(int proc, unsigned int gen)
+{
+	int tries = injected_faults ? 100 : 1;
+	pid_t top = getpid(), pid;
+
+	do {
+		fflush(NULL);
+		pid = fork();
+	} while (pid < 0 && errno == ENOMEM && --tries && !usleep(10000));
+	if (pid == 0) {
+		worker_gen = gen;
+		run_worker_process(proc, top);
+	}
+	if (pid < 0) {
+		fail_at("top", "fork of worker w%d: errno %d", proc, errno);
+		return 0;
+	}
+	return pid;
 }
 
 /* Reap what is left: killed workers and orphaned children. */
@@ -2148,6 +2193,7 @@ static void report_hang(pid_t *pids, int n, uint64_t start)
 static void supervise(pid_t *pids, int n, uint64_t start)
 {
 	uint64_t hang_ns = deadline_ns + WATCHDOG_S * NSEC_PER_SEC;
+	unsigned int gens[MAX_PROCS] = { 0 }, restarts = 0;
 	int alive = 0, i, status;
 	pid_t pid;
 
@@ -2157,11 +2203,19 @@ static void supervise(pid_t *pids, int n, uint64_t start)
 		pid = waitpid(-1, &status, WNOHANG);
 		if (pid > 0) {
 			i = index_of(pids, n, pid);
-			if (i >= 0) {
-				worker_done(i, pid, status);
-				pids[i] = 0;
-				alive--;
-			}
+			if (i < 0)
+				continue;
+			pids[i] = 0;
+			/*
+			 * A worker killed by injected faults is started
+			 * again while calls and time are left, so the run
+			 * makes the calls it was asked for.
+			 */
+			if (worker_done(i, pid, status) &&
+			    restarts < MAX_RESTARTS && !stopped())
+				pids[i] = start_worker(i, ++gens[i]);
+			restarts += pids[i] > 0;
+			alive -= !pids[i];
 			continue;
 		}
 		if (pid < 0 && errno != EINTR)
@@ -2413,7 +2467,7 @@ static void print_header(int probe_ok, int probe_err)
 
 int main(int argc, char **argv)
 {
-	pid_t pids[MAX_PROCS] = { 0 }, top = getpid();
+	pid_t pids[MAX_PROCS] = { 0 };
 	int p, probe_ok, probe_err;
 	uint64_t start;
 
@@ -2453,19 +2507,8 @@ int main(int argc, char **argv)
 	start = now_ns();
 	deadline_ns = start + opt_secs * NSEC_PER_SEC;
 
-	for (p = 0; p < opt_procs; p++) {
-		int tries = injected_faults ? 100 : 1;
-
-		do {
-			fflush(NULL);
-			pids[p] = fork();
-		} while (pids[p] < 0 && errno == ENOMEM && --tries &&
-			 !usleep(10000));
-		if (pids[p] == 0)
-			run_worker_process(p, top);
-		if (pids[p] < 0)
-			fail_at("top", "fork of worker w%d: errno %d", p, errno);
-	}
+	for (p = 0; p < opt_procs; p++)
+		pids[p] = start_worker(p, 0);
 	supervise(pids, opt_procs, start);
 	if (opt_hotplug)
 		restore_hotplug_cpus();
