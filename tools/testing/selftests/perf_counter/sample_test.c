@@ -358,6 +358,11 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 	/* 100 ms on the CPU, read seldom: the time is in the spin */
 	while (pc_read(clock) < 100000000ULL)
 		pc_spin(1000000);
+	/*
+	 * The sampler stops first: it ran no longer than the clock read
+	 * after it, however long the host holds the CPU in between.
+	 */
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
 	ran = pc_read(clock);
 	n = drain(fd, recs, 4096, &lost);
 	/*
