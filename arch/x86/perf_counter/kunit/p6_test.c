@@ -78,7 +78,7 @@ static void p6_storm(struct kunit *test, bool exclude_user)
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
 	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
 	struct pt_regs user = { .cs = 3 };
-	unsigned long budget;
+	unsigned long budget, start, jiffies_seen;
 	struct perf_counter *c;
 	unsigned int nmis;
 	u64 value, records, count;
@@ -96,23 +96,30 @@ static void p6_storm(struct kunit *test, bool exclude_user)
 	local_irq_disable();
 	budget = pc_samples_per_tick();
 	pc_sample_budget_tick();
+	start = READ_ONCE(jiffies);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	pc_msr_model_run(m, 2, false);
 	nmis = pc_msr_model_storm(m, 100000);
+	jiffies_seen = READ_ONCE(jiffies) - start + 1;
 	local_irq_enable();
 
 	/*
-	 * Exactly the budget and one interrupt more, unless jiffies moved
-	 * on during the storm (another CPU's tick) and renewed it once.
+	 * Exactly the budget and one interrupt more within one jiffy. Another
+	 * CPU's tick moves jiffies on while this one has irqs off, and each
+	 * new jiffy renews the budget: on a slow machine (a sanitizer kernel
+	 * under TCG) the storm spans several, so the bound is per jiffy seen.
 	 */
 	records = pc_hw_model_records(c, &value);
+	kunit_info(test, "%u interrupts, %llu samples, budget %lu, %lu jiffies\n",
+		   nmis, records, budget, jiffies_seen);
+	KUNIT_EXPECT_LT(test, nmis, 100000);
 	KUNIT_EXPECT_GE(test, (unsigned long)nmis, budget + 1);
-	KUNIT_EXPECT_LE(test, (unsigned long)nmis, 2 * budget + 2);
+	KUNIT_EXPECT_LE(test, (unsigned long)nmis, jiffies_seen * (budget + 1));
 	if (exclude_user) {
 		KUNIT_EXPECT_EQ(test, records, 0);
 	} else {
 		KUNIT_EXPECT_GE(test, (unsigned long)records, budget);
-		KUNIT_EXPECT_LE(test, (unsigned long)records, 2 * budget);
+		KUNIT_EXPECT_LE(test, (unsigned long)records, jiffies_seen * budget);
 	}
 	KUNIT_EXPECT_TRUE(test, c->hw.throttled);
 	KUNIT_EXPECT_FALSE(test, m->pending);
