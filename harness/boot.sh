@@ -39,11 +39,15 @@ machine=
 if declare -F qemu_cpu_args >/dev/null; then
 	machine=$(qemu_cpu_args "$cpu")
 fi
+# Warnings and errors on the console (loglevel 5; 4 is errors only):
+# a WARN, a lockdep or sanitizer report, the stacks of a stall or a hang
+# reach the log as they happen, even if the boot never gets to dump the
+# kernel log or the ring buffer has overflowed since.
 timeout --foreground -k 10 "$timeout" $QEMU $QEMU_ARGS $machine -cpu "$cpu" \
 	-nographic -monitor none -serial stdio \
 	-kernel "$BUILD/$target/kernel/$KIMAGE" \
 	-initrd "$out/initramfs.cpio" \
-	-append "console=$CONSOLE loglevel=4 panic=-1 $KERNEL_ARGS $cpu_args" \
+	-append "console=$CONSOLE loglevel=5 panic=-1 $KERNEL_ARGS $cpu_args" \
 	< /dev/null > "$log" 2>&1
 status=$?
 echo "PC-QEMU-STATUS $status" >> "$log"

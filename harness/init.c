@@ -10,9 +10,10 @@
  *
  * A line of /etc/pc-run is a program and its arguments, split at spaces,
  * after "failslab" to run it with allocation failures injected (failslab
- * and fail_page_alloc, on kernels that have them) and "timeout=SECONDS";
- * a program still running then is dumped and killed. On kernels with
- * kmemleak the leaks the programs left are listed at the end.
+ * and fail_page_alloc, on kernels that have them), "timeout=SECONDS"
+ * (a program still running then is dumped and killed) and
+ * "env=NAME=VALUE" for its environment. On kernels with kmemleak the
+ * leaks the programs left are listed at the end.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -317,13 +318,14 @@ static int mark_when_started(pid_t pid, int *status, const char *prog,
  * Run one line of /etc/pc-run: a program and its arguments, after
  * optional words "failslab" (allocation failures injected into the
  * program once it has started, and into the threads and processes it
- * makes: make-it-fail is inherited) and "timeout=SECONDS" (1200 if not
- * given), the time after which the program counts as hung.
+ * makes: make-it-fail is inherited), "timeout=SECONDS" (1200 if not
+ * given), the time after which the program counts as hung, and
+ * "env=NAME=VALUE", put in the program's environment.
  */
 static int run(char *line)
 {
-	char *argv[32], *save = NULL, *word;
-	int argc = 0, fail = 0, limit = 1200, status, i;
+	char *argv[32], *envs[8], *save = NULL, *word;
+	int argc = 0, nenv = 0, fail = 0, limit = 1200, status, i;
 	pid_t pid;
 
 	for (word = strtok_r(line, " \t", &save); word && argc < 31;
@@ -332,6 +334,8 @@ static int run(char *line)
 			fail = 1;
 		else if (!argc && !strncmp(word, "timeout=", 8))
 			limit = atoi(word + 8) > 0 ? atoi(word + 8) : limit;
+		else if (!argc && !strncmp(word, "env=", 4) && nenv < 8)
+			envs[nenv++] = word + 4;
 		else
 			argv[argc++] = word;
 	}
@@ -355,13 +359,19 @@ static int run(char *line)
 	alarm(limit);
 	pid = fork();
 	if (pid == 0) {
+		for (i = 0; i < nenv; i++)
+			putenv(envs[i]);
 		if (fail)
 			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		execv(argv[0], argv);
 		printf("init: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (pid < 0 || wait_child(pid, &status, argv[0], limit) < 0)
+	if (pid < 0) {
+		printf("init: fork for %s: %s\n", argv[0], strerror(errno));
+		return 1;
+	}
+	if (wait_child(pid, &status, argv[0], limit) < 0)
 		return 1;
 	/* stopped with SIGTRAP after the exec */
 	if (fail && WIFSTOPPED(status) &&
@@ -369,13 +379,25 @@ static int run(char *line)
 	    wait_child(pid, &status, argv[0], limit) < 0)
 		return 1;
 	alarm(0);
+	/* Orphans are init's: reap the ones that have exited. */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	printf("PC-EXIT %s %d\n", argv[0],
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	fflush(stdout);
 	return !WIFEXITED(status) || WEXITSTATUS(status);
 }
 
-static void dump_kernel_log(void)
+/*
+ * The kernel log so far, between markers. It is dumped twice: before
+ * the programs run, with the KUnit results, and then cleared, so that
+ * an hour of fuzzing under fault injection cannot push the KUnit
+ * results out of the ring buffer; and at the end, with what the
+ * programs made the kernel say. What is dropped from the buffer in
+ * between is only what the console did not print already: the console
+ * shows every warning and error.
+ */
+static void dump_kernel_log(int clear)
 {
 	int len = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 	char *buf;
@@ -385,7 +407,8 @@ static void dump_kernel_log(void)
 	buf = malloc(len);
 	if (!buf)
 		return;
-	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
+	len = klogctl(clear ? 4 /* SYSLOG_ACTION_READ_CLEAR */ :
+			      3 /* SYSLOG_ACTION_READ_ALL */, buf, len);
 	printf("PC-DMESG-BEGIN\n");
 	if (len > 0)
 		fwrite(buf, 1, len, stdout);
@@ -429,6 +452,7 @@ int main(void)
 	kmemleak_clear();
 	if (!clock_ok())
 		failed = 1;
+	dump_kernel_log(1);
 
 	list = fopen("/etc/pc-run", "r");
 	if (!list) {
@@ -444,7 +468,7 @@ int main(void)
 		fclose(list);
 
 	kmemleak_report();
-	dump_kernel_log();
+	dump_kernel_log(0);
 	printf("PC-DONE %s\n", failed ? "failed" : "ok");
 	end_machine(failed);
 	return 0;
