@@ -57,13 +57,26 @@ if [ "$mode" = fuzz ]; then
 	pc_fuzz
 	fuzz_line "${FUZZ_SECONDS:-4800}" "${FUZZ_CALLS:-1000000}" "${FUZZ_ARGS:-}"
 elif [ "$mode" = test ]; then
-	# and the target architecture's own, in a directory named as kbuild
-	# names it
-	for src in "$st"/*_test.c "$st/$KARCH"/*_test.c; do
+	# the target's TEST_ENV (NAME=VALUE ...) in every program's
+	# environment, and its TEST_TIMEOUT (seconds) for each program
+	envs=${TEST_TIMEOUT:+timeout=$TEST_TIMEOUT }
+	for e in ${TEST_ENV:-}; do
+		envs="${envs}env=$e "
+	done
+	# exactly the target's TEST_PROGRAMS: one missing fails the build,
+	# and so does a test source no target's list names
+	for src in "$st"/*_test.c "$st"/*/*_test.c; do
 		[ -f "$src" ] || continue
-		name=$(basename "$src" .c)
+		rel=${src#"$st"/}
+		grep -qw -- "${rel%.c}" "$TOP"/configs/*.env ||
+			die "$rel is in no target's TEST_PROGRAMS"
+	done
+	for prog in ${TEST_PROGRAMS:?$target declares no TEST_PROGRAMS}; do
+		src=$st/$prog.c
+		[ -f "$src" ] || die "$target's test program $prog: no $src"
+		name=$(basename "$prog")
 		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
-		echo "/bin/$name" >> "$root/etc/pc-run"
+		echo "$envs/bin/$name" >> "$root/etc/pc-run"
 	done
 	# a bounded fuzz run last, on the targets that ask for one
 	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
