@@ -30,7 +30,25 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 fi
 
 # Lay our tree over it; rsync copies only what changed, keeping mtimes.
+# Our own directories are mirrored (a test removed or renamed here
+# cannot go on running from build/); every file of ours must be in one
+# of them or named in OWN_FILES.
 for d in $OVERLAY_DIRS; do
-	[ -d "$TOP/$d" ] && rsync -rt "$TOP/$d/" "$SRC/$d/"
+	[ -d "$TOP/$d" ] || continue
+	while IFS= read -r f; do
+		f=${f#"$TOP"/}
+		ok=
+		for o in $OWN_DIRS $OWN_FILES; do
+			case $f in "$o" | "$o"/*) ok=1; break ;; esac
+		done
+		[ -n "$ok" ] || die "$f is not in OWN_DIRS or OWN_FILES (harness/lib.sh)"
+	done < <(find "$TOP/$d" -type f)
+done
+for d in $OWN_DIRS; do
+	mkdir -p "$SRC/$d"
+	rsync -rt --delete "$TOP/$d/" "$SRC/$d/"
+done
+for f in $OWN_FILES; do
+	rsync -t "$TOP/$f" "$SRC/$f"
 done
 exit 0
