@@ -14,7 +14,10 @@ kmemleak list on a target with kmemleak is a failure, never a pass.
 
 Usage: report.py LOG...   Exit status 1 if anything failed.
 """
+import fnmatch
+import os
 import re
+import subprocess
 import sys
 
 TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b.*)?$')
@@ -50,25 +53,57 @@ INJECTED_DUMP_LINES = 80
 LEAK = re.compile(r'^unreferenced object (0x[0-9a-f]+) \(size (\d+)\)')
 ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
                        r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
-EXPECTED_KUNIT = ('perf_counter_config', 'perf_counter_time',
-                  'perf_counter_group', 'perf_counter_queue',
-                  'perf_counter_rotate', 'perf_counter_hw_assign')
-X86_KUNIT = ('perf_counter_x86_p6_model', 'perf_counter_x86_k7_model',
-             'perf_counter_x86_p4_model', 'perf_counter_x86_reserve')
-# The drivers' suites each target's kernel must run, by target name.
-TARGET_KUNIT = {'x86_64': X86_KUNIT, 'i386': X86_KUNIT,
-                'ppc32': ('perf_counter_ppc_mmcr_model',),
-                'x86_64-bench': (), 'x86_64-debug': X86_KUNIT}
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def manifest(target):
+    """What a target's boots must run: its TEST_PROGRAMS (by the name
+    /init runs them under), its KUnit suites and whether its test boot
+    ends with a bounded fuzz run, as configs/TARGET.env declares them."""
+    env = os.path.join(TOP, 'configs', f'{target}.env')
+    if not os.path.exists(env):
+        return None
+    out = subprocess.run(
+        ['bash', '-c', '. "$1"; echo $TEST_PROGRAMS; '
+         'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}', 'bash', env],
+        capture_output=True, text=True, check=True).stdout.split('\n')
+    return {'programs': ['/bin/' + p.rsplit('/', 1)[-1]
+                         for p in out[0].split()],
+            'kunit': out[1].split(), 'fuzz': bool(out[2].strip())}
+
+
 # Targets whose kernel has kmemleak: a boot without its list fails.
 KMEMLEAK_TARGETS = ('x86_64-debug',)
+
+
+def expected_skips(target, cpu):
+    """configs/TARGET.skips: the skips a boot of @target on @cpu expects,
+    as {case: reason}."""
+    path = os.path.join(TOP, 'configs', f'{target}.skips')
+    want = {}
+    if not os.path.exists(path):
+        return want
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith('#'):
+                continue
+            fields = [x.strip() for x in line.split(' | ', 2)]
+            if len(fields) == 3 and fnmatch.fnmatchcase(cpu, fields[0]):
+                want[fields[1]] = fields[2]
+    return want
 
 
 class Results:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
+        self.cases, self.boots, self.boot_skips = set(), 0, []
 
     def add(self, label, verdict, detail=''):
         word = {'ok': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP'}[verdict]
+        # the same case on every boot is one distinct case
+        self.cases.add(label.split(' ', 1)[-1])
+        if verdict == 'skip':
+            self.boot_skips.append(label.split(' ', 1)[-1])
         print(f'  {word}  {label}{("  (" + detail + ")") if detail else ""}')
         if verdict == 'ok':
             self.passed += 1
@@ -78,11 +113,16 @@ class Results:
             self.failed += 1
 
 
-def selftests(lines, res, where):
+def selftests(lines, res, where, programs):
+    """Every program's cases and exit; each of @programs must have run
+    and exited."""
     prog, plan, seen, failed_here = None, None, 0, False
-    running = ''
+    running, exited = '', set()
     for line in lines:
         if line.startswith('PC-RUN '):
+            if prog is not None:
+                res.add(f'{where} {prog}: finished', 'fail',
+                        'no PC-EXIT before the next program')
             prog, plan, seen, failed_here = line.split()[1], None, 0, False
             continue
         if prog is None:
@@ -96,6 +136,7 @@ def selftests(lines, res, where):
                 res.add(f'{where} {name}: ran {seen} of {plan} planned', 'fail')
             if status and not failed_here:
                 res.add(f'{where} {name}: exit status', 'fail', f'status {status}')
+            exited.add(prog)
             prog = None
             continue
         m = PLAN.match(line)
@@ -119,9 +160,13 @@ def selftests(lines, res, where):
                 res.add(f'{where} {name}', 'ok')
     if prog is not None:
         res.add(f'{where} {prog}: finished', 'fail', 'no PC-EXIT: hang or crash')
+    for want in programs:
+        if want not in exited:
+            res.add(f'{where} {want}: ran', 'fail',
+                    'in the target\'s manifest, never ran to its exit')
 
 
-def kunit(dmesg, res, where):
+def kunit(dmesg, res, where, suites):
     suite, found = None, set()
     for line in dmesg:
         m = KUNIT_SUITE.match(line)
@@ -134,8 +179,7 @@ def kunit(dmesg, res, where):
             verdict = 'fail' if m.group(1) == 'not ok' else \
                       'skip' if m.group(3) else 'ok'
             res.add(f'{where} kunit {suite}.{m.group(2)}', verdict)
-    target = where.split('/')[0]
-    for want in EXPECTED_KUNIT + TARGET_KUNIT.get(target, ()):
+    for want in suites:
         if want not in found:
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
 
@@ -206,9 +250,24 @@ def report(path, res):
         text = f.read().replace('\r', '')
     lines = text.split('\n')
     print(f'== {where} ==')
+    res.boots += 1
+    res.boot_skips = []
 
-    done = any(line.startswith('PC-DONE') for line in lines)
-    res.add(f'{where} boot reached the end of /init', 'ok' if done else 'fail')
+    # target and mode from build/TARGET/MODE/console-CPU.log
+    parts = path.rsplit('/', 3)
+    target, mode = (parts[-3], parts[-2]) if len(parts) >= 3 else ('', '')
+    want = manifest(target)
+    if want is None:
+        res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')
+        want = {'programs': [], 'kunit': [], 'fuzz': False}
+    programs = want['programs'] if mode == 'test' else []
+    if mode == 'fuzz' or (mode == 'test' and want['fuzz']):
+        programs = programs + ['/bin/pc_fuzz']
+
+    done = [line for line in lines if line.startswith('PC-DONE')]
+    res.add(f'{where} boot reached the end of /init, every program passed',
+            'ok' if done == ['PC-DONE ok'] else 'fail',
+            done[0] if done else 'no PC-DONE')
     # what /init itself complains of: a mount, an exec, fault injection
     # or kmemleak it could not set up
     errors = [line for line in lines if line.startswith('init: ')]
@@ -221,7 +280,7 @@ def report(path, res):
             'ok' if cs and cs[0] not in ('jiffies', 'unknown') else 'fail',
             cs[0] if cs else 'not reported')
 
-    selftests(lines, res, where)
+    selftests(lines, res, where, programs)
 
     dmesg, inside = [], False
     for line in lines:
@@ -231,7 +290,7 @@ def report(path, res):
             inside = False
         elif inside:
             dmesg.append(DMESG_PREFIX.sub('', line, count=1))
-    kunit(dmesg, res, where)
+    kunit(dmesg, res, where, want['kunit'])
     kmemleak(lines, res, where)
 
     # kmemleak's list has its own result and its backtraces are not
@@ -248,6 +307,20 @@ def report(path, res):
             'fail' if trouble else 'ok',
             '; '.join(dict.fromkeys(trouble))[:400] if trouble else '')
 
+    # Every skip is expected (configs/TARGET.skips), and every expected
+    # skip of a test boot happened.
+    cpu = where.split('/', 1)[-1]
+    expected = expected_skips(target, cpu)
+    for case in res.boot_skips:
+        if case not in expected:
+            res.add(f'{where} {case}: skip expected', 'fail',
+                    f'not in configs/{target}.skips')
+    if mode == 'test':
+        for case, why in expected.items():
+            if case not in res.boot_skips:
+                res.add(f'{where} {case}: skipped as expected', 'fail',
+                        f'ran instead; expected to skip: {why}')
+
 
 def main():
     res = Results()
@@ -258,6 +331,7 @@ def main():
             report(path, res)
         except OSError as e:
             res.add(f'{path}: readable', 'fail', str(e))
+    print(f'{len(res.cases)} distinct cases and checks on {res.boots} boots')
     summary = f'{res.passed} passed, {res.failed} failed'
     if res.skipped:
         summary += f', {res.skipped} skipped'
