@@ -198,6 +198,48 @@ TEST_F(hw, driver_is_the_one_this_cpu_calls_for)
 	}
 }
 
+/* Is perf_counter.no_pmu_check=1 on the kernel's command line? */
+static int pmu_check_skipped(void)
+{
+	char line[1024] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	return !!strstr(line, "perf_counter.no_pmu_check=1");
+}
+
+/*
+ * The PMU's state is what the boot asked for: with the register check
+ * skipped the driver must be usable ("unchecked"), so a regression that
+ * refused every PMU fails here instead of turning the hardware cases
+ * into skips; with the check on, it is "ok" or (TCG's registers hold
+ * nothing) "broken", never unchecked.
+ */
+TEST_F(hw, pmu_state_is_what_the_command_line_asked_for)
+{
+	int skipped = pmu_check_skipped();
+
+	ASSERT_LE(0, skipped);
+	TH_LOG("no_pmu_check %s, PMU %s state %s", skipped ? "on" : "off",
+	       self->pmu.name, self->pmu.state);
+	/* No driver: driver_is_the_one_this_cpu_calls_for says if it should. */
+	if (!strcmp(self->pmu.name, "none")) {
+		EXPECT_STREQ("", self->pmu.state);
+		return;
+	}
+	if (skipped) {
+		EXPECT_STREQ("unchecked", self->pmu.state);
+		EXPECT_TRUE(self->usable);
+	} else {
+		EXPECT_TRUE(!strcmp(self->pmu.state, "ok") ||
+			    !strcmp(self->pmu.state, "broken"));
+	}
+}
+
 TEST_F(hw, without_a_usable_pmu_hardware_counters_are_enodev)
 {
 	unsigned int id;

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,13 +51,21 @@ static inline int pc_open_sw(unsigned int id, pid_t pid, int cpu,
 	return sys_perf_counter_open(&hw, pid, cpu, group_fd, 0);
 }
 
-/* The 64-bit value of a counting counter, or -1 (as u64) on error. */
+/*
+ * The 64-bit value of a counting counter. A read that fails is never a
+ * value a bound could pass: it ends the test (or the test's child)
+ * with a message and SIGABRT, which the harness reports as a failure.
+ */
 static inline uint64_t pc_read(int fd)
 {
 	uint64_t v;
+	ssize_t n = read(fd, &v, sizeof(v));
 
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return (uint64_t)-1;
+	if (n != sizeof(v)) {
+		fprintf(stderr, "# %s(%d): read returned %zd (%s)\n", __func__, fd,
+			n, n < 0 ? strerror(errno) : "short");
+		abort();
+	}
 	return v;
 }
 
