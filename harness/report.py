@@ -63,10 +63,13 @@ def manifest(target):
     env = os.path.join(TOP, 'configs', f'{target}.env')
     if not os.path.exists(env):
         return None
-    out = subprocess.run(
-        ['bash', '-c', '. "$1"; echo $TEST_PROGRAMS; '
-         'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}', 'bash', env],
-        capture_output=True, text=True, check=True).stdout.split('\n')
+    try:
+        out = subprocess.run(
+            ['bash', '-c', 'set -eu; . "$1"; echo $TEST_PROGRAMS; '
+             'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}', 'bash', env],
+            capture_output=True, text=True, check=True).stdout.split('\n')
+    except subprocess.CalledProcessError:
+        return None
     return {'programs': ['/bin/' + p.rsplit('/', 1)[-1]
                          for p in out[0].split()],
             'kunit': out[1].split(), 'fuzz': bool(out[2].strip())}
@@ -128,10 +131,12 @@ def selftests(lines, res, where, programs):
         if prog is None:
             continue
         if line.startswith('PC-EXIT '):
-            status = int(line.split()[2])
+            word = line.split()[2:3]
+            status = int(word[0]) if word and word[0].isdigit() else 255
             name = prog.rsplit('/', 1)[-1]
-            if plan is None:
-                res.add(f'{where} {name}: printed a KTAP plan', 'fail')
+            if not plan:
+                res.add(f'{where} {name}: printed a KTAP plan of its cases',
+                        'fail', '1..0' if plan == 0 else 'no plan')
             elif seen != plan:
                 res.add(f'{where} {name}: ran {seen} of {plan} planned', 'fail')
             if status and not failed_here:
@@ -260,6 +265,9 @@ def report(path, res):
     if want is None:
         res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')
         want = {'programs': [], 'kunit': [], 'fuzz': False}
+    if mode == 'test' and not (want['programs'] and want['kunit']):
+        res.add(f'{where} configs/{target}.env names the programs and '
+                'KUnit suites to run', 'fail')
     programs = want['programs'] if mode == 'test' else []
     if mode == 'fuzz' or (mode == 'test' and want['fuzz']):
         programs = programs + ['/bin/pc_fuzz']
