@@ -379,8 +379,12 @@ static int run(char *line)
 	    wait_child(pid, &status, argv[0], limit) < 0)
 		return 1;
 	alarm(0);
-	/* Orphans are init's: reap the ones that have exited. */
-	while (waitpid(-1, NULL, WNOHANG) > 0)
+	/*
+	 * What the program left behind is init's: end it and reap it, so
+	 * that nothing runs on into the next program or holds counters.
+	 */
+	kill(-1, SIGKILL);
+	while (waitpid(-1, NULL, 0) > 0)
 		;
 	printf("PC-EXIT %s %d\n", argv[0],
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
