@@ -26,6 +26,7 @@ TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b.*)?$')
 RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
 KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b.*)?$')
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
+VERDICT = re.compile(r'^#\s+(OK|FAIL|SKIP)\s')
 PLAN = re.compile(r'^1\.\.(\d+)')
 DMESG_PREFIX = re.compile(r'^(<\d+>)?(\[\s*\d+\.\d+\]\s?)?')
 # BUG: covers KASAN's reports ("BUG: KASAN: ..."), WARNING: every WARN
@@ -100,6 +101,7 @@ class Results:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
         self.cases, self.boots, self.boot_skips = set(), 0, []
+        self.failures = []
 
     def add(self, label, verdict, detail=''):
         word = {'ok': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP'}[verdict]
@@ -107,7 +109,10 @@ class Results:
         self.cases.add(label.split(' ', 1)[-1])
         if verdict == 'skip':
             self.boot_skips.append(label.split(' ', 1)[-1])
-        print(f'  {word}  {label}{("  (" + detail + ")") if detail else ""}')
+        line = f'  {word}  {label}{("  (" + detail + ")") if detail else ""}'
+        print(line)
+        if verdict == 'fail':
+            self.failures.append(line)
         if verdict == 'ok':
             self.passed += 1
         elif verdict == 'skip':
@@ -120,7 +125,7 @@ def selftests(lines, res, where, programs):
     """Every program's cases and exit; each of @programs must have run
     and exited."""
     prog, plan, seen, failed_here = None, None, 0, False
-    running, exited = '', set()
+    running, exited, diag = '', set(), []
     for line in lines:
         if line.startswith('PC-RUN '):
             if prog is not None:
@@ -150,7 +155,11 @@ def selftests(lines, res, where, programs):
             continue
         m = RUN.match(line)
         if m:
-            running = m.group(1)
+            running, diag = m.group(1), []
+            continue
+        if line.startswith('# ') and not VERDICT.match(line):
+            # a diagnostic: "# /path/x_test.c:NN:case:text" loses its path
+            diag.append(re.sub(r'^\S*/', '', line[2:].strip()))
             continue
         m = TAP.match(line)
         if m:
@@ -158,7 +167,8 @@ def selftests(lines, res, where, programs):
             name = prog.rsplit('/', 1)[-1] + ': ' + (m.group(2) or running)
             if m.group(1) == 'not ok':
                 failed_here = True
-                res.add(f'{where} {name}', 'fail')
+                # what the case said last is why it failed
+                res.add(f'{where} {name}', 'fail', ' | '.join(diag[-4:]))
             elif m.group(3):
                 res.add(f'{where} {name}', 'skip')
             else:
@@ -340,6 +350,10 @@ def main():
             report(path, res)
         except OSError as e:
             res.add(f'{path}: readable', 'fail', str(e))
+    if res.failures:
+        # again at the end, where a log cut to its tail still shows them
+        print('Failures:')
+        print('\n'.join(res.failures))
     print(f'{len(res.cases)} distinct cases and checks on {res.boots} boots')
     summary = f'{res.passed} passed, {res.failed} failed'
     if res.skipped:
