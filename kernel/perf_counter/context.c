@@ -225,6 +225,7 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return NULL;
+	pc_object_made(PC_OBJ_CONTEXT);
 	pc_ctx_init(ctx, task);
 	/* On before the context can be seen, so no switch is missed. */
 	static_branch_deferred_inc(&perf_counter_task_key);
@@ -250,6 +251,7 @@ void pc_ctx_put(struct perf_counter_context *ctx)
 		return;
 	WARN_ON_ONCE(ctx->nr_counters);
 	static_branch_slow_dec_deferred(&perf_counter_task_key);
+	pc_object_ended(PC_OBJ_CONTEXT);
 	kfree_rcu(ctx, rcu);
 }
 

@@ -41,6 +41,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	counter = kzalloc(sizeof(*counter), GFP_KERNEL);
 	if (!counter)
 		return ERR_PTR(-ENOMEM);
+	pc_object_made(PC_OBJ_COUNTER);
 
 	INIT_LIST_HEAD(&counter->group_entry);
 	INIT_LIST_HEAD(&counter->siblings);
@@ -63,6 +64,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	if (pc_has_records(hw) && !parent) {
 		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT);
 		if (!counter->queue) {
+			pc_object_ended(PC_OBJ_COUNTER);
 			kfree(counter);
 			return ERR_PTR(-ENOMEM);
 		}
@@ -71,6 +73,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		err = ops->init(counter);
 		if (err) {
 			pc_queue_free(counter->queue);
+			pc_object_ended(PC_OBJ_COUNTER);
 			kfree(counter);
 			return ERR_PTR(err);
 		}
@@ -117,6 +120,7 @@ void pc_counter_put(struct perf_counter *counter)
 		pc_ctx_put(counter->ctx);
 	if (counter->parent)
 		pc_counter_put(counter->parent);
+	pc_object_ended(PC_OBJ_COUNTER);
 	kfree(counter);
 }
 

@@ -398,6 +398,26 @@ extern const struct pc_ops pc_hw_ops;
 int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
 void pc_hw_cpu_online(void);
 
+/* objects.c: the objects alive, for tests to see that none is left */
+enum pc_object_kind {
+	PC_OBJ_COUNTER,
+	PC_OBJ_CONTEXT,
+	PC_OBJ_QUEUE,
+	PC_OBJ_KINDS
+};
+
+extern atomic_long_t pc_objects[PC_OBJ_KINDS];
+
+static inline void pc_object_made(enum pc_object_kind kind)
+{
+	atomic_long_inc(&pc_objects[kind]);
+}
+
+static inline void pc_object_ended(enum pc_object_kind kind)
+{
+	atomic_long_dec(&pc_objects[kind]);
+}
+
 static inline bool pc_is_leader(const struct perf_counter *counter)
 {
 	return counter->leader == counter;

@@ -120,6 +120,7 @@ struct pc_queue *pc_queue_alloc(u32 bytes)
 		kfree(q);
 		return NULL;
 	}
+	pc_object_made(PC_OBJ_QUEUE);
 	q->mask = bytes / sizeof(u64) - 1;
 	raw_spin_lock_init(&q->lock);
 	mutex_init(&q->read_mutex);
@@ -135,6 +136,7 @@ void pc_queue_free(struct pc_queue *q)
 	irq_work_sync(&q->wakeup);
 	pc_ring_free(q->ucounts, q->ring, pc_queue_bytes(q));
 	put_ucounts(q->ucounts);
+	pc_object_ended(PC_OBJ_QUEUE);
 	kfree(q);
 }
 
