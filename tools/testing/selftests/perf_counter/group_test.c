@@ -31,19 +31,28 @@ FIXTURE_TEARDOWN(group)
 	close(self->leader);
 }
 
+/* @v - @before is the @pages just touched, and only their faults. */
+#define EXPECT_PAGES(before, v, pages) do {			\
+	EXPECT_GE((v) - (before), pages);			\
+	EXPECT_LE((v) - (before), (pages) + PC_OWN_FAULTS);	\
+} while (0)
+
 TEST_F(group, disabled_leader_keeps_enabled_member_from_counting)
 {
 	pc_touch_pages(64);
 	EXPECT_EQ(0, pc_read(self->leader));
 	EXPECT_EQ(0, pc_read(self->member));
+	/* the control: the same member counts once its leader is on */
+	ASSERT_EQ(0, pc_enable(self->leader));
+	pc_touch_pages(64);
+	EXPECT_PAGES(0, pc_read(self->member), 64);
 }
 
 TEST_F(group, enabling_the_leader_starts_the_group)
 {
 	ASSERT_EQ(0, pc_enable(self->leader));
 	pc_touch_pages(64);
-	EXPECT_GE(pc_read(self->leader), 64);
-	EXPECT_GE(pc_read(self->member), 64);
+	EXPECT_PAGES(0, pc_read(self->leader), 64);
 	/* they counted the same faults */
 	EXPECT_EQ(pc_read(self->leader), pc_read(self->member));
 }
@@ -57,6 +66,8 @@ TEST_F(group, disabling_the_leader_stops_the_group)
 	ASSERT_EQ(0, pc_disable(self->leader));
 	l = pc_read(self->leader);
 	m = pc_read(self->member);
+	EXPECT_PAGES(0, l, 32);		/* the control: they counted */
+	EXPECT_EQ(l, m);
 	pc_touch_pages(64);
 	EXPECT_EQ(l, pc_read(self->leader));
 	EXPECT_EQ(m, pc_read(self->member));
@@ -71,12 +82,12 @@ TEST_F(group, disabling_a_member_stops_only_it)
 	l = pc_read(self->leader);
 	m = pc_read(self->member);
 	pc_touch_pages(64);
-	EXPECT_GE(pc_read(self->leader), l + 64);
+	EXPECT_PAGES(l, pc_read(self->leader), 64);
 	EXPECT_EQ(m, pc_read(self->member));
 	/* and enabling it again brings it back into the running group */
 	ASSERT_EQ(0, pc_enable(self->member));
 	pc_touch_pages(64);
-	EXPECT_GE(pc_read(self->member), m + 64);
+	EXPECT_PAGES(m, pc_read(self->member), 64);
 }
 
 TEST_F(group, member_cannot_lead)
@@ -138,7 +149,7 @@ TEST_F(group, prctl_toggles_leaders_only)
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0));
 	pc_touch_pages(64);
 	l = pc_read(self->leader);
-	EXPECT_GE(l, 64);
+	EXPECT_PAGES(0, l, 64);
 	EXPECT_EQ(0, pc_read(self->member));	/* a member keeps its bit */
 
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0));
@@ -147,7 +158,7 @@ TEST_F(group, prctl_toggles_leaders_only)
 	EXPECT_EQ(l, pc_read(self->leader));
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0));
 	pc_touch_pages(64);
-	EXPECT_GE(pc_read(self->leader), l + 64);
+	EXPECT_PAGES(l, pc_read(self->leader), 64);
 }
 
 TEST_F(group, closing_the_member_first_leaves_the_leader)
@@ -156,7 +167,7 @@ TEST_F(group, closing_the_member_first_leaves_the_leader)
 	close(self->member);
 	self->member = dup(0);
 	pc_touch_pages(64);
-	EXPECT_GE(pc_read(self->leader), 64);
+	EXPECT_PAGES(0, pc_read(self->leader), 64);
 }
 
 TEST_F(group, closing_the_leader_first_leaves_the_member_alone)
@@ -170,7 +181,7 @@ TEST_F(group, closing_the_leader_first_leaves_the_member_alone)
 	m = pc_read(self->member);
 	pc_touch_pages(64);
 	/* it now leads its own group and goes on counting */
-	EXPECT_GE(pc_read(self->member), m + 64);
+	EXPECT_PAGES(m, pc_read(self->member), 64);
 	ASSERT_EQ(0, pc_disable(self->member));
 	m = pc_read(self->member);
 	pc_touch_pages(16);
@@ -189,6 +200,7 @@ TEST(prctl_leaves_counters_on_other_tasks_alone)
 	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0));
 	ASSERT_EQ(0, pc_child_finish(&child));
 	EXPECT_GE(pc_read(fd), 100);
+	EXPECT_LE(pc_read(fd), 100 + PC_CHILD_FAULTS);
 	prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
 	close(fd);
 }
@@ -204,8 +216,11 @@ TEST(prctl_reaches_counters_others_made_on_us)
 	ASSERT_EQ(0, pipe(c2p));
 	pid = fork();
 	if (pid == 0) {
-		/* child: wait until the parent counts us, then prctl off */
+		/* child: wait until the parent counts us, fault, prctl off */
 		if (read(p2c[0], &c, 1) != 1)
+			_exit(1);
+		pc_touch_pages(50);
+		if (write(c2p[1], "x", 1) != 1 || read(p2c[0], &c, 1) != 1)
 			_exit(1);
 		prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0);
 		if (write(c2p[1], "x", 1) != 1 || read(p2c[0], &c, 1) != 1)
@@ -215,6 +230,12 @@ TEST(prctl_reaches_counters_others_made_on_us)
 	}
 	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, pid, -1, -1);
 	ASSERT_GE(fd, 0);
+	ASSERT_EQ(1, write(p2c[1], "x", 1));
+	ASSERT_EQ(1, read(c2p[0], &c, 1));
+	before = pc_read(fd);
+	/* the control: our counter on the child counted its faults */
+	EXPECT_GE(before, 50);
+	EXPECT_LE(before, 50 + PC_CHILD_FAULTS);
 	ASSERT_EQ(1, write(p2c[1], "x", 1));
 	ASSERT_EQ(1, read(c2p[0], &c, 1));
 	before = pc_read(fd);

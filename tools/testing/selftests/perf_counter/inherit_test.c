@@ -17,6 +17,12 @@ static int open_faults(int inherit)
 	return sys_perf_counter_open(&hw, 0, -1, -1, 0);
 }
 
+/* @v faults are @pages touched by @children forked children, and theirs */
+#define EXPECT_CHILD_PAGES(v, pages, children) do {			\
+	EXPECT_GE(v, pages);						\
+	EXPECT_LE(v, (pages) + (children) * PC_CHILD_FAULTS);		\
+} while (0)
+
 static void child_touches(int pages)
 {
 	int status;
@@ -37,7 +43,9 @@ TEST(inherited_counter_folds_children_at_exit)
 	ASSERT_GE(fd, 0);
 	v = pc_read(fd);
 	child_touches(400);
-	EXPECT_GE(pc_read(fd) - v, 400);
+	v = pc_read(fd) - v;
+	TH_LOG("%llu faults for a child's 400 pages", (unsigned long long)v);
+	EXPECT_CHILD_PAGES(v, 400, 1);
 	close(fd);
 }
 
@@ -47,10 +55,16 @@ TEST(counter_without_inherit_ignores_children)
 	uint64_t v;
 
 	ASSERT_GE(fd, 0);
+	/* the control: it counts what this task touches */
+	v = pc_read(fd);
+	pc_touch_pages(50);
+	EXPECT_GE(pc_read(fd) - v, 50);
 	v = pc_read(fd);
 	child_touches(400);
 	/* only the parent's own fork and wait faults */
-	EXPECT_LT(pc_read(fd) - v, 100);
+	v = pc_read(fd) - v;
+	TH_LOG("%llu faults in the parent of a child's 400", (unsigned long long)v);
+	EXPECT_LE(v, PC_CHILD_FAULTS);
 	close(fd);
 }
 
@@ -69,7 +83,10 @@ TEST(grandchildren_fold_too)
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
-	EXPECT_GE(pc_read(fd) - v, 400);
+	v = pc_read(fd) - v;
+	TH_LOG("%llu faults for 400 pages in two generations",
+	       (unsigned long long)v);
+	EXPECT_CHILD_PAGES(v, 400, 2);
 	close(fd);
 }
 
@@ -92,7 +109,12 @@ TEST(only_descendants_forked_after_the_counter)
 	v = pc_read(fd);
 	/* neither the child nor the child it forks is counted */
 	ASSERT_EQ(0, pc_child_finish(&child));
-	EXPECT_LT(pc_read(fd) - v, 100);
+	v = pc_read(fd) - v;
+	EXPECT_LE(v, PC_CHILD_FAULTS);
+	/* the control: the counter does count; children forked now too */
+	v = pc_read(fd);
+	touch_here_and_in_a_child(100);
+	EXPECT_CHILD_PAGES(pc_read(fd) - v, 200, 1);
 	close(fd);
 }
 
@@ -114,7 +136,8 @@ TEST(read_includes_live_children)
 		_exit(0);
 	}
 	ASSERT_EQ(1, read(ready[0], &c, 1));
-	EXPECT_GE(pc_read(fd), 300);	/* the child has not exited */
+	/* the child has not exited */
+	EXPECT_CHILD_PAGES(pc_read(fd), 300, 1);
 	ASSERT_EQ(1, write(done[1], "x", 1));
 	waitpid(pid, &status, 0);
 	close(fd);
@@ -128,6 +151,11 @@ TEST(disable_reaches_inherited_copies)
 
 	fd = open_faults(1);
 	ASSERT_GE(fd, 0);
+	/* the control: a copy left enabled counts the child's work */
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 300));
+	v = pc_read(fd);
+	ASSERT_EQ(0, pc_child_finish(&child));
+	EXPECT_CHILD_PAGES(pc_read(fd) - v, 300, 1);
 	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 300));
 	ASSERT_EQ(0, pc_disable(fd));	/* the child's copy too */
 	v = pc_read(fd);
@@ -139,7 +167,8 @@ TEST(disable_reaches_inherited_copies)
 TEST(times_of_children_are_summed)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
-	uint64_t before[3], after[3];
+	uint64_t before[3], after[3], v, wall;
+	struct timespec t0, t1;
 	int fd, status;
 	pid_t pid;
 
@@ -149,6 +178,7 @@ TEST(times_of_children_are_summed)
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(24, read(fd, before, sizeof(before)));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid == 0) {
 		pc_spin(20000000);
@@ -156,10 +186,23 @@ TEST(times_of_children_are_summed)
 	}
 	waitpid(pid, &status, 0);
 	ASSERT_EQ(24, read(fd, after, sizeof(after)));
-	/* the child's spin is in the value and in both times */
-	EXPECT_GT(after[0] - before[0], 5000000);
-	EXPECT_GE(after[1] - before[1], after[0] - before[0]);
-	EXPECT_GE(after[2] - before[2], (after[0] - before[0]) * 9 / 10);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
+	v = after[0] - before[0];
+	TH_LOG("task-clock %llu ns, enabled %llu, running %llu, in %llu ns",
+	       (unsigned long long)v,
+	       (unsigned long long)(after[1] - before[1]),
+	       (unsigned long long)(after[2] - before[2]),
+	       (unsigned long long)wall);
+	/* the child's spin is in the value and in both times; the parent
+	 * waited while the child spun, so no more than the time it took
+	 */
+	EXPECT_GT(v, 5000000);
+	EXPECT_LE(v, wall);
+	EXPECT_GE(after[1] - before[1], v);
+	EXPECT_LE(after[1] - before[1], wall);
+	EXPECT_GE(after[2] - before[2], v * 9 / 10);
+	EXPECT_LE(after[2] - before[2], after[1] - before[1]);
 	close(fd);
 }
 
@@ -175,22 +218,50 @@ TEST(closing_the_counter_while_children_run)
 	EXPECT_EQ(0, pc_child_finish(&child));
 }
 
+/*
+ * The child's copies of a group are a group: they count the same
+ * interval, and disabling the leader (which reaches the copies) stops
+ * the member's copy in the child although the member stays enabled.
+ */
 TEST(inherited_group_stays_a_group_in_the_child)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
-	int leader, member;
+	int leader, member, go[2], ready[2], status;
 	uint64_t l, m;
+	char c;
+	pid_t pid;
 
 	hw.inherit = 1;
 	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(leader, 0);
 	member = sys_perf_counter_open(&hw, 0, -1, leader, 0);
 	ASSERT_GE(member, 0);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	if (pid == 0) {
+		pc_touch_pages(200);
+		if (write(ready[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		pc_touch_pages(300);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, pc_disable(leader));
 	l = pc_read(leader);
 	m = pc_read(member);
-	child_touches(200);
-	EXPECT_GE(pc_read(leader) - l, 200);
-	EXPECT_GE(pc_read(member) - m, 200);
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	TH_LOG("leader %llu, member %llu; after the child's exit %llu, %llu",
+	       (unsigned long long)l, (unsigned long long)m,
+	       (unsigned long long)pc_read(leader),
+	       (unsigned long long)pc_read(member));
+	/* the same faults, the child's 200 among them */
+	EXPECT_EQ(l, m);
+	EXPECT_CHILD_PAGES(l, 200, 1);
+	/* the child's 300 pages after the leader's disable: in neither */
+	EXPECT_EQ(l, pc_read(leader));
+	EXPECT_EQ(m, pc_read(member));
 	close(member);
 	close(leader);
 }

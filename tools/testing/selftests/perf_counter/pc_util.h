@@ -141,6 +141,16 @@ static inline void pc_touch_pages(int pages)
 }
 
 /*
+ * Bounds on page faults around a known number of touched pages. A task
+ * that touches N pages faults N times plus what its own calls fault
+ * (PC_OWN_FAULTS: a stack or data page written first); a child forked
+ * to touch them adds its copy-on-write and exit faults (PC_CHILD_FAULTS,
+ * for each child). Measured on every target: under 10 and under 40.
+ */
+#define PC_OWN_FAULTS		16
+#define PC_CHILD_FAULTS		64
+
+/*
  * Write the next @bytes of stack below the caller. After fork() the
  * stack pages are copy-on-write, and where a deeper call first writes a
  * new page moves with stack randomization: a test that counts its own
@@ -259,6 +269,41 @@ static inline long pc_slab_settle(void)
 	}
 	return cur;
 }
+
+/*
+ * The subsystem's objects alive, from
+ * /sys/module/perf_counter/parameters/objects: every counter (inherited
+ * copies too), task context and record queue, counted exactly. A leak
+ * check compares them before and after: nothing may be left, whatever
+ * its size. Returns 0, or -1 if the file cannot be read.
+ */
+struct pc_objects {
+	long counters, contexts, queues;
+};
+
+static inline int pc_objects_read(struct pc_objects *o)
+{
+	FILE *f = fopen("/sys/module/perf_counter/parameters/objects", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "counters %ld contexts %ld queues %ld", &o->counters,
+		   &o->contexts, &o->queues);
+	fclose(f);
+	return n == 3 ? 0 : -1;
+}
+
+/* @before and @after hold the same objects, or the test fails. */
+#define EXPECT_SAME_OBJECTS(before, after) do {				\
+	TH_LOG("objects: %ld/%ld/%ld counters/contexts/queues before, "	\
+	       "%ld/%ld/%ld after", (before).counters, (before).contexts,	\
+	       (before).queues, (after).counters, (after).contexts,	\
+	       (after).queues);						\
+	EXPECT_EQ((before).counters, (after).counters);			\
+	EXPECT_EQ((before).contexts, (after).contexts);			\
+	EXPECT_EQ((before).queues, (after).queues);			\
+} while (0)
 
 /*
  * Does the kernel have sanitizer @name (KASAN, kmemleak, ...)? The

@@ -17,6 +17,7 @@
 #include "pc_util.h"
 
 #define CHILDREN	64
+#define CHILD_PAGES	8
 
 /*
  * Rounds of the close race: PC_RACE_ROUNDS in the environment, 20 by
@@ -65,6 +66,7 @@ static int start_waiters(pid_t *pids, int n, const int go[2], int fd,
 			close(ready[1]);
 			if (read(go[0], &c, 1) < 0)
 				_exit(1);
+			pc_touch_pages(CHILD_PAGES);
 			/* A grandchild forked as the counter closes. */
 			if (fork_more && fork() == 0)
 				_exit(0);
@@ -95,18 +97,29 @@ static int reap(pid_t *pids, int n)
 
 /*
  * Each round: an inherited counter, CHILDREN children holding copies of
- * it, all told to exit (and fork) at once while the counter's file is
- * closed. Every copy must leave exactly once, whichever side gets it.
+ * it, all told to touch CHILD_PAGES pages and exit (and fork) at once
+ * while the counter's file is closed. Every copy must leave exactly
+ * once, whichever side gets it: afterwards the object counts are what
+ * they were. A second inherited counter, open for all the rounds, has
+ * copies in the same children: the closes must not disturb them, so it
+ * counts every child's pages.
  */
 static void close_while_children_exit(struct __test_metadata *_metadata,
 				      int rounds, int fork_more, int sampling)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
-	int round, fd, go[2];
+	int round, fd, go[2], kept;
 	pid_t pids[CHILDREN];
 	time_t start = time(NULL);
+	struct pc_objects o0, o1;
+	uint64_t v, pages;
 
+	/* this task's context first, so that o0 has it */
+	close(pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1));
+	ASSERT_EQ(0, pc_objects_read(&o0));
 	hw.inherit = 1;
+	kept = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(kept, 0);
 	if (sampling) {
 		hw.irq_period = 1;
 		hw.record_type = PERF_RECORD_IRQ;
@@ -123,6 +136,15 @@ static void close_while_children_exit(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, reap(pids, CHILDREN));
 	}
 	TH_LOG("%d rounds in %ld s", rounds, (long)(time(NULL) - start));
+	v = pc_read(kept);
+	pages = (uint64_t)rounds * CHILDREN * CHILD_PAGES;
+	TH_LOG("the kept counter: %llu faults for %llu pages",
+	       (unsigned long long)v, (unsigned long long)pages);
+	EXPECT_GE(v, pages);
+	EXPECT_LE(v, pages + (uint64_t)rounds * CHILDREN * PC_CHILD_FAULTS);
+	close(kept);
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	EXPECT_SAME_OBJECTS(o0, o1);
 }
 
 /* The kselftest harness gives a TEST 30 s; these take longer. */
@@ -151,22 +173,32 @@ TEST_F_TIMEOUT(race, closing_a_sampling_counter_while_64_children_exit_and_fork,
 }
 
 /*
- * The copies of a closed counter are gone: a counter opened afterwards
- * on the same task counts from zero, and the children of the round
- * before cannot add to it.
+ * The copies of a closed counter are gone: the eight living children's
+ * copies end with the close (the object counts say so), a counter
+ * opened afterwards on the same task counts from zero, and the children
+ * of the round before cannot add to it.
  */
 TEST(a_closed_counters_copies_do_not_outlive_it)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	struct pc_objects o0, o1;
 	pid_t pids[8];
 	int fd, go[2], fresh;
 
 	hw.inherit = 1;
+	ASSERT_EQ(0, pipe(go));
+	/* this task's context first, so that o0 has it */
+	close(pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1));
+	ASSERT_EQ(0, pc_objects_read(&o0));
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, start_waiters(pids, 8, go, fd, 1));
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	/* the control: the counter and a copy in each child */
+	EXPECT_EQ(o0.counters + 9, o1.counters);
 	close(fd);
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	EXPECT_EQ(o0.counters, o1.counters);
 	/* A counter that is not inherited: only this task's faults. */
 	fresh = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
 	ASSERT_GE(fresh, 0);
@@ -175,6 +207,8 @@ TEST(a_closed_counters_copies_do_not_outlive_it)
 	ASSERT_EQ(0, reap(pids, 8));
 	EXPECT_LT(pc_read(fresh), 50);
 	close(fresh);
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	EXPECT_SAME_OBJECTS(o0, o1);
 }
 
 #define GROUPS		16

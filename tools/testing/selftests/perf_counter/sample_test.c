@@ -56,7 +56,9 @@ FIXTURE_TEARDOWN(sampling)
 
 /*
  * Read every record waiting (O_NONBLOCK) into @out (up to @max); add
- * the counts of LOST records to *lost. Return the number of samples.
+ * the counts of LOST records to *lost. Return the number of samples,
+ * or -1 if a record is malformed or the read that ends it fails with
+ * anything but EAGAIN.
  */
 static int drain(int fd, struct rec *out, int max, uint64_t *lost)
 {
@@ -85,6 +87,9 @@ static int drain(int fd, struct rec *out, int max, uint64_t *lost)
 		}
 	}
 	fcntl(fd, F_SETFL, fl);
+	/* an empty queue says EAGAIN; anything else is an error */
+	if (len == 0 || errno != EAGAIN)
+		return -1;
 	return n;
 }
 
@@ -140,7 +145,8 @@ TEST_F(sampling, sample_fields_are_the_tasks_own)
 	int n, i, touching = 0;
 
 	ASSERT_GE(fd, 0);
-	drain(fd, recs, 4096, NULL);	/* fault in drain()'s own code */
+	/* fault in drain()'s own code */
+	ASSERT_GE(drain(fd, recs, 4096, NULL), 0);
 	t0 = now_ns();
 	pc_touch_pages(64);
 	t1 = now_ns();
@@ -243,7 +249,9 @@ TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 	n = drain(fd, recs, 4096, &lost);
 	ASSERT_GE(n, 0);
 	pc_touch_pages(1);		/* room again: the LOST record goes out */
-	n += drain(fd, recs, 4096, &lost);
+	m = drain(fd, recs, 4096, &lost);
+	ASSERT_NE(-1, (int)m);
+	n += m;
 	m = pc_read(count);
 	TH_LOG("%llu faults: %d records read, %llu reported lost",
 	       (unsigned long long)m, n, (unsigned long long)lost);
@@ -277,7 +285,7 @@ TEST_F(sampling, queue_size_rules)
 	size = 8192;
 	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
 	EXPECT_EQ(EBUSY, errno);	/* records wait */
-	drain(fd, recs, 4096, NULL);
+	EXPECT_GE(drain(fd, recs, 4096, NULL), 4);
 	EXPECT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
 	EXPECT_EQ(-1, ioctl(counting, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
 	EXPECT_EQ(EINVAL, errno);

@@ -47,7 +47,10 @@ static int open_switches(pid_t pid, int cpu, unsigned int id)
 	return sys_perf_counter_open(&hw, pid, cpu, -1, 0);
 }
 
-/* All waiting switch records, in order; -1 if anything else is there. */
+/*
+ * All waiting switch records, in order; -1 if anything else is there or
+ * the read that ends it fails with anything but EAGAIN.
+ */
 static int drain(int fd)
 {
 	int n = 0;
@@ -66,6 +69,8 @@ static int drain(int fd)
 			off += r->h.size;
 		}
 	}
+	if (len == 0 || errno != EAGAIN)
+		return -1;
 	return n;
 }
 
@@ -129,8 +134,11 @@ TEST_F(switches, disabled_counter_writes_no_records)
 	int fd = open_switches(0, -1, PERF_COUNT_TASK_CLOCK);
 
 	ASSERT_GE(fd, 0);
+	/* the control: enabled, it writes a record for each switch */
+	ping_pong(50);
+	EXPECT_GE(drain(fd), 100);
 	ASSERT_EQ(0, pc_disable(fd));
-	drain(fd);
+	EXPECT_EQ(0, drain(fd));
 	ping_pong(50);
 	EXPECT_EQ(0, drain(fd));
 	close(fd);
