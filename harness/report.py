@@ -20,11 +20,11 @@ import re
 import subprocess
 import sys
 
-TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b.*)?$')
+TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?$')
 # 6.1's kselftest harness prints a skipped case as "ok N # SKIP reason",
 # without its name: the name is on the "#  RUN  name ..." line before.
 RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
-KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b.*)?$')
+KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b\s*(.*))?$')
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
 VERDICT = re.compile(r'^#\s+(OK|FAIL|SKIP)\s')
 PLAN = re.compile(r'^1\.\.(\d+)')
@@ -76,13 +76,20 @@ def manifest(target):
             'kunit': out[1].split(), 'fuzz': bool(out[2].strip())}
 
 
-# Targets whose kernel has kmemleak: a boot without its list fails.
-KMEMLEAK_TARGETS = ('x86_64-debug',)
+def kernel_has(build, target, option):
+    """Is CONFIG_@option=y in the target's kernel .config? None if the
+    config cannot be read."""
+    try:
+        with open(os.path.join(build, target, 'kernel', '.config')) as f:
+            return any(line.strip() == f'CONFIG_{option}=y' for line in f)
+    except OSError:
+        return None
 
 
 def expected_skips(target, cpu):
     """configs/TARGET.skips: the skips a boot of @target on @cpu expects,
-    as {case: reason}."""
+    as {case: (message, why)}: the message the case must print when it
+    skips, and why it skips there."""
     path = os.path.join(TOP, 'configs', f'{target}.skips')
     want = {}
     if not os.path.exists(path):
@@ -91,16 +98,18 @@ def expected_skips(target, cpu):
         for line in f:
             if not line.strip() or line.startswith('#'):
                 continue
-            fields = [x.strip() for x in line.split(' | ', 2)]
-            if len(fields) == 3 and fnmatch.fnmatchcase(cpu, fields[0]):
-                want[fields[1]] = fields[2]
+            fields = [x.strip() for x in line.split(' | ', 3)]
+            if len(fields) == 4 and fnmatch.fnmatchcase(cpu, fields[0]):
+                want[fields[1]] = (fields[2], fields[3])
+            elif len(fields) != 4:
+                want[f'(malformed line: {line.strip()})'] = ('', '')
     return want
 
 
 class Results:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
-        self.cases, self.boots, self.boot_skips = set(), 0, []
+        self.cases, self.boots, self.boot_skips = set(), 0, {}
         self.failures = []
 
     def add(self, label, verdict, detail=''):
@@ -108,7 +117,8 @@ class Results:
         # the same case on every boot is one distinct case
         self.cases.add(label.split(' ', 1)[-1])
         if verdict == 'skip':
-            self.boot_skips.append(label.split(' ', 1)[-1])
+            # a skip's detail is the message the case gave
+            self.boot_skips[label.split(' ', 1)[-1]] = detail
         line = f'  {word}  {label}{("  (" + detail + ")") if detail else ""}'
         print(line)
         if verdict == 'fail':
@@ -170,7 +180,7 @@ def selftests(lines, res, where, programs):
                 # what the case said last is why it failed
                 res.add(f'{where} {name}', 'fail', ' | '.join(diag[-4:]))
             elif m.group(3):
-                res.add(f'{where} {name}', 'skip')
+                res.add(f'{where} {name}', 'skip', (m.group(4) or '').strip())
             else:
                 res.add(f'{where} {name}', 'ok')
     if prog is not None:
@@ -193,16 +203,18 @@ def kunit(dmesg, res, where, suites):
         if m and suite:
             verdict = 'fail' if m.group(1) == 'not ok' else \
                       'skip' if m.group(3) else 'ok'
-            res.add(f'{where} kunit {suite}.{m.group(2)}', verdict)
+            res.add(f'{where} kunit {suite}.{m.group(2)}', verdict,
+                    (m.group(4) or '').strip() if m.group(3) else '')
     for want in suites:
         if want not in found:
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
 
 
-def kmemleak(lines, res, where):
-    """The list /init printed after two scans: any object in it fails."""
+def kmemleak(lines, res, where, expected):
+    """The list /init printed after two scans: any object in it fails,
+    and so does a boot of a kernel with kmemleak (@expected) without one."""
     if 'PC-KMEMLEAK-BEGIN' not in lines:
-        if where.split('/')[0] in KMEMLEAK_TARGETS:
+        if expected:
             res.add(f'{where} kmemleak found no leak', 'fail',
                     'no kmemleak list from /init')
         return
@@ -266,7 +278,7 @@ def report(path, res):
     lines = text.split('\n')
     print(f'== {where} ==')
     res.boots += 1
-    res.boot_skips = []
+    res.boot_skips = {}
 
     # target and mode from build/TARGET/MODE/console-CPU.log
     parts = path.rsplit('/', 3)
@@ -309,7 +321,12 @@ def report(path, res):
         elif inside:
             dmesg.append(DMESG_PREFIX.sub('', line, count=1))
     kunit(dmesg, res, where, want['kunit'])
-    kmemleak(lines, res, where)
+    has_kmemleak = kernel_has(parts[0], target, 'DEBUG_KMEMLEAK') \
+        if len(parts) == 4 else None
+    if has_kmemleak is None:
+        res.add(f'{where} the kernel\'s .config is readable', 'fail',
+                'build/TARGET/kernel/.config: kmemleak or not?')
+    kmemleak(lines, res, where, has_kmemleak)
 
     # kmemleak's list has its own result and its backtraces are not
     # trouble; a list cut short (a crash in the scan) is scanned whole.
@@ -329,13 +346,17 @@ def report(path, res):
     # skip of a test boot happened.
     cpu = where.split('/', 1)[-1]
     expected = expected_skips(target, cpu)
-    for case in res.boot_skips:
+    for case, message in res.boot_skips.items():
         if case not in expected:
             res.add(f'{where} {case}: skip expected', 'fail',
                     f'not in configs/{target}.skips')
+        elif message != expected[case][0]:
+            res.add(f'{where} {case}: skipped for the reason expected',
+                    'fail', f'said "{message}", configs/{target}.skips '
+                    f'expects "{expected[case][0]}"')
     # (a boot that never ended has failed already, its cases unseen)
     if mode == 'test' and done:
-        for case, why in expected.items():
+        for case, (_, why) in expected.items():
             if case not in res.boot_skips:
                 res.add(f'{where} {case}: skipped as expected', 'fail',
                         f'ran instead; expected to skip: {why}')
