@@ -205,6 +205,8 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter);
 int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+void pc_hw_pause(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 

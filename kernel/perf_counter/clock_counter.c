@@ -27,8 +27,10 @@ static void pc_clock_read(struct perf_counter *counter)
 	u64 now = counter->ctx->time;
 	u64 delta = now - counter->clock.start;
 
-	atomic64_add(delta, &counter->count);
 	counter->clock.start = now;
+	if (counter->idle_paused)
+		return;			/* exclude_idle: idle time is not its */
+	atomic64_add(delta, &counter->count);
 	if (pc_is_sampling(counter))
 		counter->period_left -= delta;
 }
@@ -42,7 +44,7 @@ static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
 	u64 next;
 
 	raw_spin_lock(&ctx->lock);
-	if (counter->state == PC_STATE_ACTIVE) {
+	if (counter->state == PC_STATE_ACTIVE && !counter->idle_paused) {
 		pc_ctx_update_time(ctx);
 		pc_clock_read(counter);
 		pc_sample_periods(counter, get_irq_regs());
@@ -99,10 +101,18 @@ static void pc_clock_stop(struct perf_counter *counter)
 	}
 }
 
+/* exclude_idle: off the clock while the CPU idles, on it again after. */
+static void pc_clock_resume(struct perf_counter *counter)
+{
+	pc_clock_start(counter);
+}
+
 const struct pc_ops pc_clock_ops = {
 	.init		= pc_clock_init,
 	.destroy	= pc_clock_destroy,
 	.start		= pc_clock_start,
 	.stop		= pc_clock_stop,
 	.read		= pc_clock_read,
+	.pause		= pc_clock_stop,
+	.resume		= pc_clock_resume,
 };

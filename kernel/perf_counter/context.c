@@ -95,12 +95,39 @@ static void pc_cpu_switch_records(u32 kind, struct task_struct *task,
 	raw_spin_unlock(&ctx->lock);
 }
 
+/*
+ * exclude_idle: this CPU is about to run its idle task (@idle) or has
+ * just stopped. Its context's exclude_idle counters stay on but count
+ * nothing in between (pc_counter_idle()).
+ */
+static void pc_cpu_idle(bool idle)
+{
+	struct perf_counter_context *ctx = pc_this_cpu_ctx();
+	struct perf_counter *leader, *member;
+
+	if (!READ_ONCE(ctx->nr_exclude_idle))
+		return;
+	raw_spin_lock(&ctx->lock);
+	if (ctx->is_active) {
+		pc_ctx_update_time(ctx);
+		list_for_each_entry(leader, &ctx->groups, group_entry) {
+			pc_counter_idle(leader, idle);
+			list_for_each_entry(member, &leader->siblings,
+					    group_entry)
+				pc_counter_idle(member, idle);
+		}
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
 	struct perf_counter_context *ctx = READ_ONCE(prev->perf_counter_ctxp);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
 
+	if (is_idle_task(next))
+		pc_cpu_idle(true);
 	if (records)
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_OUT, prev, next);
 	if (!ctx)
@@ -129,6 +156,8 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	}
 	if (records)
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_IN, task, prev);
+	if (is_idle_task(prev))
+		pc_cpu_idle(false);
 }
 
 struct perf_counter_context *pc_this_cpu_ctx(void)

@@ -85,7 +85,13 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		/* Records name tasks as the opener sees them. */
 		counter->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	}
-	/* The switch hooks must run, even with no task context about. */
+	/*
+	 * The switch hooks must run, even with no task context about: they
+	 * write switch records, and pause exclude_idle counters while the
+	 * CPU idles.
+	 */
+	if (hw->exclude_idle)
+		static_branch_deferred_inc(&perf_counter_task_key);
 	if (hw->context_switch) {
 		static_branch_deferred_inc(&perf_counter_task_key);
 		static_branch_deferred_inc(&pc_switch_key);
@@ -109,6 +115,8 @@ void pc_counter_put(struct perf_counter *counter)
 	WARN_ON_ONCE(!list_empty(&counter->children));
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
+	if (counter->hw_event.exclude_idle)
+		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	if (counter->hw_event.context_switch) {
 		static_branch_slow_dec_deferred(&pc_switch_key);
 		static_branch_slow_dec_deferred(&perf_counter_task_key);
@@ -174,6 +182,10 @@ int pc_counter_sched_in(struct perf_counter *counter, u64 ctx_time)
 	if (err)
 		return err;
 	pc_counter_set_state(counter, PC_STATE_ACTIVE, ctx_time);
+	/* Put on while its CPU idles (an IPI, the tick): paused at once. */
+	if (counter->hw_event.exclude_idle && counter->ctx &&
+	    !counter->ctx->task && is_idle_task(current))
+		pc_counter_idle(counter, true);
 	return 0;
 }
 
@@ -182,8 +194,37 @@ void pc_counter_sched_out(struct perf_counter *counter, u64 ctx_time)
 {
 	if (counter->state != PC_STATE_ACTIVE)
 		return;
+	/* A paused counter's stop folds nothing of the idle time. */
 	counter->ops->stop(counter);
+	WRITE_ONCE(counter->idle_paused, false);
 	pc_counter_set_state(counter, PC_STATE_INACTIVE, ctx_time);
+}
+
+/**
+ * pc_counter_idle() - exclude_idle: the CPU starts or stops idling
+ * @counter:	a counter of this CPU's context, under ctx->lock, with the
+ *		context's time up to date
+ * @idle:	true as the CPU is about to run its idle task, false once it
+ *		runs another
+ *
+ * An exclude_idle counter that is on stays on, but counts nothing while
+ * its CPU idles: its value stops and its times run on, as they do for
+ * a counter that excludes a mode. Others are left alone.
+ */
+void pc_counter_idle(struct perf_counter *counter, bool idle)
+{
+	if (!counter->hw_event.exclude_idle ||
+	    counter->state != PC_STATE_ACTIVE || counter->idle_paused == idle)
+		return;
+	if (idle) {
+		if (counter->ops->pause)
+			counter->ops->pause(counter);
+		WRITE_ONCE(counter->idle_paused, true);
+	} else {
+		WRITE_ONCE(counter->idle_paused, false);
+		if (counter->ops->resume)
+			counter->ops->resume(counter);
+	}
 }
 
 /* Runs where the counter's context is active: fold, then copy out. */

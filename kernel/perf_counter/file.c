@@ -4,7 +4,7 @@
  */
 #include <linux/fs.h>
 #include <linux/poll.h>
-#include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "internal.h"
 
@@ -13,9 +13,9 @@
  * read_format asks for; a sampling counter gives whole records from its
  * queue. A pinned counter in the error state reads as end of file.
  */
-static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
-		       loff_t *ppos)
+static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
+	struct file *file = iocb->ki_filp;
 	struct perf_counter *counter = file->private_data;
 	u64 format = counter->hw_event.read_format;
 	size_t size = pc_read_size(format);
@@ -26,9 +26,10 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
 		return 0;
 	if (counter->queue)
-		return pc_queue_read(counter->queue, buf, count,
-				     file->f_flags & O_NONBLOCK);
-	if (count < size)
+		return pc_queue_read(counter->queue, to,
+				     (file->f_flags & O_NONBLOCK) ||
+				     (iocb->ki_flags & IOCB_NOWAIT));
+	if (iov_iter_count(to) < size)
 		return -ENOSPC;
 
 	pc_counter_read(counter, &vals);
@@ -38,7 +39,7 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		out[n++] = vals.time_running;
 
-	if (copy_to_user(buf, out, size))
+	if (copy_to_iter(out, size, to) != size)
 		return -EFAULT;
 	return size;
 }
@@ -90,7 +91,7 @@ static int pc_release(struct inode *inode, struct file *file)
 
 const struct file_operations pc_fops = {
 	.owner		= THIS_MODULE,
-	.read		= pc_read,
+	.read_iter	= pc_read_iter,
 	.poll		= pc_poll,
 	.unlocked_ioctl	= pc_ioctl,
 	.compat_ioctl	= pc_ioctl,

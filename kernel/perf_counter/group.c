@@ -101,6 +101,8 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
 		list_add_tail(&counter->group_entry, &counter->leader->siblings);
 	counter->attached = true;
 	ctx->nr_counters++;
+	if (!ctx->task && counter->hw_event.exclude_idle)
+		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle + 1);
 	pc_member_sched_in(ctx, counter, now);
 }
 
@@ -156,6 +158,8 @@ static void __pc_remove(struct perf_counter_context *ctx, void *info)
 	counter->leader = counter;
 	counter->attached = false;
 	ctx->nr_counters--;
+	if (!ctx->task && counter->hw_event.exclude_idle)
+		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle - 1);
 }
 
 /**

@@ -518,8 +518,9 @@ void pc_hw_unthrottle(struct pc_hw_cpu *cpuc)
 		struct pc_hw_counter *hwc;
 		u64 due;
 
-		if (!counter || !READ_ONCE(counter->hw.throttled))
-			continue;
+		if (!counter || !READ_ONCE(counter->hw.throttled) ||
+		    READ_ONCE(counter->idle_paused))
+			continue;	/* a paused one is loaded on resume */
 		hwc = &counter->hw;
 		WRITE_ONCE(cpuc->on[idx], NULL);
 		barrier();
@@ -636,6 +637,51 @@ static void pc_hw_destroy(struct perf_counter *counter)
 	pc_hw_put();
 }
 
+/**
+ * pc_hw_pause() - stop a counter's register, keeping it (exclude_idle)
+ * @cpuc:	the CPU the counter is on, irqs off
+ * @counter:	a counter on one of @cpuc's registers
+ *
+ * The register stops counting and its count is folded; the counter keeps
+ * the register until pc_hw_resume() or its stop.
+ */
+void pc_hw_pause(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	if (!counter->hw.on)
+		return;
+	cpuc->pmu->disable(cpuc, &counter->hw);
+	pc_hw_fold(cpuc, counter);
+}
+
+/**
+ * pc_hw_resume() - count again on the register pc_hw_pause() kept
+ * @cpuc:	the CPU the counter is on, irqs off
+ * @counter:	the paused counter
+ *
+ * Loaded for what is left of its period, as it was when paused (a
+ * period throttled away in between is lost, as at the tick).
+ */
+void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	u64 due;
+
+	if (!hwc->on)
+		return;
+	WRITE_ONCE(cpuc->on[hwc->place.idx], NULL);
+	barrier();
+	if (hwc->throttled) {
+		hwc->throttled = false;
+		due = pc_hw_next_period(counter);
+		if (due)
+			pc_sample_lost(counter, due);
+	}
+	pc_hw_load(cpuc, counter);
+	WRITE_ONCE(cpuc->on[hwc->place.idx], counter);
+	barrier();
+	cpuc->pmu->enable(cpuc, hwc);
+}
+
 static int pc_hw_start(struct perf_counter *counter)
 {
 	return pc_hw_cpu_add(pc_hw_this_cpu(), counter);
@@ -652,12 +698,24 @@ static void pc_hw_read(struct perf_counter *counter)
 		pc_hw_fold(pc_hw_this_cpu(), counter);
 }
 
+static void pc_hw_pause_op(struct perf_counter *counter)
+{
+	pc_hw_pause(pc_hw_this_cpu(), counter);
+}
+
+static void pc_hw_resume_op(struct perf_counter *counter)
+{
+	pc_hw_resume(pc_hw_this_cpu(), counter);
+}
+
 const struct pc_ops pc_hw_ops = {
 	.init		= pc_hw_init,
 	.destroy	= pc_hw_destroy,
 	.start		= pc_hw_start,
 	.stop		= pc_hw_stop,
 	.read		= pc_hw_read,
+	.pause		= pc_hw_pause_op,
+	.resume		= pc_hw_resume_op,
 };
 
 /**

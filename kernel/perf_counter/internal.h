@@ -84,6 +84,7 @@ enum pc_state {
 };
 
 struct perf_counter;
+struct iov_iter;
 
 /*
  * A sampling counter's queue: a ring of words, see queue.c. Positions
@@ -131,6 +132,11 @@ struct pc_queue {
  * @stop:	stop counting and fold the value into the counter
  * @read:	fold the value counted so far into the counter; on the
  *		counter's CPU, irqs off
+ * @pause:	exclude_idle: the CPU is about to idle; fold the value and
+ *		stop counting, staying on (its register kept); irqs off,
+ *		ctx->lock held, context time up to date. Optional: without
+ *		it the kind counts nothing while @idle_paused is set.
+ * @resume:	the CPU no longer idles: count again from now
  *
  * @start may fail (no free hardware register): the counter then stays
  * off the CPU and its group with it.
@@ -141,6 +147,8 @@ struct pc_ops {
 	int	(*start)(struct perf_counter *counter);
 	void	(*stop)(struct perf_counter *counter);
 	void	(*read)(struct perf_counter *counter);
+	void	(*pause)(struct perf_counter *counter);
+	void	(*resume)(struct perf_counter *counter);
 };
 
 /**
@@ -154,6 +162,10 @@ struct pc_ops {
  * @ops:		the kind of counter
  * @ctx:		the context it is installed in (a reference is held)
  * @state:		enum pc_state, under ctx->lock
+ * @idle_paused:	exclude_idle, in a CPU context: on, but not counting,
+ *			as its CPU runs the idle task; written under
+ *			ctx->lock on the counter's CPU, read locklessly
+ *			there (software events, the tick's unthrottle)
  * @attached:		on @ctx's lists; under ctx->mutex and ctx->lock
  * @cpu:		the only CPU it counts on, or -1
  * @count:		the 64-bit value
@@ -190,6 +202,7 @@ struct perf_counter {
 	struct perf_counter_context	*ctx;
 	int				state;
 	bool				attached;
+	bool				idle_paused;
 	int				cpu;
 
 	atomic64_t			count;
@@ -231,6 +244,8 @@ struct perf_counter {
  * @active_cpu:	the CPU it is active on
  * @dead:	its task has exited: nothing more may be installed
  * @rotate:	a flexible group did not fit: rotate at the tick
+ * @nr_exclude_idle: CPU contexts: installed counters with exclude_idle,
+ *		under ctx->lock; read locklessly by the switch hooks
  * @task:	the task, or NULL for a CPU context
  * @time:	context time: ns during which the context was active
  * @timestamp:	local_clock() when @time was last brought up to date
@@ -246,6 +261,7 @@ struct perf_counter_context {
 	int			active_cpu;
 	bool			dead;
 	bool			rotate;
+	int			nr_exclude_idle;
 	struct task_struct	*task;
 	u64			time;
 	u64			timestamp;
@@ -274,6 +290,7 @@ void pc_counter_put(struct perf_counter *counter);
 void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time);
 int pc_counter_sched_in(struct perf_counter *counter, u64 ctx_time);
 void pc_counter_sched_out(struct perf_counter *counter, u64 ctx_time);
+void pc_counter_idle(struct perf_counter *counter, bool idle);
 void pc_counter_set_state(struct perf_counter *counter, int state,
 			  u64 ctx_time);
 
@@ -326,8 +343,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes);
 bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		      unsigned long *at);
 void pc_queue_commit(struct pc_queue *q, unsigned long at);
-ssize_t pc_queue_read(struct pc_queue *q, char __user *buf, size_t count,
-		      bool nonblock);
+ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
 		       struct poll_table_struct *wait);
 

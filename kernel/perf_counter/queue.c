@@ -30,7 +30,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
-#include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/wait.h>
 
 #include "internal.h"
@@ -249,18 +249,18 @@ static bool pc_queue_empty(struct pc_queue *q)
 	return smp_load_acquire(&q->head) == READ_ONCE(q->tail);
 }
 
-/* Copy @words words from ring position @from to user space. */
-static int pc_queue_copy(struct pc_queue *q, char __user *buf,
+/* Copy @words words from ring position @from to the reader. */
+static int pc_queue_copy(struct pc_queue *q, struct iov_iter *to,
 			 unsigned long from, u32 words)
 {
 	u32 start = from & q->mask;
 	u32 first = min_t(u32, words, q->mask + 1 - start);
+	size_t bytes = first * sizeof(u64);
 
-	if (copy_to_user(buf, q->ring + start, first * sizeof(u64)))
+	if (copy_to_iter(q->ring + start, bytes, to) != bytes)
 		return -EFAULT;
-	if (first < words &&
-	    copy_to_user(buf + first * sizeof(u64), q->ring,
-			 (words - first) * sizeof(u64)))
+	bytes = (words - first) * sizeof(u64);
+	if (bytes && copy_to_iter(q->ring, bytes, to) != bytes)
 		return -EFAULT;
 	return 0;
 }
@@ -268,16 +268,17 @@ static int pc_queue_copy(struct pc_queue *q, char __user *buf,
 /**
  * pc_queue_read() - read() of a sampling counter: whole records
  * @q:		the queue
- * @buf:	user buffer
- * @count:	its size
+ * @to:		where they go (user memory for read(), a kernel buffer
+ *		in the KUnit tests)
  * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting
  *
  * Return: bytes read (as many whole records as fit), -EAGAIN,
- * -ERESTARTSYS, -EFAULT, or -ENOSPC if @buf cannot hold the next record.
+ * -ERESTARTSYS, -EFAULT, or -ENOSPC if @to cannot hold the next record.
+ * After -EFAULT part of a record may have been copied; it stays unread.
  */
-ssize_t pc_queue_read(struct pc_queue *q, char __user *buf, size_t count,
-		      bool nonblock)
+ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 {
+	size_t count = iov_iter_count(to);
 	unsigned long tail, head;
 	ssize_t done = 0;
 	int err;
@@ -309,7 +310,7 @@ ssize_t pc_queue_read(struct pc_queue *q, char __user *buf, size_t count,
 				done = -ENOSPC;
 			break;
 		}
-		err = pc_queue_copy(q, buf + done, tail, words);
+		err = pc_queue_copy(q, to, tail, words);
 		if (err) {
 			/* what was copied stays read; this record does not */
 			if (!done)

@@ -84,6 +84,8 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 		if (user ? counter->hw_event.exclude_user :
 			   counter->hw_event.exclude_kernel)
 			continue;
+		if (READ_ONCE(counter->idle_paused))
+			continue;		/* exclude_idle, and idling */
 		atomic64_add(nr, &counter->count);
 		if (unlikely(pc_is_sampling(counter))) {
 			counter->period_left -= nr;

@@ -87,7 +87,8 @@ static int pc_ppc_decode_extra(const struct pc_ppc_pmu *p,
  * @hwc:	gets the decoded counter
  *
  * exclude_user sets MMCR0[FCP], exclude_kernel MMCR0[FCS]; exclude_hv
- * and exclude_idle mean nothing on these parts and are accepted.
+ * means nothing on these parts (no hypervisor mode) and is accepted;
+ * exclude_idle is the core's: it pauses the counter while the CPU idles.
  *
  * Return: 0, or -EINVAL for a generic id the model lacks, a raw
  * selector wider than its PMC's field, a PMC the model lacks, a

@@ -17,8 +17,9 @@
  *		into the overflow interrupt). The enable bit is the
  *		model's to set.
  *
- * exclude_hv and exclude_idle mean nothing on these parts and are
- * accepted.
+ * exclude_hv means nothing on these parts (no hypervisor level the
+ * EVNTSEL tells apart) and is accepted; exclude_idle is the core's: it
+ * pauses the counter while the CPU idles.
  *
  * Return: 0, or -EINVAL for a generic id the model lacks, a raw event
  * with bits the driver owns or the model reserves, extra control words,

@@ -4,11 +4,13 @@
  * queue counts every record it drops and reports the count in a LOST
  * record ahead of the next record that fits; and a producer in hard-irq
  * context racing a reader loses nothing it does not report, tears
- * nothing and duplicates nothing.
+ * nothing and duplicates nothing. The reader is read()'s own,
+ * pc_queue_read(), into a kernel buffer.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/uio.h>
 
 #include "../internal.h"
 
@@ -34,23 +36,31 @@ static bool push(struct pc_queue *q, u64 seq)
 	return ok;
 }
 
-/* The reader's side, as pc_queue_read() does it, without user memory. */
+/*
+ * read() of up to @words words of whole records into @buf, through
+ * pc_queue_read() itself: the bytes read, or its error.
+ */
+static ssize_t read_words(struct pc_queue *q, u64 *buf, u32 words)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = words * sizeof(u64) };
+	struct iov_iter to;
+
+	iov_iter_kvec(&to, ITER_DEST, &kv, 1, kv.iov_len);
+	return pc_queue_read(q, &to, true);
+}
+
+/* One record of two words (all this test writes): its size in words. */
 static u32 pop(struct pc_queue *q, u32 *type, u64 *payload)
 {
-	/* Pairs with pc_queue_commit(), as in pc_queue_read(). */
-	unsigned long tail = q->tail, head = smp_load_acquire(&q->head);
 	union pc_test_header u;
-	u32 words;
+	u64 rec[2];
 
-	if (tail == head)
+	if (read_words(q, rec, 2) != sizeof(rec))
 		return 0;
-	u.word = q->ring[tail & q->mask];
-	words = u.h.size / sizeof(u64);
+	u.word = rec[0];
 	*type = u.h.type;
-	*payload = q->ring[(tail + 1) & q->mask];
-	/* Done with the words: producers may reuse them. */
-	smp_store_release(&q->tail, tail + words);
-	return words;
+	*payload = rec[1];
+	return u.h.size / sizeof(u64);
 }
 
 static void records_wrap_around_whole(struct kunit *test)
@@ -157,12 +167,16 @@ static enum hrtimer_restart pc_race_tick(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/*
+ * The reader takes what read() would: up to eight records a call, by
+ * pc_queue_read() into a kernel buffer, each checked whole.
+ */
 static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit *test)
 {
 	struct pc_race *race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
-	u64 expect = 0, got, lost = 0, samples = 0;
+	u64 expect = 0, lost = 0, samples = 0, calls = 0, buf[16];
 	unsigned long end;
-	u32 type;
+	ssize_t n, off;
 
 	KUNIT_ASSERT_NOT_NULL(test, race);
 	race->q = pc_queue_alloc(PC_QUEUE_MIN);
@@ -180,26 +194,36 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 			WRITE_ONCE(race->stop, true);
 			hrtimer_cancel(&race->timer);	/* no producer now */
 		}
-		if (!pop(race->q, &type, &got)) {
+		n = read_words(race->q, buf, ARRAY_SIZE(buf));
+		if (n == -EAGAIN) {
 			if (!running)
 				break;			/* stopped and drained */
 			continue;
 		}
-		if (type == PERF_COUNTER_REC_LOST) {
-			lost += got;
-			expect += got;			/* the gap it announces */
-			continue;
+		KUNIT_ASSERT_GT(test, n, 0);
+		KUNIT_ASSERT_EQ(test, n % 16, 0);	/* whole records */
+		calls++;
+		for (off = 0; off < n / 8; off += 2) {
+			union pc_test_header u = { .word = buf[off] };
+
+			KUNIT_ASSERT_EQ(test, u.h.size, 16);
+			if (u.h.type == PERF_COUNTER_REC_LOST) {
+				lost += buf[off + 1];
+				expect += buf[off + 1];	/* the gap it announces */
+				continue;
+			}
+			KUNIT_ASSERT_EQ(test, u.h.type, PERF_COUNTER_REC_SAMPLE);
+			/* no tear, no repeat */
+			KUNIT_ASSERT_EQ(test, buf[off + 1], expect);
+			expect++;
+			if ((++samples & 63) == 0)
+				mdelay(2);		/* fall behind on purpose */
 		}
-		KUNIT_ASSERT_EQ(test, type, PERF_COUNTER_REC_SAMPLE);
-		KUNIT_ASSERT_EQ(test, got, expect);	/* no tear, no repeat */
-		expect++;
-		if ((++samples & 63) == 0)
-			mdelay(2);			/* fall behind on purpose */
 	}
 	/* drops after the last record that fitted are still pending */
 	lost += race->q->lost;
-	kunit_info(test, "%llu produced, %llu read, %llu lost",
-		   race->produced, samples, lost);
+	kunit_info(test, "%llu produced, %llu read in %llu reads, %llu lost",
+		   race->produced, samples, calls, lost);
 	KUNIT_EXPECT_GT(test, samples, 100);
 	KUNIT_EXPECT_EQ(test, samples + lost, race->produced);
 	pc_queue_free(race->q);

@@ -284,6 +284,87 @@ static void p6_exclude_user_and_kernel_clear_usr_and_os(struct kunit *test)
 	pc_model_counter_free(m, b);
 }
 
+/*
+ * No hypervisor runs beneath the kernel that an EVNTSEL can tell apart,
+ * and the PMU has no idle filter: exclude_hv and exclude_idle leave the
+ * word exactly as it would be without them, for every generic event and
+ * each privilege filter.
+ */
+static void p6_exclude_hv_and_idle_program_the_same_evntsel(struct kunit *test)
+{
+	struct perf_counter_hw_event plain, hv;
+	struct pc_hw_counter a, b;
+	unsigned int id, mode;
+
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+		for (mode = 0; mode < 3; mode++) {
+			plain = pc_hw_model_generic(id);
+			plain.exclude_user = mode == 1;
+			plain.exclude_kernel = mode == 2;
+			hv = plain;
+			hv.exclude_hv = 1;
+			hv.exclude_idle = 1;
+			KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&plain, NULL, &a), 0);
+			KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hv, NULL, &b), 0);
+			KUNIT_EXPECT_EQ(test, a.config, b.config);
+			KUNIT_EXPECT_EQ(test, a.extra, b.extra);
+		}
+	}
+}
+
+/*
+ * exclude_idle: a paused counter keeps its register, which counts
+ * nothing and raises nothing, while the other goes on (on P6 the enable
+ * bit of EVNTSEL0 gates both registers: pausing counter 0 must leave
+ * counter 1 counting). Resumed, it samples at the event that ends its
+ * period, the idle events not among them.
+ */
+static void p6_idle_pause_keeps_the_register_and_counts_nothing(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *a, *b;
+	u64 value = 0;
+
+	hw.exclude_idle = 1;
+	a = pc_model_counter(test, m, &hw);
+	hw.irq_period = 100;
+	hw.record_type = PERF_RECORD_VALUE;
+	b = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_ASSERT_EQ(test, a->hw.place.idx, 0);
+	KUNIT_ASSERT_EQ(test, b->hw.place.idx, 1);
+
+	pc_msr_model_run(m, 60, true);
+	pc_hw_pause(&m->cpuc, b);
+	pc_msr_model_run(m, 500, true);		/* past b's period: no NMI */
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 0);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(b, &value), 0);
+	pc_hw_resume(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 1);
+	pc_msr_model_run(m, 39, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 0);
+	pc_msr_model_run(m, 1, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(b, &value), 1);
+	KUNIT_EXPECT_EQ(test, value, 100);
+
+	/* counter 0 paused: counter 1, under EVNTSEL0's enable bit, counts */
+	pc_hw_pause(&m->cpuc, a);
+	pc_msr_model_run(m, 20, true);
+	pc_hw_resume(&m->cpuc, a);
+	pc_msr_model_run(m, 5, true);
+	pc_hw_fold(&m->cpuc, a);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 60 + 500 + 40 + 5);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 60 + 40 + 20 + 5);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+	pc_model_counter_free(m, b);
+}
+
 static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 {
 	static const u64 want[PERF_HW_EVENTS_MAX] = {
@@ -324,6 +405,8 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_evntsel0_enable_bit_gates_counter_1_alone),
 	KUNIT_CASE(p6_constraints_move_counters_or_refuse),
 	KUNIT_CASE(p6_exclude_user_and_kernel_clear_usr_and_os),
+	KUNIT_CASE(p6_exclude_hv_and_idle_program_the_same_evntsel),
+	KUNIT_CASE(p6_idle_pause_keeps_the_register_and_counts_nothing),
 	KUNIT_CASE(p6_event_map_and_raw_reserved_bits),
 	{}
 };
