@@ -423,14 +423,14 @@ static void read_cpu(int fd, struct cpu_vals *v)
 		memset(v, 0xff, sizeof(*v));	/* fails every bound */
 }
 
-/* A child on CPU 1: @sleeps naps of 1 ms, then @spin_ns of spinning. */
-static pid_t work_on_cpu1(int sleeps, uint64_t spin_ns)
+/* A child on @cpu: @sleeps naps of 1 ms, then @spin_ns of spinning. */
+static pid_t work_on(int cpu, int sleeps, uint64_t spin_ns)
 {
 	pid_t pid = fork();
 	int i;
 
 	if (pid == 0) {
-		if (pin_to(1))
+		if (pin_to(cpu))
 			_exit(1);
 		for (i = 0; i < sleeps; i++)
 			usleep(1000);
@@ -441,13 +441,14 @@ static pid_t work_on_cpu1(int sleeps, uint64_t spin_ns)
 }
 
 /*
- * exclude_idle on CPU-wide counters: CPU 1, left idle, adds nothing to
- * an exclude_idle cpu-clock while a plain one counts the wall time; the
- * times of both run on (the counter stays on, as one excluding a mode
- * does). A task spinning there is counted in full. Of the switches on
- * CPU 1 while a task naps, those out of the idle task are not counted:
- * about half. On a usable PMU, an exclude_idle hardware counter on CPU
- * 1 stays on its register through the idle time.
+ * exclude_idle on CPU-wide counters on the last CPU (CPU 1 on x86, this
+ * task elsewhere; with one CPU, the one this task sleeps on): left idle,
+ * it adds nothing to an exclude_idle cpu-clock while a plain one counts
+ * the wall time; the times of both run on (the counter stays on, as one
+ * excluding a mode does). A task spinning there is counted in full. Of
+ * the switches there while a task naps, those out of the idle task are
+ * not counted: about half. On a usable PMU, an exclude_idle hardware
+ * counter there stays on its register through the idle time.
  */
 TEST(exclude_idle_counts_nothing_while_the_cpu_idles)
 {
@@ -459,22 +460,21 @@ TEST(exclude_idle_counts_nothing_while_the_cpu_idles)
 					      PERF_COUNT_CPU_CYCLES);
 	struct cpu_vals a0, b0, a1, b1, s0, s1, h;
 	int all, busy, sw_all, sw_busy, hw = -1, status;
+	int cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	struct pc_pmu_info pmu;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, pin_to(0));
-	all = open_cpu_wide(clock, 1, 0);
-	busy = open_cpu_wide(clock, 1, 1);
+	all = open_cpu_wide(clock, cpu, 0);
+	busy = open_cpu_wide(clock, cpu, 1);
 	ASSERT_GE(all, 0);
 	ASSERT_GE(busy, 0);
 	pc_read_pmu(&pmu);
 	if (pc_pmu_usable(&pmu)) {
-		hw = open_cpu_wide(cycles, 1, 1);
+		hw = open_cpu_wide(cycles, cpu, 1);
 		ASSERT_GE(hw, 0);
 	}
 
-	usleep(200000);				/* CPU 1 idles */
+	usleep(200000);				/* @cpu idles */
 	read_cpu(all, &a0);
 	read_cpu(busy, &b0);
 	TH_LOG("idle: cpu-clock %llu ns, excluding idle %llu ns (on %llu of %llu)",
@@ -487,7 +487,7 @@ TEST(exclude_idle_counts_nothing_while_the_cpu_idles)
 
 	/* the control: a task spinning there is counted in full */
 	status = -1;
-	waitpid(work_on_cpu1(0, 100000000), &status, 0);
+	waitpid(work_on(cpu, 0, 100000000), &status, 0);
 	ASSERT_EQ(0, status);
 	read_cpu(all, &a1);
 	read_cpu(busy, &b1);
@@ -497,11 +497,11 @@ TEST(exclude_idle_counts_nothing_while_the_cpu_idles)
 	EXPECT_GE(b1.value - b0.value, 100000000);
 	EXPECT_LE(b1.value - b0.value, a1.value - a0.value);
 
-	sw_all = open_cpu_wide(sw, 1, 0);
-	sw_busy = open_cpu_wide(sw, 1, 1);
+	sw_all = open_cpu_wide(sw, cpu, 0);
+	sw_busy = open_cpu_wide(sw, cpu, 1);
 	ASSERT_GE(sw_all, 0);
 	ASSERT_GE(sw_busy, 0);
-	waitpid(work_on_cpu1(200, 0), &status, 0);
+	waitpid(work_on(cpu, 200, 0), &status, 0);
 	read_cpu(sw_all, &s0);
 	read_cpu(sw_busy, &s1);
 	TH_LOG("200 naps: %llu switches, %llu not out of idle",
