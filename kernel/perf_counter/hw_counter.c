@@ -746,6 +746,7 @@ int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter)
 	want = kmalloc_array(PC_HW_MAX_COUNTERS, sizeof(*want), GFP_KERNEL);
 	if (!want)
 		return -ENOMEM;
+	pc_object_made(PC_OBJ_ARRAY);
 	if (leader->ops == &pc_hw_ops)
 		want[n++].nr = pc_pmu->places(&leader->hw, want[0].place);
 	list_for_each_entry(member, &leader->siblings, group_entry) {
@@ -762,6 +763,7 @@ int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter)
 	if (pc_hw_assign(want, n + 1))
 		err = 0;
 out:
+	pc_object_ended(PC_OBJ_ARRAY);
 	kfree(want);
 	return err;
 }

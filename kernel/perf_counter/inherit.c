@@ -107,6 +107,7 @@ static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *c
 	leaders = kmalloc_array(max, sizeof(*leaders), GFP_KERNEL);
 	if (!leaders)
 		return ERR_PTR(-ENOMEM);
+	pc_object_made(PC_OBJ_ARRAY);
 	raw_spin_lock_irq(&ctx->lock);
 	list_for_each_entry(leader, &ctx->groups, group_entry)
 		if (leader->hw_event.inherit && !WARN_ON_ONCE(n == max))
@@ -158,6 +159,8 @@ int __perf_counter_init_task(struct task_struct *child)
 	if (ctx)
 		mutex_unlock(&ctx->mutex);
 	mutex_unlock(&parent_ctx->mutex);
+	if (leaders)
+		pc_object_ended(PC_OBJ_ARRAY);
 	kfree(leaders);
 
 	if (err && ctx)

@@ -419,6 +419,7 @@ enum pc_object_kind {
 	PC_OBJ_COUNTER,
 	PC_OBJ_CONTEXT,
 	PC_OBJ_QUEUE,
+	PC_OBJ_ARRAY,		/* a call's scratch array, freed by it */
 	PC_OBJ_KINDS
 };
 

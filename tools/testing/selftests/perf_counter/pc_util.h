@@ -273,12 +273,13 @@ static inline long pc_slab_settle(void)
 /*
  * The subsystem's objects alive, from
  * /sys/module/perf_counter/parameters/objects: every counter (inherited
- * copies too), task context and record queue, counted exactly. A leak
- * check compares them before and after: nothing may be left, whatever
- * its size. Returns 0, or -1 if the file cannot be read.
+ * copies too), task context, record queue and scratch array, counted
+ * exactly: every allocation the subsystem makes. A leak check compares
+ * them before and after: nothing may be left, whatever its size.
+ * Returns 0, or -1 if the file cannot be read.
  */
 struct pc_objects {
-	long counters, contexts, queues;
+	long counters, contexts, queues, arrays;
 };
 
 static inline int pc_objects_read(struct pc_objects *o)
@@ -288,21 +289,23 @@ static inline int pc_objects_read(struct pc_objects *o)
 
 	if (!f)
 		return -1;
-	n = fscanf(f, "counters %ld contexts %ld queues %ld", &o->counters,
-		   &o->contexts, &o->queues);
+	n = fscanf(f, "counters %ld contexts %ld queues %ld arrays %ld",
+		   &o->counters, &o->contexts, &o->queues, &o->arrays);
 	fclose(f);
-	return n == 3 ? 0 : -1;
+	return n == 4 ? 0 : -1;
 }
 
 /* @before and @after hold the same objects, or the test fails. */
 #define EXPECT_SAME_OBJECTS(before, after) do {				\
-	TH_LOG("objects: %ld/%ld/%ld counters/contexts/queues before, "	\
-	       "%ld/%ld/%ld after", (before).counters, (before).contexts,	\
-	       (before).queues, (after).counters, (after).contexts,	\
-	       (after).queues);						\
+	TH_LOG("objects: %ld/%ld/%ld/%ld counters/contexts/queues/arrays "	\
+	       "before, %ld/%ld/%ld/%ld after", (before).counters,	\
+	       (before).contexts, (before).queues, (before).arrays,	\
+	       (after).counters, (after).contexts, (after).queues,	\
+	       (after).arrays);						\
 	EXPECT_EQ((before).counters, (after).counters);			\
 	EXPECT_EQ((before).contexts, (after).contexts);			\
 	EXPECT_EQ((before).queues, (after).queues);			\
+	EXPECT_EQ((before).arrays, (after).arrays);			\
 } while (0)
 
 /*

@@ -20,8 +20,9 @@
  * it by up to 64 kB with no leak (measured on every target), so a leak
  * of 16 bytes a cycle (160 kB) is past SLAB_SLACK_KB. Forks move it by
  * up to 300 kB over 1000 (the fork's own caches), too much for 16 bytes
- * a fork to show: there the exact object counts are the leak check and
- * FORK_SLAB_SLACK_KB catches only a leak of a kilobyte a fork.
+ * a fork to show: there the exact object counts, which cover every
+ * allocation the subsystem makes, are the leak check, and
+ * FORK_SLAB_SLACK_KB catches only a kilobyte a fork left elsewhere.
  */
 #define CYCLES			10000
 #define SLAB_SLACK_KB		96
