@@ -83,6 +83,12 @@ elif [ "$mode" = test ]; then
 		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
 		echo "$envs/bin/$name" >> "$root/etc/pc-run"
 	done
+	# The program in EXAMPLES of the man page, as the page shows it,
+	# for man_example_test to run: the page promises it builds without
+	# a warning.
+	python3 "$TOP/harness/man-example.py" "$TOP/man2/perf_counter_open.2" \
+		"$out/man_example.c" || die "no program in the man page's EXAMPLES"
+	$TEST_CC $cflags -Werror -o "$root/bin/man_example" "$out/man_example.c"
 	# a bounded fuzz run last, on the targets that ask for one
 	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
 		pc_fuzz
