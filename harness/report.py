@@ -12,9 +12,13 @@ clean" and, with kmemleak, "kmemleak found no leak". A program that
 dies, a plan that is not met, a missing KUnit suite or a missing
 kmemleak list on a target with kmemleak is a failure, never a pass.
 
-Usage: report.py LOG...   Exit status 1 if anything failed.
+With --lint-man first (make test), one more result: mandoc -Tlint finds
+nothing to say of the man pages in man2/.
+
+Usage: report.py [--lint-man] LOG...   Exit status 1 if anything failed.
 """
 import fnmatch
+import glob
 import os
 import re
 import subprocess
@@ -362,11 +366,42 @@ def report(path, res):
                         f'ran instead; expected to skip: {why}')
 
 
+def man_lint(res):
+    """One result: every page under man2/ is clean to mandoc -Tlint
+    -W warning (no message at all, exit status 0). On failure its
+    messages are printed whole, and the first ones are the detail."""
+    pages = sorted(glob.glob(os.path.join(TOP, 'man2', '*.2')))
+    label = 'man pages: mandoc -Tlint -W warning is clean on ' + \
+        (' '.join(os.path.relpath(p, TOP) for p in pages) or 'man2/*.2')
+    if not pages:
+        res.add(label, 'fail', 'no page in man2/')
+        return
+    try:
+        out = subprocess.run(['mandoc', '-Tlint', '-W', 'warning'] + pages,
+                             capture_output=True, text=True)
+    except OSError as e:
+        res.add(label, 'fail', f'mandoc: {e} (make deps installs it)')
+        return
+    msgs = [line.replace(TOP + '/', '') for line in
+            (out.stdout + out.stderr).split('\n') if line.strip()]
+    if out.returncode or msgs:
+        print('\n'.join('    ' + m for m in msgs))
+        res.add(label, 'fail', f'exit status {out.returncode}: ' +
+                ' | '.join(msgs[:4]) + (' | ...' if len(msgs) > 4 else ''))
+    else:
+        res.add(label, 'ok')
+
+
 def main():
     res = Results()
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    if args[:1] == ['--lint-man']:
+        args = args[1:]
+        print('== man pages ==')
+        man_lint(res)
+    if not args:
         res.add('at least one boot log', 'fail')
-    for path in sys.argv[1:]:
+    for path in args:
         try:
             report(path, res)
         except OSError as e:

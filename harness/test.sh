@@ -20,4 +20,5 @@ for target in "$@"; do
 done
 
 step "results"
-python3 "$TOP/harness/report.py" "${logs[@]}"
+# the boots' results, and the man page's lint as one more
+python3 "$TOP/harness/report.py" --lint-man "${logs[@]}"
