@@ -325,18 +325,17 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 
 /**
  * pc_find_task() - the task a new counter is for
- * @pid:	0 for the caller, > 0 for that task, -1 for none (a CPU)
+ * @pid:	0 for the caller, > 0 for that task, < 0 for none: every task
+ *		on a CPU, as seed 000 says of any negative pid
  *
- * Return: the task with a reference, NULL for pid -1, or ERR_PTR():
- * -EINVAL for pid < -1, -ESRCH if there is no such task.
+ * Return: the task with a reference, NULL for a negative pid, or
+ * ERR_PTR(-ESRCH) if there is no such task.
  */
 struct task_struct *pc_find_task(pid_t pid)
 {
 	struct task_struct *task;
 
-	if (pid < -1)
-		return ERR_PTR(-EINVAL);
-	if (pid == -1)
+	if (pid < 0)
 		return NULL;
 
 	rcu_read_lock();

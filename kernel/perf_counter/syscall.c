@@ -108,7 +108,7 @@ put_ctx:
  * sys_perf_counter_open - make a counter and return its file descriptor
  * @hw_event_uptr:	what to count (struct perf_counter_hw_event), followed
  *			by its extra_config_len bytes of extra control words
- * @pid:		0: the caller; > 0: that task; -1: every task on @cpu
+ * @pid:		0: the caller; > 0: that task; < 0: every task on @cpu
  * @cpu:		-1: any CPU; >= 0: only that CPU
  * @group_fd:		-1 to lead a new group, or the fd of a group leader
  * @flags:		must be 0
@@ -146,7 +146,7 @@ SYSCALL_DEFINE5(perf_counter_open,
 	ops = pc_event_ops(&hw_event);
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
-	err = pc_check_privilege(&hw_event, pid == -1 && cpu >= 0);
+	err = pc_check_privilege(&hw_event, pid < 0 && cpu >= 0);
 	if (err)
 		return err;
 	/* NMIs are for root; everyone else gets the ordinary interrupt. */
