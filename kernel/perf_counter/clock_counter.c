@@ -19,6 +19,7 @@
 #include <asm/irq_regs.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/sched/clock.h>
 
 #include "internal.h"
 
@@ -33,6 +34,24 @@ static void pc_clock_read(struct perf_counter *counter)
 	atomic64_add(delta, &counter->count);
 	if (pc_is_sampling(counter))
 		counter->period_left -= delta;
+}
+
+/*
+ * A group record's member: the time counted until now, with the
+ * context's time read as it stands, not moved (the caller need not
+ * hold the context's lock, but is on its CPU with irqs off, where
+ * nothing else moves it meanwhile).
+ */
+static u64 pc_clock_peek(struct perf_counter *counter)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+	u64 count = atomic64_read(&counter->count);
+	u64 now;
+
+	if (counter->idle_paused || !ctx->is_active)
+		return count;
+	now = ctx->time + (local_clock() - ctx->timestamp);
+	return count + (now - counter->clock.start);
 }
 
 static enum hrtimer_restart pc_clock_tick(struct hrtimer *timer)
@@ -115,4 +134,5 @@ const struct pc_ops pc_clock_ops = {
 	.read		= pc_clock_read,
 	.pause		= pc_clock_stop,
 	.resume		= pc_clock_resume,
+	.peek		= pc_clock_peek,
 };

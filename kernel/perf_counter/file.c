@@ -64,6 +64,11 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			return -EFAULT;
 		return pc_queue_resize(counter->queue, bytes);
 	}
+	case PERF_COUNTER_IOC_LOST:
+		if (!counter->queue)
+			return -EINVAL;
+		return put_user(pc_queue_dropped(counter->queue),
+				(u64 __user *)arg);
 	}
 	return -ENOTTY;
 }

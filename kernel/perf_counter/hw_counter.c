@@ -418,17 +418,6 @@ void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 		pc_hw_off(cpuc, counter);
 }
 
-/* Refresh the values a group record or a value field will carry. */
-static void pc_hw_fold_group(struct pc_hw_cpu *cpuc,
-			     struct perf_counter *counter)
-{
-	struct perf_counter *member;
-
-	list_for_each_entry(member, &counter->siblings, group_entry)
-		if (member->ops == &pc_hw_ops && member->hw.on)
-			pc_hw_fold(cpuc, member);
-}
-
 /*
  * Start the next period after the ones that ran out (left <= 0), and
  * say how many ran out.
@@ -484,13 +473,40 @@ static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 		 * The member list may be half changed under the context
 		 * lock on this very CPU: walk it only if the lock is free.
 		 */
-		pc_hw_fold_group(cpuc, counter);
 		pc_sample_write(counter, regs);
 		if (in_nmi())
 			raw_spin_unlock(&ctx->lock);
 	} else {
 		pc_sample_lost(counter, 1);
 	}
+}
+
+/*
+ * Fold @counter, load it for what is left of its period and let it
+ * count, on the register it holds; a throttled counter's periods that
+ * ran out meanwhile are counted lost. The overflow interrupt does not
+ * see it in between.
+ */
+static void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	struct pc_hw_counter *hwc = &counter->hw;
+	unsigned int idx = hwc->place.idx;
+	u64 due;
+
+	WRITE_ONCE(cpuc->on[idx], NULL);
+	barrier();
+	cpuc->pmu->disable(cpuc, hwc);
+	pc_hw_fold(cpuc, counter);
+	if (hwc->throttled) {
+		hwc->throttled = false;
+		due = pc_hw_next_period(counter);
+		if (due)
+			pc_sample_lost(counter, due);
+	}
+	pc_hw_load(cpuc, counter);
+	WRITE_ONCE(cpuc->on[idx], counter);
+	barrier();
+	cpuc->pmu->enable(cpuc, hwc);
 }
 
 /**
@@ -515,25 +531,11 @@ void pc_hw_unthrottle(struct pc_hw_cpu *cpuc)
 	barrier();
 	for (idx = 0; idx < cpuc->pmu->nr_counters; idx++) {
 		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
-		struct pc_hw_counter *hwc;
-		u64 due;
 
 		if (!counter || !READ_ONCE(counter->hw.throttled) ||
 		    READ_ONCE(counter->idle_paused))
 			continue;	/* a paused one is loaded on resume */
-		hwc = &counter->hw;
-		WRITE_ONCE(cpuc->on[idx], NULL);
-		barrier();
-		cpuc->pmu->disable(cpuc, hwc);
-		pc_hw_fold(cpuc, counter);
-		hwc->throttled = false;
-		due = pc_hw_next_period(counter);
-		if (due)
-			pc_sample_lost(counter, due);
-		pc_hw_load(cpuc, counter);
-		WRITE_ONCE(cpuc->on[idx], counter);
-		barrier();
-		cpuc->pmu->enable(cpuc, hwc);
+		pc_hw_reload(cpuc, counter);
 	}
 }
 
@@ -663,23 +665,8 @@ void pc_hw_pause(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
  */
 void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
-	struct pc_hw_counter *hwc = &counter->hw;
-	u64 due;
-
-	if (!hwc->on)
-		return;
-	WRITE_ONCE(cpuc->on[hwc->place.idx], NULL);
-	barrier();
-	if (hwc->throttled) {
-		hwc->throttled = false;
-		due = pc_hw_next_period(counter);
-		if (due)
-			pc_sample_lost(counter, due);
-	}
-	pc_hw_load(cpuc, counter);
-	WRITE_ONCE(cpuc->on[hwc->place.idx], counter);
-	barrier();
-	cpuc->pmu->enable(cpuc, hwc);
+	if (counter->hw.on)
+		pc_hw_reload(cpuc, counter);
 }
 
 static int pc_hw_start(struct perf_counter *counter)
@@ -696,6 +683,13 @@ static void pc_hw_read(struct perf_counter *counter)
 {
 	if (counter->hw.on)
 		pc_hw_fold(pc_hw_this_cpu(), counter);
+}
+
+/* A group record's member: its register folded, safe in NMI. */
+static u64 pc_hw_peek(struct perf_counter *counter)
+{
+	pc_hw_read(counter);
+	return atomic64_read(&counter->count);
 }
 
 static void pc_hw_pause_op(struct perf_counter *counter)
@@ -716,6 +710,7 @@ const struct pc_ops pc_hw_ops = {
 	.read		= pc_hw_read,
 	.pause		= pc_hw_pause_op,
 	.resume		= pc_hw_resume_op,
+	.peek		= pc_hw_peek,
 };
 
 /**

@@ -85,6 +85,7 @@ enum pc_state {
 
 struct perf_counter;
 struct iov_iter;
+struct pc_tp;
 
 /*
  * A sampling counter's queue: a ring of words, see queue.c. Positions
@@ -117,6 +118,9 @@ struct pc_queue {
 	unsigned long		tail;		/* words read, by the reader */
 	u64			lost;		/* records dropped, not reported */
 	atomic_long_t		missed;		/* dropped without the lock */
+	u64			dropped;	/* records dropped and reported,
+						 * under lock */
+	bool			seed_format;	/* read() leaves headers out */
 	raw_spinlock_t		lock;		/* producers */
 	struct mutex		read_mutex;	/* the reader */
 	wait_queue_head_t	wait;
@@ -137,6 +141,10 @@ struct pc_queue {
  *		ctx->lock held, context time up to date. Optional: without
  *		it the kind counts nothing while @idle_paused is set.
  * @resume:	the CPU no longer idles: count again from now
+ * @peek:	the value counted until now, for a group record, without
+ *		the context's lock: on the counter's CPU with irqs off (NMI
+ *		included), the counter on. Optional: without it @count is
+ *		always current.
  *
  * @start may fail (no free hardware register): the counter then stays
  * off the CPU and its group with it.
@@ -149,6 +157,7 @@ struct pc_ops {
 	void	(*read)(struct perf_counter *counter);
 	void	(*pause)(struct perf_counter *counter);
 	void	(*resume)(struct perf_counter *counter);
+	u64	(*peek)(struct perf_counter *counter);
 };
 
 /**
@@ -175,6 +184,8 @@ struct pc_ops {
  * @clock:		clock counters: context time at the last fold, and
  *			the sampling timer
  * @sw_node:		software event counters: on the CPU's event list
+ * @tp:			tracepoint counters: on the tracepoint's list for the
+ *			CPU (@tp.node), and the tracepoint (@tp.point)
  * @hw:			hardware counters: register, raw value, period
  * @period_left:	sampling counters: events until the next sample
  * @queue:		sampling counters: where the records go (top-level
@@ -216,6 +227,10 @@ struct perf_counter {
 			struct hrtimer	timer;
 		} clock;
 		struct hlist_node	sw_node;
+		struct {
+			struct hlist_node	node;
+			struct pc_tp		*point;
+		} tp;
 		struct pc_hw_counter	hw;
 	};
 	s64				period_left;
@@ -343,6 +358,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes);
 bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		      unsigned long *at);
 void pc_queue_commit(struct pc_queue *q, unsigned long at);
+u64 pc_queue_dropped(struct pc_queue *q);
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
 		       struct poll_table_struct *wait);
@@ -363,6 +379,13 @@ void pc_sample_lost(struct perf_counter *counter, u64 n);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 extern struct static_key_false_deferred pc_switch_key;
+
+/*
+ * Records being written on this CPU (a queue's lock held, or about to
+ * be): a tracepoint hit meanwhile — a lock's own events — is not
+ * counted, so no record is written inside another (tp_counter.c).
+ */
+DECLARE_PER_CPU(unsigned int, pc_recording);
 
 /**
  * pc_periods_due() - how many periods of @period ran out at @left
@@ -390,6 +413,18 @@ static inline bool pc_is_sampling(const struct perf_counter *counter)
 	return counter->hw_event.irq_period != 0;
 }
 
+/*
+ * Seed 000's records, with no header: a sampling counter whose
+ * record_type is PERF_RECORD_IRQ or PERF_RECORD_GROUP alone, and no
+ * switch records. Every other counter with a queue reads records with
+ * headers (see the uapi header).
+ */
+static inline bool pc_seed_format(const struct perf_counter_hw_event *hw)
+{
+	return (hw->record_type == PERF_RECORD_IRQ ||
+		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
+}
+
 /* Sampling counters and those asking for switch records have a queue. */
 static inline bool pc_has_records(const struct perf_counter_hw_event *hw)
 {
@@ -409,6 +444,7 @@ extern const struct file_operations pc_fops;
 extern const struct pc_ops pc_clock_ops;
 extern const struct pc_ops pc_sw_event_ops;
 extern const struct pc_ops pc_hw_ops;
+extern const struct pc_ops pc_tp_ops;
 
 /* hw_counter.c: the hardware counters' share of group rules */
 int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
@@ -420,6 +456,7 @@ enum pc_object_kind {
 	PC_OBJ_CONTEXT,
 	PC_OBJ_QUEUE,
 	PC_OBJ_ARRAY,		/* a call's scratch array, freed by it */
+	PC_OBJ_TRACEPOINT,	/* a tracepoint's probe and its lists */
 	PC_OBJ_KINDS
 };
 

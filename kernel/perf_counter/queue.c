@@ -11,6 +11,13 @@
  * record ahead of the next record that fits, so the reader learns of
  * every drop, in order, and nothing is torn or duplicated.
  *
+ * A queue in seed format (pc_seed_format(): record_type IRQ or GROUP
+ * alone, as seed 000 defines them) keeps the same records in the ring,
+ * headers included, for the reader to find where each one ends; read()
+ * copies only what follows each header. That format has no LOST
+ * record: drops are counted in @dropped at once, and
+ * PERF_COUNTER_IOC_LOST tells them, as it does for every queue.
+ *
  * Wakeups go through irq_work: producers may run where waking a task is
  * not allowed.
  *
@@ -169,7 +176,8 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 
 	mutex_lock(&q->read_mutex);
 	raw_spin_lock_irqsave(&q->lock, flags);
-	if (q->head != q->tail || q->lost || atomic_long_read(&q->missed)) {
+	if (q->head != q->tail ||
+	    (!q->seed_format && (q->lost || atomic_long_read(&q->missed)))) {
 		err = -EBUSY;
 		old = ring;
 		old_bytes = bytes;
@@ -205,7 +213,8 @@ static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
  * @words:	the record's size in words, header included
  * @at:		where the record's first word after the header goes
  *
- * Writes the header (and a LOST record first, if drops are pending).
+ * Writes the header (and a LOST record first, if drops are pending and
+ * the queue is not in seed format).
  *
  * Return: true if the caller may now put words - 1 words and commit.
  */
@@ -218,6 +227,11 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 
 	if (unlikely(atomic_long_read(&q->missed)))
 		q->lost += atomic_long_xchg(&q->missed, 0);
+	if (q->seed_format) {
+		/* No LOST record in this format: counted, not written. */
+		q->dropped += q->lost;
+		q->lost = 0;
+	}
 	need = words + (q->lost ? PC_LOST_WORDS : 0);
 
 	if (q->head - tail + need > q->mask + 1UL) {
@@ -229,6 +243,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		pc_queue_put_header(q, at, PERF_COUNTER_REC_LOST,
 				    PC_LOST_WORDS);
 		pc_queue_put(q, at, q->lost);
+		q->dropped += q->lost;
 		q->lost = 0;
 	}
 	pc_queue_put_header(q, at, type, words);
@@ -241,6 +256,24 @@ void pc_queue_commit(struct pc_queue *q, unsigned long at)
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
 	irq_work_queue(&q->wakeup);
+}
+
+/**
+ * pc_queue_dropped() - PERF_COUNTER_IOC_LOST: records dropped so far
+ * @q:	the queue
+ *
+ * Return: every record the queue's producers could not write since it
+ * was made, whether or not a LOST record has told the reader yet.
+ */
+u64 pc_queue_dropped(struct pc_queue *q)
+{
+	unsigned long flags;
+	u64 n;
+
+	raw_spin_lock_irqsave(&q->lock, flags);
+	n = q->dropped + q->lost + atomic_long_read(&q->missed);
+	raw_spin_unlock_irqrestore(&q->lock, flags);
+	return n;
 }
 
 static bool pc_queue_empty(struct pc_queue *q)
@@ -272,12 +305,15 @@ static int pc_queue_copy(struct pc_queue *q, struct iov_iter *to,
  *		in the KUnit tests)
  * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting
  *
+ * A queue in seed format gives each record without its header.
+ *
  * Return: bytes read (as many whole records as fit), -EAGAIN,
  * -ERESTARTSYS, -EFAULT, or -ENOSPC if @to cannot hold the next record.
  * After -EFAULT part of a record may have been copied; it stays unread.
  */
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 {
+	u32 skip = q->seed_format ? 1 : 0;	/* header words left out */
 	size_t count = iov_iter_count(to);
 	unsigned long tail, head;
 	ssize_t done = 0;
@@ -304,20 +340,21 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 			struct perf_counter_record_header	h;
 		} u = { .word = q->ring[tail & q->mask] };
 		u32 words = u.h.size / sizeof(u64);
+		size_t bytes = (words - skip) * sizeof(u64);
 
-		if (done + u.h.size > count) {
+		if (done + bytes > count) {
 			if (!done)
 				done = -ENOSPC;
 			break;
 		}
-		err = pc_queue_copy(q, to, tail, words);
+		err = pc_queue_copy(q, to, tail + skip, words - skip);
 		if (err) {
 			/* what was copied stays read; this record does not */
 			if (!done)
 				done = err;
 			break;
 		}
-		done += u.h.size;
+		done += bytes;
 		tail += words;
 	}
 	/* Done with the words before producers may reuse them. */

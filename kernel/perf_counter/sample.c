@@ -21,6 +21,7 @@
 #include "internal.h"
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(pc_switch_key, HZ);
+DEFINE_PER_CPU(unsigned int, pc_recording);
 
 /* @task's pid and tid as @ns sees them, in one record word. */
 static u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns)
@@ -48,6 +49,19 @@ static u64 pc_sample_ip(struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * A member's value now, for a group record: a kind whose count lags
+ * (a clock, a hardware register) says what it has counted since it last
+ * folded. Whoever is in the member list here (NMI aside, which holds
+ * the context's lock) is stable: it changes only on this CPU, irqs off.
+ */
+static u64 pc_member_value(struct perf_counter *member)
+{
+	if (member->state == PC_STATE_ACTIVE && member->ops->peek)
+		return member->ops->peek(member);
+	return atomic64_read(&member->count);
+}
+
 static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 {
 	struct perf_counter *member;
@@ -62,7 +76,8 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 	if (type & PERF_RECORD_VALUE)
 		words++;
 	if (type & PERF_RECORD_GROUP) {
-		words++;
+		if (!pc_seed_format(&counter->hw_event))
+			words++;	/* the number of members */
 		list_for_each_entry(member, &counter->siblings, group_entry)
 			words += 2;
 	}
@@ -164,7 +179,9 @@ bool pc_sample(struct perf_counter *counter, struct pt_regs *regs)
  *
  * The caller has checked the modes and spent the budget. A full queue
  * counts the record lost. From NMI the queue is only tried, never
- * waited for: a sample that would wait is lost instead.
+ * waited for: a sample that would wait is lost instead. Group members'
+ * values are brought up to date first. In seed format a group record
+ * has no count of members, and a leader without members writes none.
  */
 void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 {
@@ -174,17 +191,21 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	struct perf_counter *member;
 	unsigned long flags;
 	unsigned long at;
+	u32 words = pc_sample_words(counter, type);
 
+	if (words == 1)
+		return;			/* seed format: nothing to record */
+	this_cpu_inc(pc_recording);
 	if (in_nmi()) {
 		if (!raw_spin_trylock_irqsave(&q->lock, flags)) {
 			atomic_long_inc(&q->missed);
+			this_cpu_dec(pc_recording);
 			return;
 		}
 	} else {
 		pc_queue_lock(q, &flags);
 	}
-	if (!pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE,
-			      pc_sample_words(counter, type), &at))
+	if (!pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE, words, &at))
 		goto out;
 
 	if (type & PERF_RECORD_IRQ)
@@ -199,17 +220,20 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 		u64 *nr = &q->ring[at & q->mask];
 		u64 n = 0;
 
-		pc_queue_put(q, &at, 0);
+		if (!q->seed_format)
+			pc_queue_put(q, &at, 0);
 		list_for_each_entry(member, &counter->siblings, group_entry) {
 			pc_queue_put(q, &at, member->hw_event.event_config);
-			pc_queue_put(q, &at, atomic64_read(&member->count));
+			pc_queue_put(q, &at, pc_member_value(member));
 			n++;
 		}
-		*nr = n;
+		if (!q->seed_format)
+			*nr = n;
 	}
 	pc_queue_commit(q, at);
 out:
 	raw_spin_unlock_irqrestore(&q->lock, flags);
+	this_cpu_dec(pc_recording);
 }
 
 /* One switch record for @counter: @task went out (or in); @other too. */
@@ -222,6 +246,7 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 	unsigned long flags;
 	unsigned long at;
 
+	this_cpu_inc(pc_recording);
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {
 		pc_queue_put(q, &at, pc_task_ids(task, top->pid_ns));
@@ -231,6 +256,7 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 		pc_queue_commit(q, at);
 	}
 	raw_spin_unlock_irqrestore(&q->lock, flags);
+	this_cpu_dec(pc_recording);
 }
 
 /**

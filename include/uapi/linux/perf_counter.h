@@ -86,8 +86,17 @@ enum sw_event_ids {
 
 /*
  * record_type: what a sampling counter records at each overflow. A bit
- * mask; 0, 1 and 2 keep their first meanings. A sample holds, after its
- * header and in this order, the fields whose bits are set:
+ * mask; 0, 1 and 2 keep their first meanings.
+ *
+ * Seed format: with PERF_RECORD_IRQ alone or PERF_RECORD_GROUP alone,
+ * and no context_switch bit, read() returns the records of seed 000,
+ * with no header: IRQ, one __u64 ip a record; GROUP, a { __u64
+ * event_config, value } pair for every other member of the group (a
+ * leader alone writes none). Drops are told by PERF_COUNTER_IOC_LOST.
+ *
+ * Every other record_type reads in the extended format: records that
+ * start with a struct perf_counter_record_header. A sample holds, after
+ * its header and in this order, the fields whose bits are set:
  *
  *   IRQ    __u64 ip             instruction pointer interrupted
  *   TID    __u32 pid, tid       the task the event happened in
@@ -108,7 +117,7 @@ enum perf_counter_record_type {
 #define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_VALUE << 1) - 1)
 
 /*
- * Every record read() returns from a sampling counter starts with this
+ * In the extended format every record read() returns starts with this
  * header; size counts the header and is a multiple of 8.
  */
 struct perf_counter_record_header {
@@ -182,6 +191,8 @@ struct perf_counter_hw_event {
 #define PERF_COUNTER_IOC_DISABLE	_IO('$', 1)
 /* A sampling counter's queue size in bytes: a power of two, 4 KiB..1 MiB */
 #define PERF_COUNTER_IOC_QUEUE_SIZE	_IOW('$', 2, __u32)
+/* Records a counter's queue dropped since it was opened, told or not. */
+#define PERF_COUNTER_IOC_LOST		_IOR('$', 3, __u64)
 
 /* prctl() options: the same numbers as PR_TASK_PERF_EVENTS_*. */
 #define PR_TASK_PERF_COUNTERS_DISABLE	31

@@ -21,6 +21,12 @@ extern char __executable_start[], etext[];
 
 static char buf[1 << 16];
 
+/*
+ * The IP, in the extended format: these tests read record headers and
+ * LOST records (IRQ alone reads as seed 000's bare IPs: seed_test).
+ */
+#define PC_RECORD_IP	(PERF_RECORD_IRQ | PERF_RECORD_TIME)
+
 static int open_sampler(unsigned int id, uint64_t period, uint64_t type)
 {
 	struct perf_counter_hw_event hw = pc_sw(id, 0);
@@ -36,7 +42,7 @@ static int open_user_sampler(uint64_t period)
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
 
 	hw.irq_period = period;
-	hw.record_type = PERF_RECORD_IRQ;
+	hw.record_type = PC_RECORD_IP;
 	hw.exclude_kernel = 1;
 	return sys_perf_counter_open(&hw, 0, -1, -1, 0);
 }
@@ -138,7 +144,7 @@ TEST(period_of_2_63_and_above_is_einval)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		for (j = 0; j < ARRAY_SIZE(ids); j++) {
-			int fd = open_sampler(ids[j], bad[i], PERF_RECORD_IRQ);
+			int fd = open_sampler(ids[j], bad[i], PC_RECORD_IP);
 
 			EXPECT_EQ(-1, fd);
 			EXPECT_EQ(EINVAL, errno);
@@ -151,9 +157,9 @@ TEST(period_of_2_63_and_above_is_einval)
 TEST(period_of_2_63_minus_1_counts_and_never_samples)
 {
 	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, (1ULL << 63) - 1,
-			      PERF_RECORD_IRQ);
+			      PC_RECORD_IP);
 	int clk = open_sampler(PERF_COUNT_TASK_CLOCK, (1ULL << 63) - 1,
-			       PERF_RECORD_IRQ);
+			       PC_RECORD_IP);
 	uint64_t lost = 0;
 
 	ASSERT_GE(fd, 0);
@@ -190,7 +196,7 @@ static long sample_getppid(int exclude_kernel, long *kernel)
 	int fd;
 
 	hw.irq_period = 50000;
-	hw.record_type = PERF_RECORD_IRQ;
+	hw.record_type = PC_RECORD_IP;
 	hw.exclude_kernel = exclude_kernel;
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	if (fd < 0)
@@ -246,7 +252,7 @@ static long fault_storm(int pages, uint64_t *faults, uint64_t *lost,
 			uint64_t *ns)
 {
 	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ);
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PC_RECORD_IP);
 	uint32_t size = 1 << 20;
 	uint64_t t0;
 	long n, more;
@@ -311,8 +317,11 @@ TEST(period_1_fault_storm_is_throttled_and_every_period_accounted)
 
 enum { OPEN_TASK, OPEN_TASK_USER, OPEN_CPU, OPEN_CPU_USER, OPEN_KINDS };
 
-/* As nobody: which of the four kinds of counter open? A bit each. */
-static int opens_as_nobody(void)
+/*
+ * As nobody: which of the four kinds of counter open? A bit each. The
+ * CPU-wide ones are asked for with @cpu_pid, a negative pid.
+ */
+static int opens_as_nobody(pid_t cpu_pid)
 {
 	int status, kind, mask = 0;
 	pid_t pid = fork();
@@ -328,7 +337,7 @@ static int opens_as_nobody(void)
 
 			hw.exclude_kernel = kind == OPEN_TASK_USER ||
 					    kind == OPEN_CPU_USER;
-			fd = sys_perf_counter_open(&hw, cpu_wide ? -1 : 0,
+			fd = sys_perf_counter_open(&hw, cpu_wide ? cpu_pid : 0,
 						   cpu_wide ? 0 : -1, -1, 0);
 			if (fd >= 0)
 				mask |= 1 << kind;
@@ -356,16 +365,20 @@ TEST(perf_event_paranoid_levels_as_the_base_kernel_defines_them)
 		{  2, 1 << OPEN_TASK_USER },
 		{  3, 0 },
 	};
+	/* Seed 000: any pid < 0 is every task on the CPU. */
+	static const pid_t cpu_pids[] = { -1, -2, INT_MIN };
+	unsigned int i, p;
 	long old;
-	unsigned int i;
 	int fd;
 
 	ASSERT_EQ(0, sysctl_set(PARANOID, 2, &old));
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		ASSERT_EQ(0, sysctl_set(PARANOID, want[i].level, NULL));
-		EXPECT_EQ(want[i].opens, opens_as_nobody()) {
-			TH_LOG("level %d", want[i].level);
-		}
+		for (p = 0; p < ARRAY_SIZE(cpu_pids); p++)
+			EXPECT_EQ(want[i].opens, opens_as_nobody(cpu_pids[p])) {
+				TH_LOG("level %d, pid %d", want[i].level,
+				       cpu_pids[p]);
+			}
 	}
 	/* Root (CAP_PERFMON, CAP_SYS_ADMIN) may count anything at 3. */
 	fd = pc_open_sw(PERF_COUNT_CPU_CLOCK, -1, 0, -1);
@@ -582,7 +595,7 @@ static int queues_in_memcg(void)
 	before = cg_memory_current();
 	for (i = 0; i < 16; i++) {
 		fd[i] = open_sampler(PERF_COUNT_PAGE_FAULTS, 1000,
-				     PERF_RECORD_IRQ);
+				     PC_RECORD_IP);
 		if (fd[i] < 0)
 			return 11;
 	}

@@ -194,7 +194,7 @@ TEST_F(sampling, blocking_read_waits_for_a_record)
 	ASSERT_EQ(1, read(ready[0], &r, 1));
 	/* a record per 10 faults: a stray fault or two makes none */
 	hw.irq_period = 10;
-	hw.record_type = PERF_RECORD_IRQ;
+	hw.record_type = PERF_RECORD_VALUE;	/* header and value: 16 bytes */
 	fd = sys_perf_counter_open(&hw, pid, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	t0 = now_ns();
@@ -236,7 +236,7 @@ TEST_F(sampling, poll_reports_pollin_when_a_record_waits)
 TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 {
 	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
 			      -1, 0);
 	uint32_t size = 4096;
 	uint64_t lost = 0, m;
@@ -264,7 +264,7 @@ TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 
 TEST_F(sampling, queue_size_rules)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
 			      -1, 0);
 	int counting = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
 	uint32_t size;

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seed 000's records, read as a 2009 program reads them: with
+ * record_type PERF_RECORD_IRQ alone each record is the 8-byte IP, with
+ * PERF_RECORD_GROUP alone it is the event_config and value of every
+ * other member; no header, whole records only, drops told by
+ * PERF_COUNTER_IOC_LOST. Group records carry the members' values as
+ * they are at the sample, in both formats.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+extern char __executable_start[], etext[];
+
+/*
+ * The two functions the client's histogram must find, each in a section
+ * of its own so that the linker says where it begins and ends.
+ */
+extern char __start_pc_hot_a[], __stop_pc_hot_a[];
+extern char __start_pc_hot_b[], __stop_pc_hot_b[];
+
+#define SPIN(loops) do {						\
+	unsigned long x = 0, l = (loops);				\
+	while (l--) {							\
+		x += l;							\
+		__asm__ __volatile__("" : "+r" (x));			\
+	}								\
+} while (0)
+
+__attribute__((noinline, section("pc_hot_a")))
+static void hot_a(unsigned long loops)
+{
+	SPIN(loops);
+}
+
+__attribute__((noinline, section("pc_hot_b")))
+static void hot_b(unsigned long loops)
+{
+	SPIN(loops);
+}
+
+static uint64_t cpu_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * The profiled child: three parts in hot_a to one in hot_b, for @ms of
+ * its CPU time, asking the kernel the time seldom (periods that end in
+ * the kernel are neither samples nor drops).
+ */
+static void spin_a_and_b(int ms)
+{
+	uint64_t end = cpu_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000ULL;
+	int i;
+
+	while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) < end) {
+		for (i = 0; i < 20; i++) {
+			hot_a(30000);
+			hot_b(10000);
+		}
+	}
+}
+
+static uint64_t ioc_lost(int fd)
+{
+	uint64_t n = ~0ULL;
+
+	if (ioctl(fd, PERF_COUNTER_IOC_LOST, &n))
+		return ~0ULL;
+	return n;
+}
+
+struct histogram {
+	long	a, b, text, other, kernel, reads, bad_reads;
+};
+
+/* Where the kernel lives: the top half on 64-bit, above 3 GiB on ours. */
+static int ip_is_kernel(uint64_t ip)
+{
+	if (sizeof(void *) == 8)
+		return ip >= 0x800000000000ULL;
+	return ip >= 0xc0000000ULL;
+}
+
+static void bin_ip(struct histogram *h, uint64_t ip)
+{
+	if (ip >= (uintptr_t)__start_pc_hot_a && ip < (uintptr_t)__stop_pc_hot_a)
+		h->a++;
+	else if (ip >= (uintptr_t)__start_pc_hot_b &&
+		 ip < (uintptr_t)__stop_pc_hot_b)
+		h->b++;
+	else if (ip >= (uintptr_t)__executable_start && ip < (uintptr_t)etext)
+		h->text++;
+	else if (ip_is_kernel(ip))
+		h->kernel++;
+	else
+		h->other++;		/* the vDSO, say */
+}
+
+/* Every IP waiting, one read(fd, &ip, 8) each, as kerneltop read them. */
+static void read_ips(int fd, struct histogram *h)
+{
+	uint64_t ip;
+	ssize_t n;
+
+	while ((n = read(fd, &ip, sizeof(ip))) > 0) {
+		h->reads++;
+		if (n != sizeof(ip))
+			h->bad_reads++;
+		else
+			bin_ip(h, ip);
+	}
+	if (n == 0 || errno != EAGAIN)
+		h->bad_reads++;
+}
+
+/*
+ * The 2009 client: a task-clock sampler on another process, IRQ
+ * records, a poll() loop reading single 8-byte IPs into a histogram of
+ * the program's own functions. Every period of the child's running
+ * time is a sample or a drop; the samples fall in the two functions,
+ * about three in hot_a to one in hot_b.
+ */
+TEST(kerneltop_style_client_histograms_the_childs_functions)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	struct histogram h = { 0 };
+	struct pc_child child;
+	struct pollfd p;
+	uint64_t ran, lost, periods;
+	int fd, clock, status, done = 0;
+	long samples;
+
+	ASSERT_EQ(0, pc_child_start(&child, spin_a_and_b, 300));
+	hw.irq_period = 100000;			/* 100 us */
+	hw.record_type = PERF_RECORD_IRQ;
+	hw.exclude_kernel = 1;
+	fd = sys_perf_counter_open(&hw, child.pid, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	clock = pc_open_sw(PERF_COUNT_TASK_CLOCK, child.pid, -1, -1);
+	ASSERT_GE(clock, 0);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	ASSERT_EQ(1, write(child.go, "x", 1));
+
+	p.fd = fd;
+	p.events = POLLIN;
+	while (!done) {
+		if (poll(&p, 1, 100) > 0 && (p.revents & POLLIN))
+			read_ips(fd, &h);
+		done = waitpid(child.pid, &status, WNOHANG) == child.pid;
+	}
+	read_ips(fd, &h);
+	ran = pc_read(clock);
+	lost = ioc_lost(fd);
+	samples = h.a + h.b + h.text + h.other + h.kernel;
+	periods = ran / hw.irq_period;
+	TH_LOG("child ran %llu ns: %ld samples in %ld reads (hot_a %ld, hot_b %ld, other text %ld, elsewhere %ld, kernel %ld), %llu lost",
+	       (unsigned long long)ran, samples, h.reads, h.a, h.b, h.text,
+	       h.other, h.kernel, (unsigned long long)lost);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0, h.bad_reads);
+	EXPECT_EQ(samples, h.reads);		/* one IP a read */
+	EXPECT_NE(~0ULL, lost);
+	/* every period a sample or a drop; kernel-mode periods neither */
+	EXPECT_LE(samples + (long)lost, (long)periods + 2);
+	EXPECT_GE(samples + (long)lost, (long)periods * 7 / 10 - 2);
+	EXPECT_EQ(0, h.kernel);			/* exclude_kernel */
+	EXPECT_GE(h.a + h.b, samples * 9 / 10);
+	EXPECT_GE(h.a, 3 * h.b / 2);		/* three to one, loosely */
+	EXPECT_LE(h.a, 6 * h.b);
+	close(clock);
+	close(fd);
+}
+
+/* A page-fault sampler at period 1 on this task, records as @type. */
+static int open_fault_sampler(uint64_t type)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+
+	hw.irq_period = 1;
+	hw.record_type = type;
+	return sys_perf_counter_open(&hw, 0, -1, -1, 0);
+}
+
+static uint64_t ips[4096];
+
+TEST(an_8_byte_read_is_one_ip_and_a_larger_one_whole_ips)
+{
+	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	int fd = open_fault_sampler(PERF_RECORD_IRQ);
+	uint64_t faults, ip;
+	ssize_t n;
+	long got = 0, in_text = 0, i;
+
+	ASSERT_GE(count, 0);
+	ASSERT_GE(fd, 0);
+	memset(ips, 0, sizeof(ips));
+	pc_touch_pages(20);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	faults = pc_read(count);
+	ASSERT_GE(faults, 20);
+
+	EXPECT_EQ(-1, read(fd, &ip, 4));	/* less than a record */
+	EXPECT_EQ(ENOSPC, errno);
+	ASSERT_EQ(8, read(fd, &ip, 8));
+	got = 1;
+	in_text += ip >= (uintptr_t)__executable_start && ip < (uintptr_t)etext;
+	/* 12 bytes hold one record of 8: whole records only */
+	ASSERT_EQ(8, read(fd, ips, 12));
+	got++;
+	n = read(fd, ips, sizeof(ips));
+	ASSERT_GT(n, 0);
+	EXPECT_EQ(0, n % 8);
+	got += n / 8;
+	for (i = 0; i < n / 8; i++)
+		in_text += ips[i] >= (uintptr_t)__executable_start &&
+			   ips[i] < (uintptr_t)etext;
+	TH_LOG("%llu faults, %ld IPs, %ld in this program's text",
+	       (unsigned long long)faults, got, in_text);
+	EXPECT_EQ((long)faults, got + (long)ioc_lost(fd));
+	EXPECT_EQ(0, ioc_lost(fd));
+	EXPECT_GE(in_text, got - 4);		/* the touching, in user mode */
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, read(fd, &ip, 8));
+	EXPECT_EQ(EAGAIN, errno);
+	close(fd);
+	close(count);
+}
+
+/*
+ * A seed-format queue has no LOST records: the ioctl tells the drops,
+ * exactly. Control: an extended-format queue's LOST records say the
+ * same number as its ioctl.
+ */
+TEST(seed_format_drops_are_told_by_ioc_lost)
+{
+	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	int fd = open_fault_sampler(PERF_RECORD_IRQ);
+	uint32_t size = 4096;			/* 512 IPs */
+	uint64_t faults, lost;
+	long got = 0;
+	ssize_t n;
+
+	ASSERT_GE(count, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	pc_touch_pages(2000);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	faults = pc_read(count);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	while ((n = read(fd, ips, sizeof(ips))) > 0) {
+		EXPECT_EQ(0, n % 8);
+		got += n / 8;
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	lost = ioc_lost(fd);
+	TH_LOG("%llu faults: %ld IPs read, %llu lost",
+	       (unsigned long long)faults, got, (unsigned long long)lost);
+	EXPECT_LE(got, 512);
+	EXPECT_GT(lost, 0);
+	EXPECT_EQ(faults, got + lost);
+	/* the ioctl's own errors */
+	EXPECT_EQ(-1, ioctl(fd, PERF_COUNTER_IOC_LOST, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(count, PERF_COUNTER_IOC_LOST, &lost));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	close(count);
+}
+
+TEST(extended_format_lost_records_match_ioc_lost)
+{
+	int fd = open_fault_sampler(PERF_RECORD_VALUE);
+	uint32_t size = 4096;			/* 256 records of 16 bytes */
+	uint64_t told = 0, samples = 0, lost;
+	char buf[4096];
+	ssize_t n, off;
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	pc_touch_pages(1000);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0) {
+			if (told || samples > 300)
+				break;
+			pc_touch_pages(1);	/* the LOST record goes out */
+			continue;
+		}
+		for (off = 0; off < n; ) {
+			struct perf_counter_record_header *h = (void *)(buf + off);
+
+			ASSERT_TRUE(h->size >= 16 && off + h->size <= n);
+			if (h->type == PERF_COUNTER_REC_LOST)
+				told += *(uint64_t *)(h + 1);
+			else
+				samples++;
+			off += h->size;
+		}
+	}
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	lost = ioc_lost(fd);
+	TH_LOG("%llu samples, %llu told lost, ioctl says %llu",
+	       (unsigned long long)samples, (unsigned long long)told,
+	       (unsigned long long)lost);
+	EXPECT_GT(told, 0);
+	EXPECT_EQ(told, lost);
+	close(fd);
+}
+
+/*
+ * Group records: a page-fault leader at period 1 with a task-clock and
+ * a minor-fault member; between two faults 40 ms of CPU. Each record
+ * must carry the task-clock as it is at that fault: consecutive values
+ * apart by the CPU burned in between.
+ */
+#define BURN_NS		40000000ULL
+#define TICK_NS		8000000ULL	/* TCG's clock moves in ticks */
+#define GROUP_FAULTS	5
+
+static void touch_and_burn(uint64_t *span)
+{
+	uint64_t start = cpu_ns(CLOCK_THREAD_CPUTIME_ID), end;
+	int i;
+
+	for (i = 0; i < GROUP_FAULTS; i++) {
+		pc_touch_pages(1);
+		if (i == GROUP_FAULTS - 1)
+			break;
+		end = cpu_ns(CLOCK_THREAD_CPUTIME_ID) + BURN_NS;
+		while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+			pc_spin(10000);
+	}
+	*span = cpu_ns(CLOCK_THREAD_CPUTIME_ID) - start;
+}
+
+static int open_group(uint64_t type, int *members)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
+	int leader;
+
+	hw.irq_period = 1;
+	hw.record_type = type;
+	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	if (leader < 0)
+		return -1;
+	members[0] = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, leader);
+	members[1] = pc_open_sw(PERF_COUNT_PAGE_FAULTS_MIN, 0, -1, leader);
+	if (members[0] < 0 || members[1] < 0)
+		return -1;
+	return leader;
+}
+
+/* Records of { clock config, clock, fault config, faults } as pairs. */
+static void check_group_values(struct __test_metadata *_metadata,
+			       uint64_t (*rec)[4], int n, uint64_t span)
+{
+	int i;
+
+	ASSERT_GE(n, GROUP_FAULTS);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+					      PERF_COUNT_TASK_CLOCK), rec[i][0]);
+		EXPECT_EQ(PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+					      PERF_COUNT_PAGE_FAULTS_MIN),
+			  rec[i][2]);
+	}
+	/* the last GROUP_FAULTS records are the touched pages' */
+	for (i = n - GROUP_FAULTS + 1; i < n; i++) {
+		uint64_t d = rec[i][1] - rec[i - 1][1];
+
+		TH_LOG("record %d: task-clock %llu (+%llu ns), minor faults %llu",
+		       i, (unsigned long long)rec[i][1], (unsigned long long)d,
+		       (unsigned long long)rec[i][3]);
+		EXPECT_GE(d, BURN_NS - TICK_NS);
+		EXPECT_LE(d, span + TICK_NS);
+		EXPECT_GT(rec[i][3], rec[i - 1][3]);
+	}
+}
+
+TEST(seed_group_records_carry_the_members_values_at_the_sample)
+{
+	static uint64_t rec[64][4];
+	int members[2], leader, n;
+	uint64_t span;
+	ssize_t len;
+
+	leader = open_group(PERF_RECORD_GROUP, members);
+	ASSERT_GE(leader, 0);
+	pc_prefault_stack(64 << 10);
+	memset(rec, 0, sizeof(rec));
+	ASSERT_EQ(0, pc_enable(leader));
+	touch_and_burn(&span);
+	ASSERT_EQ(0, pc_disable(leader));
+	ASSERT_EQ(0, fcntl(leader, F_SETFL, O_NONBLOCK));
+	/* a record is 32 bytes: one a read of 32 */
+	for (n = 0; n < 64; n++) {
+		len = read(leader, rec[n], 32);
+		if (len < 0)
+			break;
+		ASSERT_EQ(32, len);
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(0, ioc_lost(leader));
+	check_group_values(_metadata, rec, n, span);
+	close(members[1]);
+	close(members[0]);
+	close(leader);
+}
+
+TEST(extended_group_records_carry_the_members_values_at_the_sample)
+{
+	static uint64_t rec[64][4];
+	static char buf[8192];
+	int members[2], leader, n = 0;
+	uint64_t span;
+	ssize_t len, off;
+
+	leader = open_group(PERF_RECORD_TID | PERF_RECORD_GROUP, members);
+	ASSERT_GE(leader, 0);
+	pc_prefault_stack(64 << 10);
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(0, pc_enable(leader));
+	touch_and_burn(&span);
+	ASSERT_EQ(0, pc_disable(leader));
+	ASSERT_EQ(0, fcntl(leader, F_SETFL, O_NONBLOCK));
+	while ((len = read(leader, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len && n < 64; n++) {
+			struct perf_counter_record_header *h = (void *)(buf + off);
+			uint64_t *w = (uint64_t *)(h + 1);
+
+			/* header, tid, nr, two pairs */
+			ASSERT_EQ(PERF_COUNTER_REC_SAMPLE, h->type);
+			ASSERT_EQ(8 * 7, h->size);
+			EXPECT_EQ(2, w[1]);
+			memcpy(rec[n], w + 2, sizeof(rec[n]));
+			off += h->size;
+		}
+	}
+	check_group_values(_metadata, rec, n, span);
+	close(members[1]);
+	close(members[0]);
+	close(leader);
+}
+
+/* A seed-format group record of no other member has nothing to say. */
+TEST(a_leader_alone_writes_no_seed_group_record)
+{
+	int fd = open_fault_sampler(PERF_RECORD_GROUP);
+	int ctl = open_fault_sampler(PERF_RECORD_IRQ);
+	uint64_t w[4];
+
+	ASSERT_GE(fd, 0);
+	ASSERT_GE(ctl, 0);
+	pc_touch_pages(10);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	ASSERT_EQ(0, fcntl(ctl, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(8, read(ctl, w, sizeof(w[0])));	/* control: it sampled */
+	EXPECT_EQ(-1, read(fd, w, sizeof(w)));
+	EXPECT_EQ(EAGAIN, errno);
+	EXPECT_EQ(0, ioc_lost(fd));
+	close(ctl);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
