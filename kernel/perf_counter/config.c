@@ -65,9 +65,12 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
  * this CPU's PMU driver can count them is its decision, when the
  * counter is made (pc_hw_ops.init).
  *
+ * Tracepoint ids are the tracing code's to know: whether one names a
+ * static tracepoint is decided when the counter is made (pc_tp_ops.init).
+ *
  * Return: the counter operations, or ERR_PTR(-EINVAL) for an unknown
- * type or id, and for tracepoint events, which this kernel does not
- * count.
+ * type or id, ERR_PTR(-ENOENT) for a tracepoint on a kernel without
+ * tracepoint counters.
  */
 const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
 {
@@ -95,6 +98,9 @@ const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
 			return &pc_hw_ops;
 		return ERR_PTR(-EINVAL);
 	case PERF_TYPE_TRACEPOINT:
+		if (IS_ENABLED(CONFIG_PERF_COUNTERS_TRACEPOINTS))
+			return &pc_tp_ops;
+		return ERR_PTR(-ENOENT);
 	default:
 		return ERR_PTR(-EINVAL);
 	}

@@ -187,6 +187,7 @@ static const char * const errno_class_names[ERRS_NR] = {
 static const int open_errnos[] = {
 	EINVAL, EFAULT, EBADF, EACCES, EPERM, ESRCH, ENODEV, ENOSPC, EBUSY,
 	ENOMEM, EMFILE, ENFILE, EINTR, E2BIG, ENOBUFS,
+	ENOENT, EOPNOTSUPP,		/* tracepoint ids */
 };
 
 static const int read_errnos[] = {
@@ -241,6 +242,7 @@ struct pc_shared {
 struct fd_slot {
 	int	fd;
 	int	read_size;	/* bytes of a count; 0: records; -1: unknown */
+	int	seed;		/* records in seed 000's format: no headers */
 	pid_t	task;		/* the thread counted, or -1: a whole CPU */
 	int	cpu;
 	int	inherit;
@@ -272,7 +274,10 @@ struct worker {
 	int		has_timer;
 	char		*rbuf;		/* READ_BUF, then PROT_NONE */
 	char		*hwbuf;		/* a page, then PROT_NONE */
-	uint32_t	ioctl_val;
+	union {				/* an ioctl's argument */
+		uint32_t	ioctl_val;	/* QUEUE_SIZE reads it */
+		uint64_t	ioctl_out;	/* LOST writes 8 bytes */
+	};
 	int		next_helper;
 	struct helper	helpers[MAX_HELPERS];
 };
@@ -579,6 +584,13 @@ static int map_buffers(struct worker *w)
 	return 0;
 }
 
+/* Does @hw read seed 000's records: IRQ or GROUP alone, no switches? */
+static int seed_format_of(const struct perf_counter_hw_event *hw)
+{
+	return (hw->record_type == PERF_RECORD_IRQ ||
+		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
+}
+
 /* Bytes a read of a counter opened with @hw gives; 0 if it samples. */
 static int read_size_of(const struct perf_counter_hw_event *hw)
 {
@@ -643,6 +655,9 @@ static uint64_t random_config(struct worker *w)
 					   rnd_below(w, PERF_HW_EVENTS_MAX + 3));
 	if (r < 80)	/* a random 56-bit raw event */
 		return PERF_COUNTER_RAW_CONFIG(rnd(w) >> 8);
+	if (r < 83)	/* where tracefs ids are */
+		return PERF_COUNTER_CONFIG(PERF_TYPE_TRACEPOINT,
+					   rnd_below(w, 2048));
 	if (r < 85)
 		return PERF_COUNTER_CONFIG(PERF_TYPE_TRACEPOINT, rnd(w));
 	if (r < 90)
@@ -1062,7 +1077,8 @@ static void op_open(struct worker *w)
 		count_open_ok();
 		slot.fd = fd;
 		slot.read_size = read_size_of(&a.hw);
-		slot.task = a.pid == -1 ? -1 : task_of(a.pid);
+		slot.seed = seed_format_of(&a.hw);
+		slot.task = a.pid < 0 ? -1 : task_of(a.pid);
 		slot.cpu = a.cpu;
 		slot.inherit = a.hw.inherit;
 		slot.leader = a.group == -1;
@@ -1092,17 +1108,19 @@ static void op_open(struct worker *w)
 struct target {
 	int	fd;
 	int	read_size;	/* as in fd_slot; -1: not its own */
+	int	seed;		/* as in fd_slot */
 };
 
 static struct target pick_target(struct worker *w)
 {
-	struct target t = { -1, -1 };
+	struct target t = { -1, -1, 0 };
 	unsigned int r = rnd_below(w, 100), i;
 
 	if (w->nfds && r < 85) {
 		i = rnd_below(w, w->nfds);
 		t.fd = w->fds[i].fd;
 		t.read_size = w->fds[i].read_size;
+		t.seed = w->fds[i].seed;
 	} else if (r < 92) {
 		t.fd = devnull_fd;
 	} else if (r < 97) {
@@ -1193,8 +1211,11 @@ static void check_read(struct worker *w, const struct target *t,
 		     t->fd, buf, size, ret, t->read_size);
 		return;
 	}
-	if (!t->read_size && good && ret > 0)
+	if (!t->read_size && good && ret > 0 && !t->seed)
 		check_records(w, t->fd, buf, ret);
+	if (!t->read_size && ret > 0 && t->seed && ret % 8)
+		fail(w, "read(%d) of seed-format records = %zd: not whole words",
+		     t->fd, ret);
 }
 
 static void op_read(struct worker *w)
@@ -1273,8 +1294,10 @@ static unsigned long random_ioctl_cmd(struct worker *w)
 		return PERF_COUNTER_IOC_ENABLE;
 	if (r < 50)
 		return PERF_COUNTER_IOC_DISABLE;
-	if (r < 75)
+	if (r < 70)
 		return PERF_COUNTER_IOC_QUEUE_SIZE;
+	if (r < 75)
+		return PERF_COUNTER_IOC_LOST;
 	if (r < 88)
 		return _IOC(dirs[rnd_below(w, ARRAY_SIZE(dirs))], '$',
 			    rnd_below(w, 256), rnd_below(w, 64));
@@ -1681,6 +1704,7 @@ static void helper_open(struct helper *h, uint64_t r)
 	pc_touch_pages(2);
 	h->slot.fd = fd;
 	h->slot.read_size = read_size_of(&hw);
+	h->slot.seed = seed_format_of(&hw);
 	h->slot.task = this_tid();
 	h->slot.cpu = -1;
 	h->slot.inherit = hw.inherit;

@@ -6,6 +6,7 @@
 #define _PC_UTIL_H
 
 #include <alloca.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -273,13 +274,13 @@ static inline long pc_slab_settle(void)
 /*
  * The subsystem's objects alive, from
  * /sys/module/perf_counter/parameters/objects: every counter (inherited
- * copies too), task context, record queue and scratch array, counted
- * exactly: every allocation the subsystem makes. A leak check compares
+ * copies too), task context, record queue, scratch array and tracepoint
+ * probe, counted exactly: every allocation the subsystem makes. A leak check compares
  * them before and after: nothing may be left, whatever its size.
  * Returns 0, or -1 if the file cannot be read.
  */
 struct pc_objects {
-	long counters, contexts, queues, arrays;
+	long counters, contexts, queues, arrays, tracepoints;
 };
 
 static inline int pc_objects_read(struct pc_objects *o)
@@ -289,23 +290,26 @@ static inline int pc_objects_read(struct pc_objects *o)
 
 	if (!f)
 		return -1;
-	n = fscanf(f, "counters %ld contexts %ld queues %ld arrays %ld",
-		   &o->counters, &o->contexts, &o->queues, &o->arrays);
+	n = fscanf(f, "counters %ld contexts %ld queues %ld arrays %ld "
+		   "tracepoints %ld", &o->counters, &o->contexts, &o->queues,
+		   &o->arrays, &o->tracepoints);
 	fclose(f);
-	return n == 4 ? 0 : -1;
+	return n == 5 ? 0 : -1;
 }
 
 /* @before and @after hold the same objects, or the test fails. */
 #define EXPECT_SAME_OBJECTS(before, after) do {				\
-	TH_LOG("objects: %ld/%ld/%ld/%ld counters/contexts/queues/arrays "	\
-	       "before, %ld/%ld/%ld/%ld after", (before).counters,	\
-	       (before).contexts, (before).queues, (before).arrays,	\
-	       (after).counters, (after).contexts, (after).queues,	\
-	       (after).arrays);						\
+	TH_LOG("objects: %ld/%ld/%ld/%ld/%ld counters/contexts/queues/"	\
+	       "arrays/tracepoints before, %ld/%ld/%ld/%ld/%ld after",	\
+	       (before).counters, (before).contexts, (before).queues,	\
+	       (before).arrays, (before).tracepoints, (after).counters,	\
+	       (after).contexts, (after).queues, (after).arrays,	\
+	       (after).tracepoints);					\
 	EXPECT_EQ((before).counters, (after).counters);			\
 	EXPECT_EQ((before).contexts, (after).contexts);			\
 	EXPECT_EQ((before).queues, (after).queues);			\
 	EXPECT_EQ((before).arrays, (after).arrays);			\
+	EXPECT_EQ((before).tracepoints, (after).tracepoints);		\
 } while (0)
 
 /*

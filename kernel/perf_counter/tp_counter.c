@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: tracepoint counters (PERF_TYPE_TRACEPOINT) — the hits of
+ * one of the kernel's static tracepoints, named by the id tracefs shows
+ * in events/SYSTEM/EVENT/id.
+ *
+ * Each tracepoint in use has one struct pc_tp: a probe registered on
+ * the tracepoint with the first counter of that id and removed with the
+ * last, and a list per CPU of the counters that are on that CPU, like a
+ * software event's (sw_counter.c): changed only on its own CPU with
+ * irqs off, and walked there the same way, so it needs no lock.
+ *
+ * Locking: pc_tp_mutex guards pc_tps and every pc_tp's @users. It is
+ * taken inside ctx->mutex (a copy made at fork) and takes the tracing
+ * code's own mutexes (event_mutex, tracepoints_mutex) inside it, never
+ * around anything of ours.
+ *
+ * The probe takes none of the tracepoint's arguments — every hit counts
+ * one, whatever the event says — so it is declared with its data alone.
+ * The tracepoint calls it with the arguments after the data; on x86 and
+ * PowerPC the caller passes and removes its arguments, so a callee may
+ * leave the trailing ones unread. Kernels that check indirect calls'
+ * types (CFI_CLANG) build no tracepoint counters (Kconfig).
+ *
+ * What a hit is:
+ *  - kernel mode: the kernel hits its tracepoints. A counter with
+ *    exclude_kernel counts none (as 6.1's perf_events does for
+ *    tracepoint events); exclude_user changes nothing.
+ *  - in the task current on the CPU, as a software event is.
+ *  - not counted in NMI (this CPU's lists may be half changed under
+ *    it), nor while this CPU writes a record or runs the probe
+ *    (pc_recording): the events of the record queue's own lock (lock
+ *    contention, lockdep's acquire and release) would write a record
+ *    inside another, or recurse.
+ * A sample's instruction pointer is where the tracepoint's probes were
+ * called from.
+ */
+#include <linux/hardirq.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+
+#include "internal.h"
+
+/**
+ * struct pc_tp - one tracepoint that counters count
+ * @entry:	in pc_tps
+ * @call:	the trace event, a reference held (its module's)
+ * @id:		its id
+ * @users:	counters of that id, inherited copies included
+ * @active:	per CPU, the counters on that CPU
+ */
+struct pc_tp {
+	struct list_head	entry;
+	struct trace_event_call	*call;
+	int			id;
+	unsigned int		users;
+	struct hlist_head __percpu *active;
+};
+
+static DEFINE_MUTEX(pc_tp_mutex);
+static LIST_HEAD(pc_tps);
+
+/* A sample's state: kernel mode (zeroed), and where the hit was. */
+static DEFINE_PER_CPU(struct pt_regs, pc_tp_regs);
+
+static void pc_tp_probe(struct pc_tp *tp)
+{
+	unsigned long ip = _RET_IP_;
+	struct perf_counter *counter;
+	struct pt_regs *regs;
+	unsigned long flags;
+
+	if (in_nmi())
+		return;
+	local_irq_save(flags);
+	if (this_cpu_read(pc_recording))
+		goto out;
+	this_cpu_inc(pc_recording);
+	regs = this_cpu_ptr(&pc_tp_regs);
+	instruction_pointer_set(regs, ip);
+	hlist_for_each_entry(counter, this_cpu_ptr(tp->active), tp.node) {
+		if (counter->hw_event.exclude_kernel ||
+		    READ_ONCE(counter->idle_paused))
+			continue;
+		atomic64_inc(&counter->count);
+		if (unlikely(pc_is_sampling(counter))) {
+			counter->period_left--;
+			pc_sample_periods(counter, regs);
+		}
+	}
+	this_cpu_dec(pc_recording);
+out:
+	local_irq_restore(flags);
+}
+
+/* The tracepoint of event @id, with its probe on; under pc_tp_mutex. */
+static struct pc_tp *pc_tp_get(int id)
+{
+	struct trace_event_call *call;
+	struct pc_tp *tp;
+	int err;
+
+	list_for_each_entry(tp, &pc_tps, entry) {
+		if (tp->id == id) {
+			tp->users++;
+			return tp;
+		}
+	}
+
+	call = trace_event_get_static(id);
+	if (IS_ERR(call))
+		return ERR_CAST(call);
+	err = -ENOMEM;
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp)
+		goto put_call;
+	tp->active = alloc_percpu(struct hlist_head);
+	if (!tp->active)
+		goto free_tp;
+	tp->call = call;
+	tp->id = id;
+	tp->users = 1;
+	err = tracepoint_probe_register(call->tp, (void *)pc_tp_probe, tp);
+	if (err)
+		goto free_active;
+	list_add(&tp->entry, &pc_tps);
+	pc_object_made(PC_OBJ_TRACEPOINT);
+	return tp;
+
+free_active:
+	free_percpu(tp->active);
+free_tp:
+	kfree(tp);
+put_call:
+	trace_event_put_ref(call);
+	return ERR_PTR(err);
+}
+
+/* A counter of @tp is gone; the last takes the probe off. */
+static void pc_tp_put(struct pc_tp *tp)
+{
+	lockdep_assert_held(&pc_tp_mutex);
+	if (--tp->users)
+		return;
+	list_del(&tp->entry);
+	tracepoint_probe_unregister(tp->call->tp, (void *)pc_tp_probe, tp);
+	/* No CPU is in the probe, or walking tp->active, after this. */
+	tracepoint_synchronize_unregister();
+	free_percpu(tp->active);
+	trace_event_put_ref(tp->call);
+	kfree(tp);
+	pc_object_ended(PC_OBJ_TRACEPOINT);
+}
+
+/*
+ * The event_id is the tracefs id: an int. Larger ids name nothing, and
+ * are -ENOENT like every id no event has.
+ */
+static int pc_tp_init(struct perf_counter *counter)
+{
+	u64 id = PERF_COUNTER_ID(counter->hw_event.event_config);
+	struct pc_tp *tp;
+
+	if (id > INT_MAX)
+		return -ENOENT;
+	mutex_lock(&pc_tp_mutex);
+	tp = pc_tp_get(id);
+	mutex_unlock(&pc_tp_mutex);
+	if (IS_ERR(tp))
+		return PTR_ERR(tp);
+	counter->tp.point = tp;
+	INIT_HLIST_NODE(&counter->tp.node);
+	return 0;
+}
+
+static void pc_tp_destroy(struct perf_counter *counter)
+{
+	mutex_lock(&pc_tp_mutex);
+	pc_tp_put(counter->tp.point);
+	mutex_unlock(&pc_tp_mutex);
+}
+
+static int pc_tp_start(struct perf_counter *counter)
+{
+	hlist_add_head(&counter->tp.node,
+		       this_cpu_ptr(counter->tp.point->active));
+	return 0;
+}
+
+static void pc_tp_stop(struct perf_counter *counter)
+{
+	hlist_del_init(&counter->tp.node);
+}
+
+/* The count is always current: nothing to fold. */
+static void pc_tp_read(struct perf_counter *counter)
+{
+}
+
+const struct pc_ops pc_tp_ops = {
+	.init		= pc_tp_init,
+	.destroy	= pc_tp_destroy,
+	.start		= pc_tp_start,
+	.stop		= pc_tp_stop,
+	.read		= pc_tp_read,
+};
