@@ -118,8 +118,7 @@ struct pc_queue {
 	unsigned long		tail;		/* words read, by the reader */
 	u64			lost;		/* records dropped, not reported */
 	atomic_long_t		missed;		/* dropped without the lock */
-	u64			dropped;	/* records dropped and reported,
-						 * under lock */
+	u64			dropped;	/* no longer pending, under lock */
 	bool			seed_format;	/* read() leaves headers out */
 	raw_spinlock_t		lock;		/* producers */
 	struct mutex		read_mutex;	/* the reader */

@@ -290,9 +290,10 @@ static inline int pc_objects_read(struct pc_objects *o)
 
 	if (!f)
 		return -1;
-	n = fscanf(f, "counters %ld contexts %ld queues %ld arrays %ld "
-		   "tracepoints %ld", &o->counters, &o->contexts, &o->queues,
-		   &o->arrays, &o->tracepoints);
+	n = fscanf(f,
+		   "counters %ld contexts %ld queues %ld arrays %ld tracepoints %ld",
+		   &o->counters, &o->contexts, &o->queues, &o->arrays,
+		   &o->tracepoints);
 	fclose(f);
 	return n == 5 ? 0 : -1;
 }
