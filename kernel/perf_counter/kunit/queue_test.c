@@ -4,8 +4,9 @@
  * queue counts every record it drops and reports the count in a LOST
  * record ahead of the next record that fits; and a producer in hard-irq
  * context racing a reader loses nothing it does not report, tears
- * nothing and duplicates nothing. The reader is read()'s own,
- * pc_queue_read(), into a kernel buffer.
+ * nothing and duplicates nothing. In seed format the same records read
+ * without their headers, and drops are counted, never written. The
+ * reader is read()'s own, pc_queue_read(), into a kernel buffer.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -127,6 +128,44 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
 	pc_queue_free(q);
 }
 
+static void seed_format_reads_bare_records_and_counts_drops(struct kunit *test)
+{
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
+	u64 seq = 0, buf[8] = { 0 };
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	q->seed_format = true;
+	while (push(q, seq))
+		seq++;
+	KUNIT_EXPECT_EQ(test, seq, (q->mask + 1) / 2);	/* headers kept */
+	for (i = 0; i < 9; i++)
+		KUNIT_EXPECT_FALSE(test, push(q, 1000 + i));
+	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 10);
+
+	/* one word: one record's payload, no header */
+	KUNIT_EXPECT_EQ(test, read_words(q, buf, 1), 8);
+	KUNIT_EXPECT_EQ(test, buf[0], 0);
+	/* five words hold five records, never a part of one */
+	KUNIT_EXPECT_EQ(test, read_words(q, buf, 5), 40);
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, buf[i], i + 1);
+	/* room again: no LOST record is written, the count stays */
+	KUNIT_EXPECT_TRUE(test, push(q, 2000));
+	KUNIT_EXPECT_EQ(test, q->lost, 0);
+	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 10);
+	while (read_words(q, buf, 1) == 8)
+		;
+	KUNIT_EXPECT_EQ(test, buf[0], 2000);
+	/* drops pending do not keep a seed-format queue from a resize */
+	push(q, 1);
+	read_words(q, buf, 1);
+	atomic_long_inc(&q->missed);
+	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, 2 * PC_QUEUE_MIN), 0);
+	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 11);
+	pc_queue_free(q);
+}
+
 static void resize_rules(struct kunit *test)
 {
 	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
@@ -232,6 +271,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 static struct kunit_case pc_queue_cases[] = {
 	KUNIT_CASE(records_wrap_around_whole),
 	KUNIT_CASE(full_queue_reports_every_drop_before_the_next_record),
+	KUNIT_CASE(seed_format_reads_bare_records_and_counts_drops),
 	KUNIT_CASE(resize_rules),
 	KUNIT_CASE(irq_producer_racing_a_reader_loses_only_what_it_reports),
 	{}
