@@ -685,10 +685,19 @@ static void pc_hw_read(struct perf_counter *counter)
 		pc_hw_fold(pc_hw_this_cpu(), counter);
 }
 
-/* A group record's member: its register folded, safe in NMI. */
+/*
+ * A group record's member: its register folded, safe in NMI. Only while
+ * the register is published as its own (cpuc->on[]): a reload clears
+ * that before it sets the raw value and the register apart, and the
+ * fold would take the difference of the two for events.
+ */
 static u64 pc_hw_peek(struct perf_counter *counter)
 {
-	pc_hw_read(counter);
+	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
+	struct pc_hw_counter *hwc = &counter->hw;
+
+	if (hwc->on && READ_ONCE(cpuc->on[hwc->place.idx]) == counter)
+		pc_hw_fold(cpuc, counter);
 	return atomic64_read(&counter->count);
 }
 

@@ -11,9 +11,13 @@
  * irqs off, and walked there the same way, so it needs no lock.
  *
  * Locking: pc_tp_mutex guards pc_tps and every pc_tp's @users. It is
- * taken inside ctx->mutex (a copy made at fork) and takes the tracing
- * code's own mutexes (event_mutex, tracepoints_mutex) inside it, never
- * around anything of ours.
+ * taken inside ctx->mutex (a copy made at fork) and inside the task's
+ * exec_update_lock (open), and takes the tracing code's locks inside it
+ * when a probe goes on or off (event_mutex, tracepoints_mutex and what
+ * registering takes: cpu_hotplug_lock, jump_label_mutex, text_mutex,
+ * tasklist_lock for the syscall events), never around anything of
+ * ours. The grace periods that end a probe are waited for after it is
+ * dropped.
  *
  * The probe takes none of the tracepoint's arguments — every hit counts
  * one, whatever the event says — so it is declared with its data alone.
@@ -25,21 +29,32 @@
  * What a hit is:
  *  - kernel mode: the kernel hits its tracepoints. A counter with
  *    exclude_kernel counts none (as 6.1's perf_events does for
- *    tracepoint events); exclude_user changes nothing.
+ *    tracepoint events) and so puts no probe on: a user who may count
+ *    only user mode cannot switch a tracepoint on. exclude_user changes
+ *    nothing.
  *  - in the task current on the CPU, as a software event is.
  *  - not counted in NMI (this CPU's lists may be half changed under
- *    it), nor while this CPU writes a record or runs the probe
- *    (pc_recording): the events of the record queue's own lock (lock
- *    contention, lockdep's acquire and release) would write a record
- *    inside another, or recurse.
+ *    it), nor while this CPU holds a record queue's lock or runs the
+ *    probe, interrupts taken meanwhile included (pc_recording): the
+ *    probe's own irq toggles would recurse, a record be written inside
+ *    another.
+ * The events of the lock system (lockdep's acquire and release, lock
+ * contention) fire inside any critical section, those of the record
+ * queue and of a 32-bit machine's atomic64 operations included, where
+ * the probe's own atomic64 and queue lock would deadlock: they are
+ * refused with EOPNOTSUPP, as are events with no static tracepoint of
+ * their own and dynamic ones (synthetic, user events).
+ *
  * A sample's instruction pointer is where the tracepoint's probes were
- * called from.
+ * called from: the traced code while this is the tracepoint's only
+ * probe (its static call), else the tracepoint's iterator.
  */
 #include <linux/hardirq.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
@@ -67,7 +82,8 @@ static LIST_HEAD(pc_tps);
 /* A sample's state: kernel mode (zeroed), and where the hit was. */
 static DEFINE_PER_CPU(struct pt_regs, pc_tp_regs);
 
-static void pc_tp_probe(struct pc_tp *tp)
+/* Called with preemption off, as every tracepoint probe is. */
+static notrace void pc_tp_probe(struct pc_tp *tp)
 {
 	unsigned long ip = _RET_IP_;
 	struct perf_counter *counter;
@@ -76,10 +92,9 @@ static void pc_tp_probe(struct pc_tp *tp)
 
 	if (in_nmi())
 		return;
+	if (this_cpu_inc_return(pc_recording) != 1)
+		goto nested;
 	local_irq_save(flags);
-	if (this_cpu_read(pc_recording))
-		goto out;
-	this_cpu_inc(pc_recording);
 	regs = this_cpu_ptr(&pc_tp_regs);
 	instruction_pointer_set(regs, ip);
 	hlist_for_each_entry(counter, this_cpu_ptr(tp->active), tp.node) {
@@ -92,9 +107,29 @@ static void pc_tp_probe(struct pc_tp *tp)
 			pc_sample_periods(counter, regs);
 		}
 	}
-	this_cpu_dec(pc_recording);
-out:
 	local_irq_restore(flags);
+nested:
+	this_cpu_dec(pc_recording);
+}
+
+/*
+ * The event of @id, a reference held, if a counter may count it: a
+ * static tracepoint of its own, not a dynamic event, not one of the
+ * lock system's.
+ */
+static struct trace_event_call *pc_tp_event(int id)
+{
+	struct trace_event_call *call = trace_event_get_static(id);
+
+	if (IS_ERR(call))
+		return call;
+	if ((call->flags & TRACE_EVENT_FL_DYNAMIC) ||
+	    (call->class && call->class->system &&
+	     !strcmp(call->class->system, "lock"))) {
+		trace_event_put_ref(call);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	return call;
 }
 
 /* The tracepoint of event @id, with its probe on; under pc_tp_mutex. */
@@ -111,7 +146,7 @@ static struct pc_tp *pc_tp_get(int id)
 		}
 	}
 
-	call = trace_event_get_static(id);
+	call = pc_tp_event(id);
 	if (IS_ERR(call))
 		return ERR_CAST(call);
 	err = -ENOMEM;
@@ -140,14 +175,25 @@ put_call:
 	return ERR_PTR(err);
 }
 
-/* A counter of @tp is gone; the last takes the probe off. */
+/*
+ * A counter of @tp is gone; the last takes the probe off, and frees it
+ * once no CPU can be in the probe, outside pc_tp_mutex.
+ */
 static void pc_tp_put(struct pc_tp *tp)
 {
-	lockdep_assert_held(&pc_tp_mutex);
-	if (--tp->users)
+	bool last;
+
+	mutex_lock(&pc_tp_mutex);
+	last = !--tp->users;
+	if (last) {
+		list_del(&tp->entry);
+		WARN_ON_ONCE(tracepoint_probe_unregister(tp->call->tp,
+							 (void *)pc_tp_probe,
+							 tp));
+	}
+	mutex_unlock(&pc_tp_mutex);
+	if (!last)
 		return;
-	list_del(&tp->entry);
-	tracepoint_probe_unregister(tp->call->tp, (void *)pc_tp_probe, tp);
 	/* No CPU is in the probe, or walking tp->active, after this. */
 	tracepoint_synchronize_unregister();
 	free_percpu(tp->active);
@@ -158,42 +204,53 @@ static void pc_tp_put(struct pc_tp *tp)
 
 /*
  * The event_id is the tracefs id: an int. Larger ids name nothing, and
- * are -ENOENT like every id no event has.
+ * are -ENOENT like every id no event has. A counter that excludes the
+ * kernel would count no hit: its id is checked, and no probe put on.
  */
 static int pc_tp_init(struct perf_counter *counter)
 {
 	u64 id = PERF_COUNTER_ID(counter->hw_event.event_config);
+	struct trace_event_call *call;
 	struct pc_tp *tp;
 
 	if (id > INT_MAX)
 		return -ENOENT;
+	INIT_HLIST_NODE(&counter->tp.node);
+	counter->tp.point = NULL;
+	if (counter->hw_event.exclude_kernel) {
+		call = pc_tp_event(id);
+		if (IS_ERR(call))
+			return PTR_ERR(call);
+		trace_event_put_ref(call);
+		return 0;
+	}
 	mutex_lock(&pc_tp_mutex);
 	tp = pc_tp_get(id);
 	mutex_unlock(&pc_tp_mutex);
 	if (IS_ERR(tp))
 		return PTR_ERR(tp);
 	counter->tp.point = tp;
-	INIT_HLIST_NODE(&counter->tp.node);
 	return 0;
 }
 
 static void pc_tp_destroy(struct perf_counter *counter)
 {
-	mutex_lock(&pc_tp_mutex);
-	pc_tp_put(counter->tp.point);
-	mutex_unlock(&pc_tp_mutex);
+	if (counter->tp.point)
+		pc_tp_put(counter->tp.point);
 }
 
 static int pc_tp_start(struct perf_counter *counter)
 {
-	hlist_add_head(&counter->tp.node,
-		       this_cpu_ptr(counter->tp.point->active));
+	if (counter->tp.point)
+		hlist_add_head(&counter->tp.node,
+			       this_cpu_ptr(counter->tp.point->active));
 	return 0;
 }
 
 static void pc_tp_stop(struct perf_counter *counter)
 {
-	hlist_del_init(&counter->tp.node);
+	if (counter->tp.point)
+		hlist_del_init(&counter->tp.node);
 }
 
 /* The count is always current: nothing to fold. */

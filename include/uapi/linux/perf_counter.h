@@ -88,11 +88,12 @@ enum sw_event_ids {
  * record_type: what a sampling counter records at each overflow. A bit
  * mask; 0, 1 and 2 keep their first meanings.
  *
- * Seed format: with PERF_RECORD_IRQ alone or PERF_RECORD_GROUP alone,
- * and no context_switch bit, read() returns the records of seed 000,
- * with no header: IRQ, one __u64 ip a record; GROUP, a { __u64
- * event_config, value } pair for every other member of the group (a
- * leader alone writes none). Drops are told by PERF_COUNTER_IOC_LOST.
+ * The 2009 format: with PERF_RECORD_IRQ alone or PERF_RECORD_GROUP
+ * alone, and no context_switch bit, read() returns the records the
+ * first perf_counter ABI defined, with no header: IRQ, one __u64 ip a
+ * record; GROUP, a { __u64 event_config, value } pair for every other
+ * member of the group (a leader alone writes none). Drops are told by
+ * PERF_COUNTER_IOC_LOST.
  *
  * Every other record_type reads in the extended format: records that
  * start with a struct perf_counter_record_header. A sample holds, after

@@ -267,19 +267,25 @@ TEST(tracepoint_member_under_a_software_leader)
 
 /*
  * A hit is kernel mode: exclude_kernel counts none, as 6.1's
- * perf_events does; the control without it counts them all.
+ * perf_events does, and switches no tracepoint on; the control without
+ * it counts them all.
  */
 TEST(exclude_kernel_counts_no_tracepoint_hit)
 {
 	long id = tp_id("sched", "sched_process_fork");
 	struct perf_counter_hw_event hw = tp_event(id, 0);
+	struct pc_objects o0, o1;
 	int ctl, fd, user;
 
 	ASSERT_GT(id, 0);
-	ctl = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	hw.exclude_kernel = 1;
+	ASSERT_EQ(0, pc_objects_read(&o0));
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	/* it can count nothing: it puts no probe on */
+	EXPECT_EQ(o0.tracepoints, o1.tracepoints);
 	hw.exclude_kernel = 0;
+	ctl = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	hw.exclude_user = 1;
 	user = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(ctl, 0);
@@ -374,6 +380,7 @@ TEST(ids_that_name_no_static_tracepoint_are_refused)
 	};
 	struct perf_counter_hw_event hw;
 	long syscall_id = tp_id("syscalls", "sys_enter_getppid");
+	long lock_id = tp_id("lock", "contention_begin");
 	unsigned int i;
 	int fd;
 
@@ -392,6 +399,11 @@ TEST(ids_that_name_no_static_tracepoint_are_refused)
 	/* an event with no static tracepoint of its own */
 	ASSERT_GT(syscall_id, 0);
 	hw = tp_event(syscall_id, 0);
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	/* the lock events fire inside any critical section: refused */
+	ASSERT_GT(lock_id, 0);
+	hw = tp_event(lock_id, 0);
 	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	/* and a raw type bit is still a hardware event's business */
