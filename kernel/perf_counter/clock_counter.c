@@ -38,9 +38,12 @@ static void pc_clock_read(struct perf_counter *counter)
 
 /*
  * A group record's member: the time counted until now, with the
- * context's time read as it stands, not moved (the caller need not
- * hold the context's lock, but is on its CPU with irqs off, where
- * nothing else moves it meanwhile).
+ * context's time read as it stands, not moved. The caller is on the
+ * context's CPU with irqs off, where only that CPU moves it, and not
+ * inside the move (the NMI path holds the context's lock). The value
+ * may run a little ahead of what the next fold counts: the time from
+ * here to the next stop or pause is not the counter's if it ends in
+ * one.
  */
 static u64 pc_clock_peek(struct perf_counter *counter)
 {
@@ -120,6 +123,18 @@ static void pc_clock_stop(struct perf_counter *counter)
 	}
 }
 
+/*
+ * A switch record is next: the samples of the periods that have run out
+ * go first, so that the records stay in the order things happened.
+ */
+static void pc_clock_flush(struct perf_counter *counter)
+{
+	if (!pc_is_sampling(counter) || counter->idle_paused)
+		return;
+	pc_clock_read(counter);
+	pc_sample_periods(counter, NULL);
+}
+
 /* exclude_idle: off the clock while the CPU idles, on it again after. */
 static void pc_clock_resume(struct perf_counter *counter)
 {
@@ -134,5 +149,6 @@ const struct pc_ops pc_clock_ops = {
 	.read		= pc_clock_read,
 	.pause		= pc_clock_stop,
 	.resume		= pc_clock_resume,
+	.flush		= pc_clock_flush,
 	.peek		= pc_clock_peek,
 };

@@ -57,19 +57,25 @@ u64 pc_ctx_update_time(struct perf_counter_context *ctx)
 	return pc_ctx_advance(ctx, local_clock());
 }
 
-/* Take every group of an active context off this CPU. */
-void pc_ctx_sched_out(struct perf_counter_context *ctx)
+/*
+ * Take every group of an active context off this CPU at context time
+ * @now, which the caller has just brought up to date.
+ */
+static void pc_ctx_sched_out_at(struct perf_counter_context *ctx, u64 now)
 {
 	struct perf_counter *leader;
-	u64 now;
 
-	lockdep_assert_held(&ctx->lock);
-	if (!ctx->is_active)
-		return;
-	now = pc_ctx_update_time(ctx);
 	list_for_each_entry(leader, &ctx->groups, group_entry)
 		pc_group_sched_out(leader, now);
 	ctx->is_active = false;
+}
+
+/* Take every group of an active context off this CPU. */
+void pc_ctx_sched_out(struct perf_counter_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->is_active)
+		pc_ctx_sched_out_at(ctx, pc_ctx_update_time(ctx));
 }
 
 /* Make the context active on @cpu (this CPU) and put its groups on. */
@@ -91,6 +97,7 @@ static void pc_cpu_switch_records(u32 kind, struct task_struct *task,
 	struct perf_counter_context *ctx = pc_this_cpu_ctx();
 
 	raw_spin_lock(&ctx->lock);
+	pc_ctx_update_time(ctx);
 	pc_ctx_switch_records(ctx, kind, task, other);
 	raw_spin_unlock(&ctx->lock);
 }
@@ -133,10 +140,15 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 	if (!ctx)
 		return;
 	raw_spin_lock(&ctx->lock);
-	if (records && ctx->is_active)
-		pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT, prev,
-				      NULL);
-	pc_ctx_sched_out(ctx);
+	if (ctx->is_active) {
+		/* One time for the last samples, the records and the stop. */
+		u64 now = pc_ctx_update_time(ctx);
+
+		if (records)
+			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT,
+					      prev, NULL);
+		pc_ctx_sched_out_at(ctx, now);
+	}
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -149,9 +161,11 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	if (ctx) {
 		raw_spin_lock(&ctx->lock);
 		pc_ctx_sched_in(ctx, smp_processor_id());
-		if (records && ctx->is_active)
+		if (records && ctx->is_active) {
+			pc_ctx_update_time(ctx);
 			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_IN,
 					      task, NULL);
+		}
 		raw_spin_unlock(&ctx->lock);
 	}
 	if (records)

@@ -152,11 +152,19 @@ void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time)
 	counter->tstamp = ctx_time;
 }
 
-/* Change state with the times charged to the old one. */
+/*
+ * Change state with the times charged to the old one. A reader of the
+ * counter's queue learns at once that it entered or left the error
+ * state (from any context: the wakeup goes through irq_work).
+ */
 void pc_counter_set_state(struct perf_counter *counter, int state,
 			  u64 ctx_time)
 {
+	bool error = state == PC_STATE_ERROR;
+
 	pc_counter_update_times(counter, ctx_time);
+	if (counter->queue && error != (counter->state == PC_STATE_ERROR))
+		pc_queue_set_error(counter->queue, error);
 	counter->state = state;
 }
 

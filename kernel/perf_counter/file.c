@@ -62,7 +62,7 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			return -EINVAL;
 		if (get_user(bytes, (u32 __user *)arg))
 			return -EFAULT;
-		return pc_queue_resize(counter->queue, bytes);
+		return pc_counter_queue_resize(counter, bytes);
 	}
 	case PERF_COUNTER_IOC_LOST:
 		if (!counter->queue)

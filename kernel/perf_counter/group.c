@@ -116,7 +116,8 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
  * starts counting at once if the context is active.
  *
  * Return: 0, -ESRCH if the context's task has exited, or -ENOSPC if
- * the group's hardware counters could never all be on at once.
+ * the group's hardware counters could never all be on at once, or its
+ * leader's group records would no longer fit the leader's queue.
  */
 int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 {
@@ -127,7 +128,8 @@ int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 	if (ctx->dead || (leader && !leader->attached))
 		err = -ESRCH;
 	else if (leader)
-		err = pc_hw_group_fits(leader, counter);
+		err = pc_hw_group_fits(leader, counter) ?:
+		      pc_group_record_fits(leader);
 	if (!err) {
 		counter->leader = leader ?: counter;
 		pc_counter_get(counter);

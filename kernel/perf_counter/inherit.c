@@ -168,11 +168,22 @@ int __perf_counter_init_task(struct task_struct *child)
 	return err;
 }
 
+/*
+ * A task counter's task has exited (@copy NULL), or one of its copies
+ * has (@copy, under top->child_mutex, just taken off): once neither
+ * the task nor any copy is left, its queue can get no more records.
+ */
+static bool pc_records_ended(struct perf_counter *top)
+{
+	lockdep_assert_held(&top->child_mutex);
+	return top->queue && top->task_ended && list_empty(&top->children);
+}
+
 /* An exited copy gives its value and times to its top-level counter. */
 static void pc_fold_into_parent(struct perf_counter *copy)
 {
 	struct perf_counter *top = copy->parent;
-	bool folded = false;
+	bool folded = false, ended = false;
 
 	mutex_lock(&top->child_mutex);
 	if (!list_empty(&copy->child_entry)) {
@@ -181,10 +192,26 @@ static void pc_fold_into_parent(struct perf_counter *copy)
 		atomic64_add(copy->time_enabled, &top->child_time_enabled);
 		atomic64_add(copy->time_running, &top->child_time_running);
 		folded = true;
+		ended = pc_records_ended(top);
 	}
 	mutex_unlock(&top->child_mutex);
+	if (ended)
+		pc_queue_set_gone(top->queue);
 	if (folded)
 		pc_counter_put(copy);
+}
+
+/* The task of top-level counter @counter has exited. */
+static void pc_task_ended(struct perf_counter *counter)
+{
+	bool ended;
+
+	mutex_lock(&counter->child_mutex);
+	counter->task_ended = true;
+	ended = pc_records_ended(counter);
+	mutex_unlock(&counter->child_mutex);
+	if (ended)
+		pc_queue_set_gone(counter->queue);
 }
 
 /**
@@ -236,6 +263,8 @@ void pc_task_teardown(struct task_struct *task)
 		list_del_init(&counter->group_entry);
 		if (counter->parent)
 			pc_fold_into_parent(counter);
+		else if (counter->queue)
+			pc_task_ended(counter);
 		pc_counter_put(counter);	/* the context's reference */
 	}
 	pc_ctx_put(ctx);			/* the task's reference */

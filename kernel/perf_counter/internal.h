@@ -65,6 +65,7 @@
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/rcupdate.h>
@@ -96,6 +97,9 @@ struct pc_tp;
 #define PC_QUEUE_DEFAULT	SZ_64K
 #define PC_QUEUE_MAX		SZ_1M
 
+/* A LOST record: header, count. */
+#define PC_LOST_WORDS		2
+
 /* The shortest sampling period of a clock counter, ns. */
 #define PC_CLOCK_PERIOD_MIN	(50 * NSEC_PER_USEC)
 
@@ -120,6 +124,8 @@ struct pc_queue {
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
 	bool			seed_format;	/* read() leaves headers out */
+	bool			error;		/* its counter is in error */
+	bool			gone;		/* its task and copies ended */
 	raw_spinlock_t		lock;		/* producers */
 	struct mutex		read_mutex;	/* the reader */
 	wait_queue_head_t	wait;
@@ -140,9 +146,14 @@ struct pc_queue {
  *		ctx->lock held, context time up to date. Optional: without
  *		it the kind counts nothing while @idle_paused is set.
  * @resume:	the CPU no longer idles: count again from now
- * @peek:	the value counted until now, for a group record, without
- *		the context's lock: on the counter's CPU with irqs off (NMI
- *		included), the counter on. Optional: without it @count is
+ * @flush:	write the samples of periods that have run out by now, as
+ *		a switch record is about to be written: on the counter's CPU,
+ *		irqs off, ctx->lock held, the context's time up to date.
+ *		Optional: kinds that sample as their events happen need none.
+ * @peek:	the value counted until now, for a group record: on the
+ *		counter's CPU with irqs off, the counter on, the context's
+ *		lock held or not (in NMI it is: a trylock, so that the
+ *		context's time is whole). Optional: without it @count is
  *		always current.
  *
  * @start may fail (no free hardware register): the counter then stays
@@ -156,6 +167,7 @@ struct pc_ops {
 	void	(*read)(struct perf_counter *counter);
 	void	(*pause)(struct perf_counter *counter);
 	void	(*resume)(struct perf_counter *counter);
+	void	(*flush)(struct perf_counter *counter);
 	u64	(*peek)(struct perf_counter *counter);
 };
 
@@ -195,6 +207,8 @@ struct pc_ops {
  * @child_mutex:	protects @children and @released
  * @children:		inherited counters alive in descendant tasks
  * @released:		its file is being released: no copy may join @children
+ * @task_ended:		its task has exited (task counters with a queue):
+ *			once @children is empty too, no record can come
  * @child_entry:	in @parent->children
  * @child_count:	values folded in from exited children
  * @child_time_enabled:	their enabled times
@@ -240,6 +254,7 @@ struct perf_counter {
 	struct mutex			child_mutex;
 	struct list_head		children;
 	bool				released;
+	bool				task_ended;
 	struct list_head		child_entry;
 	atomic64_t			child_count;
 	atomic64_t			child_time_enabled;
@@ -358,6 +373,8 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		      unsigned long *at);
 void pc_queue_commit(struct pc_queue *q, unsigned long at);
 u64 pc_queue_dropped(struct pc_queue *q);
+void pc_queue_set_error(struct pc_queue *q, bool error);
+void pc_queue_set_gone(struct pc_queue *q);
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
 		       struct poll_table_struct *wait);
@@ -369,6 +386,9 @@ static inline void pc_queue_put(struct pc_queue *q, unsigned long *at,
 }
 
 /* sample.c: records of overflows and context switches */
+u32 pc_record_words_max(struct perf_counter *counter, u32 joining);
+int pc_counter_queue_resize(struct perf_counter *counter, u32 bytes);
+int pc_group_record_fits(struct perf_counter *leader);
 bool pc_sample(struct perf_counter *counter, struct pt_regs *regs);
 void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs);
 bool pc_sample_excluded(const struct perf_counter *counter,
@@ -380,11 +400,35 @@ void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 extern struct static_key_false_deferred pc_switch_key;
 
 /*
- * Records being written on this CPU (a queue's lock held, or about to
- * be): a tracepoint hit meanwhile — a lock's own events — is not
- * counted, so no record is written inside another (tp_counter.c).
+ * How deep this CPU is in a record queue's lock, or in the tracepoint
+ * probe: a tracepoint hit meanwhile — the lock's own events, the
+ * probe's irq toggles — is not counted, so no record is written inside
+ * another and the probe never recurses (tp_counter.c). Every q->lock
+ * section goes through pc_queue_lock() and pc_queue_unlock().
  */
 DECLARE_PER_CPU(unsigned int, pc_recording);
+
+static inline void pc_queue_lock(struct pc_queue *q, unsigned long *flags)
+{
+	this_cpu_inc(pc_recording);
+	raw_spin_lock_irqsave(&q->lock, *flags);
+}
+
+/* From NMI: only tried. Return: true if @q is now locked. */
+static inline bool pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
+{
+	this_cpu_inc(pc_recording);
+	if (raw_spin_trylock_irqsave(&q->lock, *flags))
+		return true;
+	this_cpu_dec(pc_recording);
+	return false;
+}
+
+static inline void pc_queue_unlock(struct pc_queue *q, unsigned long flags)
+{
+	raw_spin_unlock_irqrestore(&q->lock, flags);
+	this_cpu_dec(pc_recording);
+}
 
 /**
  * pc_periods_due() - how many periods of @period ran out at @left

@@ -18,6 +18,15 @@
  * record: drops are counted in @dropped at once, and
  * PERF_COUNTER_IOC_LOST tells them, as it does for every queue.
  *
+ * When drops are pending and no record follows them, the reader gets
+ * the LOST record on its own once the queue is empty: it never has to
+ * wait for another sample to learn of a burst it missed.
+ *
+ * A queue whose counter can write nothing for now (the error state) or
+ * ever again (its task and every inherited copy have exited) reads as
+ * end of file once empty, and polls as readable and hung up: readers
+ * blocked on it are woken.
+ *
  * Wakeups go through irq_work: producers may run where waking a task is
  * not allowed.
  *
@@ -42,7 +51,6 @@
 
 #include "internal.h"
 
-#define PC_LOST_WORDS	2	/* header, count */
 
 static void pc_queue_wakeup(struct irq_work *work)
 {
@@ -175,7 +183,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 		return -ENOMEM;
 
 	mutex_lock(&q->read_mutex);
-	raw_spin_lock_irqsave(&q->lock, flags);
+	pc_queue_lock(q, &flags);
 	if (q->head != q->tail ||
 	    (!q->seed_format && (q->lost || atomic_long_read(&q->missed)))) {
 		err = -EBUSY;
@@ -189,7 +197,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 		q->head = 0;
 		WRITE_ONCE(q->tail, 0);
 	}
-	raw_spin_unlock_irqrestore(&q->lock, flags);
+	pc_queue_unlock(q, flags);
 	mutex_unlock(&q->read_mutex);
 	pc_ring_free(q->ucounts, old, old_bytes);
 	return err;
@@ -270,9 +278,9 @@ u64 pc_queue_dropped(struct pc_queue *q)
 	unsigned long flags;
 	u64 n;
 
-	raw_spin_lock_irqsave(&q->lock, flags);
+	pc_queue_lock(q, &flags);
 	n = q->dropped + q->lost + atomic_long_read(&q->missed);
-	raw_spin_unlock_irqrestore(&q->lock, flags);
+	pc_queue_unlock(q, flags);
 	return n;
 }
 
@@ -280,6 +288,94 @@ static bool pc_queue_empty(struct pc_queue *q)
 {
 	/* Pairs with pc_queue_commit(): see the words below the head. */
 	return smp_load_acquire(&q->head) == READ_ONCE(q->tail);
+}
+
+/*
+ * Drops no LOST record has told yet (the extended format's only). A
+ * hint, read without the lock (q->lost is a u64 that producers change
+ * under it): pc_queue_read_lost() looks again under the lock.
+ */
+static bool pc_queue_lost_pending(struct pc_queue *q)
+{
+	if (q->seed_format)
+		return false;
+	/* unlocked: a hint, looked at again under the lock */
+	return data_race(q->lost) || atomic_long_read(&q->missed);
+}
+
+/* Nothing more can come for now, or ever: read() ends, poll() hangs up. */
+static bool pc_queue_ended(struct pc_queue *q)
+{
+	return READ_ONCE(q->error) || READ_ONCE(q->gone);
+}
+
+/* What a blocked reader waits for. */
+static bool pc_queue_readable(struct pc_queue *q)
+{
+	return !pc_queue_empty(q) || pc_queue_lost_pending(q) ||
+	       pc_queue_ended(q);
+}
+
+/**
+ * pc_queue_set_error() - its counter entered or left the error state
+ * @q:		the queue
+ * @error:	whether it is in error now
+ *
+ * Any context: the wakeup of blocked readers goes through irq_work.
+ */
+void pc_queue_set_error(struct pc_queue *q, bool error)
+{
+	WRITE_ONCE(q->error, error);
+	if (error)
+		irq_work_queue(&q->wakeup);
+}
+
+/**
+ * pc_queue_set_gone() - no record can come any more
+ * @q:	the queue of a task counter whose task and copies have ended
+ */
+void pc_queue_set_gone(struct pc_queue *q)
+{
+	WRITE_ONCE(q->gone, true);
+	irq_work_queue(&q->wakeup);
+}
+
+/*
+ * The queue is empty and drops are pending: a LOST record of them now.
+ * Return: its size, 0 if a record came meanwhile (it carries them), or
+ * -ENOSPC or -EFAULT (the drops stay pending).
+ */
+static ssize_t pc_queue_read_lost(struct pc_queue *q, struct iov_iter *to)
+{
+	union {
+		u64					word[PC_LOST_WORDS];
+		struct perf_counter_record_header	h;
+	} rec = { };
+	unsigned long flags;
+	u64 n = 0;
+
+	if (iov_iter_count(to) < sizeof(rec))
+		return -ENOSPC;
+	pc_queue_lock(q, &flags);
+	if (q->head == q->tail) {
+		n = q->lost + atomic_long_xchg(&q->missed, 0);
+		q->lost = 0;
+		q->dropped += n;
+	}
+	pc_queue_unlock(q, flags);
+	if (!n)
+		return 0;
+
+	rec.h.type = PERF_COUNTER_REC_LOST;
+	rec.h.size = sizeof(rec);
+	rec.word[1] = n;
+	if (copy_to_iter(&rec, sizeof(rec), to) == sizeof(rec))
+		return sizeof(rec);
+	pc_queue_lock(q, &flags);
+	q->lost += n;
+	q->dropped -= n;
+	pc_queue_unlock(q, flags);
+	return -EFAULT;
 }
 
 /* Copy @words words from ring position @from to the reader. */
@@ -305,10 +401,13 @@ static int pc_queue_copy(struct pc_queue *q, struct iov_iter *to,
  *		in the KUnit tests)
  * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting
  *
- * A queue in seed format gives each record without its header.
+ * A queue in seed format gives each record without its header. An
+ * empty queue gives the LOST record of drops still pending, or end of
+ * file if its counter is in error or its task and copies have ended.
  *
- * Return: bytes read (as many whole records as fit), -EAGAIN,
- * -ERESTARTSYS, -EFAULT, or -ENOSPC if @to cannot hold the next record.
+ * Return: bytes read (as many whole records as fit), 0 at end of file,
+ * -EAGAIN, -ERESTARTSYS, -EFAULT, or -ENOSPC if @to cannot hold the
+ * next record.
  * After -EFAULT part of a record may have been copied; it stays unread.
  */
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
@@ -323,10 +422,19 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 		mutex_lock(&q->read_mutex);
 		if (!pc_queue_empty(q))
 			break;
+		if (pc_queue_lost_pending(q)) {
+			done = pc_queue_read_lost(q, to);
+			mutex_unlock(&q->read_mutex);
+			if (done)
+				return done;
+			continue;	/* a record came: it tells them */
+		}
 		mutex_unlock(&q->read_mutex);
+		if (pc_queue_ended(q))
+			return 0;
 		if (nonblock)
 			return -EAGAIN;
-		err = wait_event_interruptible(q->wait, !pc_queue_empty(q));
+		err = wait_event_interruptible(q->wait, pc_queue_readable(q));
 		if (err)
 			return err;
 	}
@@ -363,9 +471,19 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 	return done;
 }
 
-/* poll(): readable when a record waits. */
+/*
+ * poll(): readable when a record (a pending LOST one included) waits,
+ * or when read() would end at once; hung up when nothing more can come
+ * for now (the error state) or ever (the task and its copies ended).
+ */
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file, poll_table *wait)
 {
+	__poll_t mask = 0;
+
 	poll_wait(file, &q->wait, wait);
-	return pc_queue_empty(q) ? 0 : EPOLLIN | EPOLLRDNORM;
+	if (!pc_queue_empty(q) || pc_queue_lost_pending(q))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (pc_queue_ended(q))
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLHUP;
+	return mask;
 }

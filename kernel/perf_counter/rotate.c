@@ -13,7 +13,8 @@
  * Pinned groups are never rotated out; one that cannot go on is in the
  * error state. An exclusive group goes on only into an empty context and
  * then alone: it takes its turn like any flexible group, with the
- * context to itself.
+ * context to itself. A group bound to another CPU (its cpu argument) is
+ * passed over on this one: it neither fails to fit nor waits its turn.
  */
 #include <linux/list_sort.h>
 #include <linux/math64.h>
@@ -42,15 +43,24 @@ static bool pc_fits_beside(const struct pc_placement *p,
 	return !p->alone && !(leader->hw_event.exclusive && p->any_on);
 }
 
+/* A group that counts only on another CPU: nothing to place here. */
+static bool pc_bound_elsewhere(const struct perf_counter *leader)
+{
+	return leader->cpu >= 0 && leader->cpu != smp_processor_id();
+}
+
 /*
  * Try one enabled group. A pinned one that cannot go on is in error
- * (pc_group_sched_in() sees to that when the hardware refuses).
+ * (pc_group_sched_in() sees to that when the hardware refuses). Return
+ * false if the group should have gone on here and did not.
  */
 static bool pc_place(struct pc_placement *p, struct perf_counter *leader,
 		     u64 ctx_time)
 {
 	bool placed;
 
+	if (pc_bound_elsewhere(leader))
+		return true;
 	if (!pc_fits_beside(p, leader)) {
 		if (leader->hw_event.pinned)
 			pc_counter_set_state(leader, PC_STATE_ERROR, ctx_time);

@@ -34,11 +34,6 @@ static u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns)
 	return u.word;
 }
 
-static void pc_queue_lock(struct pc_queue *q, unsigned long *flags)
-{
-	raw_spin_lock_irqsave(&q->lock, *flags);
-}
-
 /* The IP to report: the interrupted one, else where current entered. */
 static u64 pc_sample_ip(struct pt_regs *regs)
 {
@@ -82,6 +77,72 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 			words += 2;
 	}
 	return words;
+}
+
+/**
+ * pc_record_words_max() - the most words one record of @counter needs
+ * @counter:	a top-level counter with a queue, its group stable
+ *		(ctx->mutex held)
+ * @joining:	members about to join its group
+ *
+ * A sample with every field its record_type asks for, or a switch
+ * record, and, in the extended format, the LOST record that may have to
+ * go first: a queue smaller than that could never take the record.
+ */
+u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
+{
+	u64 type = counter->hw_event.record_type;
+	u32 words = 0;
+
+	if (pc_is_sampling(counter)) {
+		words = pc_sample_words(counter, type);
+		if (type & PERF_RECORD_GROUP)
+			words += 2 * joining;
+	}
+	if (counter->hw_event.context_switch)
+		words = max_t(u32, words, 4);
+	if (!pc_seed_format(&counter->hw_event))
+		words += PC_LOST_WORDS;
+	return words;
+}
+
+/**
+ * pc_group_record_fits() - may one more member join @leader's group?
+ * @leader:	a group leader, its group stable (ctx->mutex held)
+ *
+ * Return: 0, or -ENOSPC if the group records of a leader that samples
+ * its group would no longer fit its queue.
+ */
+int pc_group_record_fits(struct perf_counter *leader)
+{
+	if (!leader->queue ||
+	    !(leader->hw_event.record_type & PERF_RECORD_GROUP))
+		return 0;
+	if (pc_record_words_max(leader, 1) > leader->queue->mask + 1)
+		return -ENOSPC;
+	return 0;
+}
+
+/**
+ * pc_counter_queue_resize() - PERF_COUNTER_IOC_QUEUE_SIZE
+ * @counter:	a top-level counter with a queue
+ * @bytes:	the size asked for
+ *
+ * Return: as pc_queue_resize(), and -EINVAL for a size that could not
+ * hold the largest record the counter writes.
+ */
+int pc_counter_queue_resize(struct perf_counter *counter, u32 bytes)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+	int err;
+
+	mutex_lock(&ctx->mutex);	/* the group, and so the records */
+	if (bytes / sizeof(u64) < pc_record_words_max(counter, 0))
+		err = -EINVAL;
+	else
+		err = pc_queue_resize(counter->queue, bytes);
+	mutex_unlock(&ctx->mutex);
+	return err;
 }
 
 /**
@@ -195,11 +256,9 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 
 	if (words == 1)
 		return;			/* seed format: nothing to record */
-	this_cpu_inc(pc_recording);
 	if (in_nmi()) {
-		if (!raw_spin_trylock_irqsave(&q->lock, flags)) {
+		if (!pc_queue_trylock(q, &flags)) {
 			atomic_long_inc(&q->missed);
-			this_cpu_dec(pc_recording);
 			return;
 		}
 	} else {
@@ -232,8 +291,7 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	}
 	pc_queue_commit(q, at);
 out:
-	raw_spin_unlock_irqrestore(&q->lock, flags);
-	this_cpu_dec(pc_recording);
+	pc_queue_unlock(q, flags);
 }
 
 /* One switch record for @counter: @task went out (or in); @other too. */
@@ -246,7 +304,6 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 	unsigned long flags;
 	unsigned long at;
 
-	this_cpu_inc(pc_recording);
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {
 		pc_queue_put(q, &at, pc_task_ids(task, top->pid_ns));
@@ -255,19 +312,31 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 			pc_queue_put(q, &at, pc_task_ids(other, top->pid_ns));
 		pc_queue_commit(q, at);
 	}
-	raw_spin_unlock_irqrestore(&q->lock, flags);
-	this_cpu_dec(pc_recording);
+	pc_queue_unlock(q, flags);
+}
+
+/* Samples due before a switch record: written first (pc_ops.flush). */
+static void pc_flush(struct perf_counter *counter)
+{
+	if (counter->state == PC_STATE_ACTIVE && counter->ops->flush)
+		counter->ops->flush(counter);
 }
 
 /**
  * pc_ctx_switch_records() - switch records for a context's counters
- * @ctx:	the context, under ctx->lock with irqs off, on this CPU
+ * @ctx:	the context, under ctx->lock with irqs off, on this CPU, its
+ *		time just brought up to date: a switch-out then takes the
+ *		context off at that same time (pc_ctx_sched_out_at()), so
+ *		that no period ends between the samples and the record
  * @kind:	PERF_COUNTER_REC_SWITCH_OUT or _IN
  * @task:	the task leaving or taking the CPU
  * @other:	for a CPU context, the task taking or leaving it in turn;
  *		NULL for a task context, whose owner may not see it
  *
- * Every counter that asked (context_switch) and is counting gets one.
+ * Every counter that asked (context_switch) and is counting gets one,
+ * after the samples of its context's clock counters that were due by
+ * now (but a task's switch-in, which follows their start), so that no
+ * sample of before a switch comes after its record.
  */
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other)
@@ -275,6 +344,19 @@ void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 	struct perf_counter *leader, *member;
 
 	lockdep_assert_held(&ctx->lock);
+	if (!ctx->is_active)
+		return;
+	/*
+	 * A task context switched in has just started its clocks: what
+	 * they count from here is after the switch-in record.
+	 */
+	list_for_each_entry(leader, &ctx->groups, group_entry) {
+		if (ctx->task && kind == PERF_COUNTER_REC_SWITCH_IN)
+			break;
+		pc_flush(leader);
+		list_for_each_entry(member, &leader->siblings, group_entry)
+			pc_flush(member);
+	}
 	list_for_each_entry(leader, &ctx->groups, group_entry) {
 		if (leader->state != PC_STATE_ACTIVE)
 			continue;

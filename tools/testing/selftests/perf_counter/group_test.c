@@ -2,6 +2,8 @@
 /*
  * Groups, enable/disable by ioctl and prctl, and closing in any order.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -268,6 +270,51 @@ TEST(group_members_count_the_same_interval)
 	EXPECT_LT(l > m ? l - m : m - l, l / 100);
 	close(member);
 	close(leader);
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A pinned group bound to CPU 1 is not in error while its task runs on
+ * CPU 0 beside a pinned exclusive group there: it waits for its CPU,
+ * and counts once the task is on it.
+ */
+TEST(pinned_group_bound_to_another_cpu_waits_for_that_cpu)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	uint64_t v;
+	int g1, g2;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to(0));
+	hw.pinned = 1;
+	hw.exclusive = 1;
+	g1 = sys_perf_counter_open(&hw, 0, 0, -1, 0);
+	ASSERT_GE(g1, 0);
+	hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	hw.pinned = 1;
+	g2 = sys_perf_counter_open(&hw, 0, 1, -1, 0);
+	ASSERT_GE(g2, 0);
+	pc_touch_pages(10);			/* on CPU 0: not its own */
+	ASSERT_EQ(8, read(g2, &v, 8));		/* a value, not end of file */
+	EXPECT_EQ(0, v);
+	ASSERT_EQ(0, pin_to(1));
+	pc_touch_pages(50);
+	ASSERT_EQ(8, read(g2, &v, 8));
+	EXPECT_GE(v, 50);
+	EXPECT_LE(v, 50 + PC_OWN_FAULTS);
+	ASSERT_EQ(8, read(g1, &v, 8));		/* the control ran on CPU 0 */
+	EXPECT_GT(v, 0);
+	close(g2);
+	close(g1);
 }
 
 TEST_HARNESS_MAIN

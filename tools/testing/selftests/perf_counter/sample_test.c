@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <time.h>
 
 #include "../kselftest_harness.h"
@@ -414,6 +415,226 @@ TEST_F(sampling, inherited_sampler_receives_the_childrens_records)
 	for (i = 0; i < n; i++)
 		theirs += rec_id(recs[i].w[0], 0) == child.pid;
 	EXPECT_GE(theirs, 100);
+	close(fd);
+}
+
+/*
+ * Drops that no later record follows: once the queue is read empty,
+ * the LOST record of them comes on its own, and the queue can then be
+ * resized. Before, the reader saw EAGAIN and never learned of them.
+ */
+TEST_F(sampling, drops_with_no_record_after_them_are_told_once_empty)
+{
+	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
+			      -1, 0);
+	uint32_t size = 4096;
+	uint64_t lost = 0, m;
+	int n;
+
+	ASSERT_GE(count, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	pc_touch_pages(1000);		/* 256 records fit: the rest drop */
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	m = pc_read(count);
+	n = drain(fd, recs, 4096, &lost);	/* no fault after the burst */
+	TH_LOG("%llu faults: %d records, %llu told lost",
+	       (unsigned long long)m, n, (unsigned long long)lost);
+	ASSERT_GE(n, 0);
+	EXPECT_GT(lost, 0);
+	EXPECT_EQ(m, n + lost);
+	size = 8192;			/* nothing waits now */
+	EXPECT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	close(fd);
+	close(count);
+}
+
+/*
+ * A queue must hold the largest record its counter writes: a group
+ * leader's queue of 4 KiB (512 words) takes group records of a header,
+ * the value, the count and 2 words a member, after a LOST record of 2:
+ * 253 members at most. The 254th member is ENOSPC; in 8 KiB it fits,
+ * and then a queue of 4 KiB, too small for the group, is EINVAL.
+ */
+TEST_F(sampling, a_queue_too_small_for_the_largest_record_is_refused)
+{
+	int leader = open_sampler(PERF_COUNT_PAGE_FAULTS, 1000,
+				  PERF_RECORD_VALUE | PERF_RECORD_GROUP, -1, 0);
+	static int members[300];
+	uint32_t size = 4096;
+	int n, i;
+
+	ASSERT_GE(leader, 0);
+	ASSERT_EQ(0, ioctl(leader, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	for (n = 0; n < 300; n++) {
+		members[n] = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, leader);
+		if (members[n] < 0)
+			break;
+	}
+	EXPECT_EQ(253, n);
+	EXPECT_EQ(ENOSPC, errno);
+	size = 8192;
+	EXPECT_EQ(0, ioctl(leader, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	members[n] = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, leader);
+	EXPECT_GE(members[n], 0);		/* room for one more now */
+	if (members[n] >= 0)
+		n++;
+	size = 4096;			/* back to 4 KiB: 254 do not fit */
+	EXPECT_EQ(-1, ioctl(leader, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	EXPECT_EQ(EINVAL, errno);
+	for (i = 0; i < n; i++)
+		close(members[i]);
+	close(leader);
+}
+
+/*
+ * Each kind of member is brought up to date under each kind of leader:
+ * a task-clock leader sampling every 10 ms of its time with a cpu-clock
+ * member (the same time, counted apart) and a page-fault member.
+ */
+TEST_F(sampling, clock_leaders_records_carry_current_clock_members)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 1);
+	int leader, clock, faults, n, i;
+	uint64_t lost = 0;
+
+	hw.irq_period = 10000000;
+	hw.record_type = PERF_RECORD_VALUE | PERF_RECORD_GROUP;
+	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	clock = pc_open_sw(PERF_COUNT_CPU_CLOCK, 0, -1, leader);
+	faults = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, leader);
+	ASSERT_GE(clock, 0);
+	ASSERT_GE(faults, 0);
+	ASSERT_EQ(0, pc_enable(leader));	/* the group starts as one */
+	for (i = 0; i < 20; i++) {
+		pc_touch_pages(5);
+		pc_spin_ns(10000000);
+	}
+	ASSERT_EQ(0, ioctl(leader, PERF_COUNTER_IOC_DISABLE, 0));
+	n = drain(leader, recs, 4096, &lost);
+	ASSERT_GE(n, 10);
+	for (i = 0; i < n; i++) {
+		/* value, nr, { cpu-clock, v }, { page-faults, v } */
+		uint64_t task = recs[i].w[0], cpu = recs[i].w[3];
+
+		ASSERT_EQ(8 * 7, recs[i].h.size);
+		EXPECT_EQ(2, recs[i].w[1]);
+		/* the same running time, read a moment apart */
+		EXPECT_LE(cpu, task + 1000000) TH_LOG("record %d", i);
+		EXPECT_GE(cpu + 1000000, task) TH_LOG("record %d: task-clock %llu, cpu-clock %llu",
+			i, (unsigned long long)task, (unsigned long long)cpu);
+		if (i)
+			EXPECT_GE(recs[i].w[5], recs[i - 1].w[5]);
+	}
+	close(faults);
+	close(clock);
+	close(leader);
+}
+
+/* A reader blocked in read() of @fd, in a child: what read() returned. */
+struct blocked_reader {
+	pid_t	pid;
+	int	result;		/* read end: the child's read() result */
+};
+
+static int start_blocked_reader(struct blocked_reader *r, int fd)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -1;
+	r->pid = fork();
+	if (r->pid == 0) {
+		long n = read(fd, buf, sizeof(buf));
+
+		if (write(p[1], &n, sizeof(n)) != sizeof(n))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	r->result = p[0];
+	usleep(100000);			/* let it block */
+	return r->pid < 0 ? -1 : 0;
+}
+
+/* What the reader's read() returned, or -2 if it is still blocked. */
+static long blocked_reader_result(struct blocked_reader *r, int ms)
+{
+	struct pollfd p = { .fd = r->result, .events = POLLIN };
+	long n = -2;
+
+	if (poll(&p, 1, ms) == 1 && read(r->result, &n, sizeof(n)) != sizeof(n))
+		n = -3;
+	if (n == -2)
+		kill(r->pid, SIGKILL);
+	waitpid(r->pid, NULL, 0);
+	close(r->result);
+	return n;
+}
+
+/*
+ * A pinned sampler that enters the error state (a pinned exclusive
+ * group holds the context) wakes the reader blocked on it: read()
+ * returns 0, end of file, and poll() says readable and hung up.
+ */
+TEST_F(sampling, reader_blocked_on_a_group_that_enters_error_is_woken)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	struct blocked_reader r;
+	struct pollfd p;
+	int excl, fd;
+
+	hw.pinned = 1;
+	hw.exclusive = 1;
+	excl = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(excl, 0);
+	hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
+	hw.pinned = 1;
+	hw.irq_period = 1000000;
+	hw.record_type = PERF_RECORD_VALUE;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	p.fd = fd;
+	p.events = POLLIN;
+	EXPECT_EQ(0, poll(&p, 1, 0));		/* control: nothing yet */
+	ASSERT_EQ(0, start_blocked_reader(&r, fd));
+	ASSERT_EQ(0, pc_enable(fd));		/* cannot go on: error */
+	EXPECT_EQ(0, blocked_reader_result(&r, 2000));
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_EQ(POLLIN | POLLHUP, p.revents & (POLLIN | POLLHUP));
+	close(fd);
+	close(excl);
+}
+
+/*
+ * Once the counted task has exited (and no inherited copy is left),
+ * nothing more can come: a reader blocked on an empty queue is woken
+ * with end of file, and poll() says readable and hung up.
+ */
+TEST_F(sampling, reader_is_told_when_the_counted_task_has_exited)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	struct blocked_reader r;
+	struct pc_child child;
+	struct pollfd p;
+	int fd;
+
+	hw.irq_period = 1000000;		/* no record will come */
+	hw.record_type = PERF_RECORD_VALUE;
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 10));
+	fd = sys_perf_counter_open(&hw, child.pid, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	p.fd = fd;
+	p.events = POLLIN;
+	EXPECT_EQ(0, poll(&p, 1, 0));		/* control: it runs on */
+	ASSERT_EQ(0, start_blocked_reader(&r, fd));
+	ASSERT_EQ(0, pc_child_finish(&child));
+	EXPECT_EQ(0, blocked_reader_result(&r, 2000));
+	EXPECT_EQ(1, poll(&p, 1, 0));
+	EXPECT_EQ(POLLIN | POLLHUP, p.revents & (POLLIN | POLLHUP));
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));	/* end of file */
 	close(fd);
 }
 

@@ -127,7 +127,10 @@ static void bin_ip(struct histogram *h, uint64_t ip)
 		h->other++;		/* the vDSO, say */
 }
 
-/* Every IP waiting, one read(fd, &ip, 8) each, as kerneltop read them. */
+/*
+ * Every IP waiting, one read(fd, &ip, 8) each, as kerneltop read them,
+ * to EAGAIN, or to end of file once the child has exited.
+ */
 static void read_ips(int fd, struct histogram *h)
 {
 	uint64_t ip;
@@ -140,7 +143,7 @@ static void read_ips(int fd, struct histogram *h)
 		else
 			bin_ip(h, ip);
 	}
-	if (n == 0 || errno != EAGAIN)
+	if (n < 0 && errno != EAGAIN)
 		h->bad_reads++;
 }
 
@@ -157,7 +160,7 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	struct histogram h = { 0 };
 	struct pc_child child;
 	struct pollfd p;
-	uint64_t ran, lost, periods;
+	uint64_t ran, lost, periods, last;
 	int fd, clock, status, done = 0;
 	long samples;
 
@@ -180,6 +183,8 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 		done = waitpid(child.pid, &status, WNOHANG) == child.pid;
 	}
 	read_ips(fd, &h);
+	/* the child is gone, and so is every record: end of file */
+	EXPECT_EQ(0, read(fd, &last, sizeof(last)));
 	ran = pc_read(clock);
 	lost = ioc_lost(fd);
 	samples = h.a + h.b + h.text + h.other + h.kernel;

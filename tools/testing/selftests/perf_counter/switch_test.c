@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/ioctl.h>
 
 #include "../kselftest_harness.h"
 #include "pc_util.h"
@@ -202,6 +203,72 @@ TEST_F(switches, inherited_counter_records_the_childrens_switches)
 		theirs += (pid_t)recs[i].s.pid == child &&
 			  recs[i].h.type == PERF_COUNTER_REC_SWITCH_OUT;
 	EXPECT_GE(theirs, 99);
+	close(fd);
+}
+
+/*
+ * A task-clock sampler that also records switches: the task is off the
+ * CPU from its switch-out to its switch-in, so no sample lies between
+ * the two; the periods that ran out before a switch come before its
+ * record. Each round spins 300 us (six periods) and then blocks.
+ */
+TEST_F(switches, clock_samples_come_before_the_switch_out)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 1);
+	int to[2], from[2], i, fd, samples = 0, outs = 0, misplaced = 0;
+	int off_cpu = 0;
+	ssize_t len, off;
+	uint32_t size = 1 << 20;
+	char c = 0;
+	pid_t pid;
+
+	hw.irq_period = 50000;
+	hw.record_type = PERF_RECORD_TIME;
+	hw.context_switch = 1;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < 200; i++)
+			if (read(to[0], &c, 1) != 1 || write(from[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(0, pc_enable(fd));
+	for (i = 0; i < 200; i++) {
+		pc_spin_ns(300000);
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			break;
+	}
+	ASSERT_EQ(0, pc_disable(fd));
+	waitpid(pid, NULL, 0);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	while ((len = read(fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len; ) {
+			struct perf_counter_record_header *h = (void *)(buf + off);
+
+			ASSERT_TRUE(h->size >= 8 && off + h->size <= len);
+			if (h->type == PERF_COUNTER_REC_SWITCH_OUT) {
+				off_cpu = 1;
+				outs++;
+			} else if (h->type == PERF_COUNTER_REC_SWITCH_IN) {
+				off_cpu = 0;
+			} else if (h->type == PERF_COUNTER_REC_SAMPLE) {
+				samples++;
+				misplaced += off_cpu;
+			}
+			off += h->size;
+		}
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	TH_LOG("%d samples, %d switch-outs, %d samples while switched out",
+	       samples, outs, misplaced);
+	EXPECT_GE(outs, 200);
+	EXPECT_GE(samples, 200);		/* control: it sampled */
+	EXPECT_EQ(0, misplaced);
 	close(fd);
 }
 
