@@ -29,7 +29,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	echo "$want" > "$stamp"
 fi
 
-# Lay our tree over it; rsync copies only what changed, keeping mtimes.
+# Lay our tree over it. rsync compares contents and copies only what
+# changed, stamped now: an unchanged file keeps its time, so kbuild
+# rebuilds nothing for it, and a changed one is newer than anything
+# built before, even when it was edited while a build ran (a copy
+# keeping the edit's own time could be older than the objects, and a
+# Kconfig older than the configuration it should redo).
 # Our own directories are mirrored (a test removed or renamed here
 # cannot go on running from build/); every file of ours must be in one
 # of them or named in OWN_FILES.
@@ -46,9 +51,9 @@ for d in $OVERLAY_DIRS; do
 done
 for d in $OWN_DIRS; do
 	mkdir -p "$SRC/$d"
-	rsync -rt --delete "$TOP/$d/" "$SRC/$d/"
+	rsync -r --checksum --delete "$TOP/$d/" "$SRC/$d/"
 done
 for f in $OWN_FILES; do
-	rsync -t "$TOP/$f" "$SRC/$f"
+	rsync --checksum "$TOP/$f" "$SRC/$f"
 done
 exit 0
