@@ -196,9 +196,14 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	EXPECT_EQ(0, h.bad_reads);
 	EXPECT_EQ(samples, h.reads);		/* one IP a read */
 	EXPECT_NE(~0ULL, lost);
-	/* every period a sample or a drop; kernel-mode periods neither */
+	/*
+	 * Every period a sample or a drop, but for those that end in the
+	 * kernel (exclude_kernel), which are neither: the child's system
+	 * calls and interrupts, and on a one-CPU machine the switches to
+	 * this reader, took up to 41% of its time under TCG (ppc32).
+	 */
 	EXPECT_LE(samples + (long)lost, (long)periods + 2);
-	EXPECT_GE(samples + (long)lost, (long)periods * 7 / 10 - 2);
+	EXPECT_GE(samples + (long)lost, (long)periods / 2 - 2);
 	EXPECT_EQ(0, h.kernel);			/* exclude_kernel */
 	EXPECT_GE(h.a + h.b, samples * 85 / 100);
 	EXPECT_GE(h.a, 3 * h.b / 2);		/* three to one, loosely */
