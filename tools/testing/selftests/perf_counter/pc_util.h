@@ -108,6 +108,9 @@ static inline void pc_spin(unsigned long loops)
 	}
 }
 
+/* The step of local_clock() under TCG: a tick at the kernels' HZ=250. */
+#define PC_CLOCK_STEP_NS	4000000ULL
+
 /*
  * Burn CPU in user mode for @ns of CLOCK_MONOTONIC. Use it where a test
  * needs time to pass: under QEMU TCG the kernel's local_clock() moves in
