@@ -3,7 +3,8 @@
  * KUnit: multiplexing. With a fake PMU of two registers, six flexible
  * groups rotating at each tick each count a third of the time, within
  * 10%; a pinned group stays on all the time while the flexible ones
- * share what is left; and a context whose groups all fit never rotates.
+ * share what is left; a context whose groups all fit never rotates; and
+ * groups bound to another CPU are passed over.
  */
 #include <kunit/test.h>
 #include <linux/math64.h>
@@ -197,6 +198,48 @@ static void exclusive_group_runs_alone_and_takes_its_turn(struct kunit *test)
 			    f->set.counter[1]->time_running), total);
 }
 
+/*
+ * Groups bound to another CPU are passed over here: beside a pinned
+ * exclusive group, a pinned one does not enter the error state, and a
+ * flexible exclusive one does not mark the context for rotation (which
+ * would come again at every tick, for a group that can never go on).
+ * The control: the same two groups unbound do both.
+ */
+static void groups_bound_to_another_cpu_are_passed_over(struct kunit *test)
+{
+	struct pc_rotate_fixture *f = test->priv;
+	struct perf_counter *excl, *pinned, *flexible;
+	int elsewhere;
+
+	pc_fake_capacity = 4;
+	add_groups(test, 3, 2);
+	excl = f->set.counter[0];
+	pinned = f->set.counter[1];
+	flexible = f->set.counter[2];
+	excl->hw_event.exclusive = 1;
+	flexible->hw_event.exclusive = 1;
+
+	migrate_disable();		/* "another CPU" stays another */
+	elsewhere = raw_smp_processor_id() ? 0 : 1;
+	pinned->cpu = elsewhere;
+	flexible->cpu = elsewhere;
+	run_ticks(f, 10);
+	KUNIT_EXPECT_FALSE(test, f->ctx.rotate);
+	KUNIT_EXPECT_EQ(test, pinned->state, PC_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, flexible->state, PC_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, excl->state, PC_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, excl->time_running, excl->time_enabled);
+
+	pinned->cpu = -1;
+	flexible->cpu = -1;
+	raw_spin_lock_irq(&f->ctx.lock);
+	pc_ctx_groups_in(&f->ctx, f->ctx.time);
+	raw_spin_unlock_irq(&f->ctx.lock);
+	migrate_enable();
+	KUNIT_EXPECT_TRUE(test, f->ctx.rotate);
+	KUNIT_EXPECT_EQ(test, pinned->state, PC_STATE_ERROR);
+}
+
 /* A context of its own, live on this CPU, for the real ioctl path. */
 static void make_live(struct pc_rotate_fixture *f)
 {
@@ -250,6 +293,7 @@ static struct kunit_case pc_rotate_cases[] = {
 	KUNIT_CASE(groups_that_fit_never_rotate),
 	KUNIT_CASE(exclusive_group_runs_alone_and_takes_its_turn),
 	KUNIT_CASE(pinned_group_in_error_recovers_when_enabled),
+	KUNIT_CASE(groups_bound_to_another_cpu_are_passed_over),
 	{}
 };
 
