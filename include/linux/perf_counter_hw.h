@@ -99,6 +99,11 @@ struct pc_hw_want {
  * @forbidden:	this CPU may not use the registers (the second thread of
  *		a hyper-threaded P4, which shares them with the first)
  * @throttled:	a counter on them is throttled until the next tick
+ * @late_irq:	a counter was stopped after it wrapped, before its
+ *		overflow interrupt came: that interrupt may still arrive,
+ *		and find nothing (pc_hw_late_irq()). Set with irqs off,
+ *		read and cleared by the interrupt, on this CPU only.
+ * @late_irq_until: until when (local_clock()) to expect it
  * @want:	scratch for placing them all again (irqs off, this CPU)
  * @who:	the counter each @want entry is for
  */
@@ -110,6 +115,8 @@ struct pc_hw_cpu {
 	unsigned int			nr_on;
 	bool				forbidden;
 	bool				throttled;
+	bool				late_irq;
+	unsigned long			late_irq_until;
 	struct pc_hw_want		want[PC_HW_MAX_COUNTERS];
 	struct perf_counter		*who[PC_HW_MAX_COUNTERS];
 };
@@ -205,9 +212,11 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter);
 int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+u64 pc_hw_peek(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_pause(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
+bool pc_hw_late_irq(struct pc_hw_cpu *cpuc);
 void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 
 bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);

@@ -32,6 +32,7 @@
 #include <linux/percpu.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/printk.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -311,14 +312,76 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 	cpuc->pmu->enable(cpuc, hwc);
 }
 
+/* Has the counter at @idx, its raw value @raw, wrapped since loaded? */
+static bool pc_hw_wrapped(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
+{
+	const struct pc_pmu *pmu = cpuc->pmu;
+
+	if (pmu->overflowed)
+		return pmu->overflowed(cpuc, idx, raw);
+	return !(raw & (1ULL << (pmu->width - 1)));
+}
+
+/*
+ * The interrupt of an overflow may come after its counter left the
+ * register (it was raised just before, or is delivered late): it then
+ * finds nothing to do. Expect it for a while, so that the handler can
+ * say it was ours (x86: else "NMI received for unknown reason"); not
+ * for long, or an unrelated interrupt would be taken for it.
+ */
+#define PC_HW_LATE_IRQ_NS	(10 * NSEC_PER_MSEC)
+
+/*
+ * @counter just stopped and folded, still on its register: if it had
+ * wrapped and no interrupt folded it since (which loads it again), that
+ * interrupt is still to come. From the folded value alone: the driver's
+ * overflowed() may clear a flag, and a stopped register may have lost
+ * it (P4's disable clears the CCCR).
+ */
+static void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc,
+				struct perf_counter *counter)
+{
+	const struct pc_pmu *pmu = cpuc->pmu;
+	u64 raw = local64_read(&counter->hw.prev) & PC_HW_RAW_MASK;
+
+	if (((raw - pmu->irq_at) & pc_hw_mask(pmu)) >= 1ULL << (pmu->width - 1))
+		return;			/* short of its interrupt */
+	cpuc->late_irq_until = local_clock() + PC_HW_LATE_IRQ_NS;
+	barrier();
+	WRITE_ONCE(cpuc->late_irq, true);
+}
+
+/**
+ * pc_hw_late_irq() - is this interrupt a late one?
+ * @cpuc:	this CPU's registers, in its overflow interrupt
+ *
+ * A counter stopped after it wrapped leaves its interrupt to come: the
+ * first interrupt after that, within 10 ms, is taken to be it. Clears
+ * the mark, whatever the interrupt finds: the interrupt controller
+ * holds one at most, so a later one is not that counter's.
+ *
+ * Return: true if an interrupt that finds nothing is to be claimed.
+ */
+bool pc_hw_late_irq(struct pc_hw_cpu *cpuc)
+{
+	if (!READ_ONCE(cpuc->late_irq))
+		return false;
+	WRITE_ONCE(cpuc->late_irq, false);
+	return local_clock() < cpuc->late_irq_until;
+}
+
 /* Take @counter off its register, its count brought up to date. */
 static void pc_hw_off(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
 	struct pc_hw_counter *hwc = &counter->hw;
+	unsigned int idx = hwc->place.idx;
 
 	cpuc->pmu->disable(cpuc, hwc);
 	pc_hw_fold(cpuc, counter);
-	WRITE_ONCE(cpuc->on[hwc->place.idx], NULL);
+	/* Marked before the handler stops seeing it: see pmi rules. */
+	pc_hw_note_late_irq(cpuc, counter);
+	barrier();
+	WRITE_ONCE(cpuc->on[idx], NULL);
 	barrier();
 	cpuc->used &= ~hwc->place.uses;
 	cpuc->nr_on--;
@@ -484,8 +547,9 @@ static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 /*
  * Fold @counter, load it for what is left of its period and let it
  * count, on the register it holds; a throttled counter's periods that
- * ran out meanwhile are counted lost. The overflow interrupt does not
- * see it in between.
+ * ran out meanwhile are counted lost. The overflow interrupt sees it
+ * until it is folded (an overflow then is handled, or marked late), and
+ * not again until it is loaded.
  */
 static void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
@@ -493,10 +557,13 @@ static void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	unsigned int idx = hwc->place.idx;
 	u64 due;
 
-	WRITE_ONCE(cpuc->on[idx], NULL);
-	barrier();
 	cpuc->pmu->disable(cpuc, hwc);
 	pc_hw_fold(cpuc, counter);
+	pc_hw_note_late_irq(cpuc, counter);
+	barrier();
+	/* Unseen by the handler from here until it is loaded again. */
+	WRITE_ONCE(cpuc->on[idx], NULL);
+	barrier();
 	if (hwc->throttled) {
 		hwc->throttled = false;
 		due = pc_hw_next_period(counter);
@@ -563,16 +630,11 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 	for (idx = 0; idx < pmu->nr_counters; idx++) {
 		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
 		u64 raw;
-		bool wrapped;
 
 		if (!counter)
 			continue;
 		raw = pmu->read(cpuc, idx);
-		if (pmu->overflowed)
-			wrapped = pmu->overflowed(cpuc, idx, raw);
-		else
-			wrapped = !(raw & (1ULL << (pmu->width - 1)));
-		if (!wrapped)
+		if (!pc_hw_wrapped(cpuc, idx, raw))
 			continue;
 		handled++;
 		pc_hw_fold(cpuc, counter);
@@ -685,20 +747,30 @@ static void pc_hw_read(struct perf_counter *counter)
 		pc_hw_fold(pc_hw_this_cpu(), counter);
 }
 
-/*
- * A group record's member: its register folded, safe in NMI. Only while
- * the register is published as its own (cpuc->on[]): a reload clears
- * that before it sets the raw value and the register apart, and the
- * fold would take the difference of the two for events.
+/**
+ * pc_hw_peek() - a counter's value now, for a group record
+ * @cpuc:	the CPU the counter is on (irqs off, or in its NMI)
+ * @counter:	a member of the group being recorded
+ *
+ * Folds the register first, which is safe in NMI, but only while the
+ * register is published as the counter's own (cpuc->on[]): a reload
+ * clears that before it sets the raw value and the register apart, and
+ * a fold between the two would take their difference for events.
+ *
+ * Return: the counter's value, up to the last event its register took.
  */
-static u64 pc_hw_peek(struct perf_counter *counter)
+u64 pc_hw_peek(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
-	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
 	struct pc_hw_counter *hwc = &counter->hw;
 
 	if (hwc->on && READ_ONCE(cpuc->on[hwc->place.idx]) == counter)
 		pc_hw_fold(cpuc, counter);
 	return atomic64_read(&counter->count);
+}
+
+static u64 pc_hw_peek_op(struct perf_counter *counter)
+{
+	return pc_hw_peek(pc_hw_this_cpu(), counter);
 }
 
 static void pc_hw_pause_op(struct perf_counter *counter)
@@ -719,7 +791,7 @@ const struct pc_ops pc_hw_ops = {
 	.read		= pc_hw_read,
 	.pause		= pc_hw_pause_op,
 	.resume		= pc_hw_resume_op,
-	.peek		= pc_hw_peek,
+	.peek		= pc_hw_peek_op,
 };
 
 /**

@@ -292,4 +292,5 @@ const struct pc_x86_driver pc_p4_driver = {
 	.check_ctl	= P4_CCCR0 + P4_COUNTERS - 1,
 	.check_on	= P4_CCCR_ENABLE,
 	.setup		= p4_setup,
+	.lvtpc_last	= true,
 };

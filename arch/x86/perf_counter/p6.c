@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_counter on x86: Intel P6 — Pentium Pro, II, III and M, and the
- * family 6 parts without architectural performance monitoring.
+ * perf_counter on x86: Intel P6 — Pentium Pro, II, III and M, the family
+ * 6 models the manuals list (p6_models[]).
  *
  * Two 40-bit counters, PERFCTR0/1, with EVNTSEL0/1. The enable bit 22
  * exists only in EVNTSEL0 and starts and stops both counters; it is
@@ -65,10 +65,28 @@ static int p6_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
 	return pc_evntsel_places(&pc_p6_pmu, hwc, place);
 }
 
+/*
+ * The family 6 models the manuals give this PMU: Pentium Pro (1),
+ * Pentium II (3, 5; Celeron 6), Pentium III (7, 8, 0Ah, 0Bh) and
+ * Pentium M (9, 0Dh). Intel SDM vol. 3B, "Performance Monitoring (P6
+ * Family Processor)", and the model numbers of vol. 4's table 2-1 for
+ * family 06H before Core. Later family 6 parts have architectural
+ * performance monitoring, another PMU.
+ */
+static const u8 p6_models[] = { 0x1, 0x3, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa,
+				0xb, 0xd };
+
 static bool p6_match(const struct cpuinfo_x86 *c)
 {
-	return c->x86_vendor == X86_VENDOR_INTEL && c->x86 == 6 &&
-	       !cpu_has(c, X86_FEATURE_ARCH_PERFMON);
+	unsigned int i;
+
+	if (c->x86_vendor != X86_VENDOR_INTEL || c->x86 != 6 ||
+	    cpu_has(c, X86_FEATURE_ARCH_PERFMON))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(p6_models); i++)
+		if (c->x86_model == p6_models[i])
+			return true;
+	return false;
 }
 
 /* Intel SDM vol. 3B, P6 family events: the ones tied to one counter. */
@@ -108,7 +126,7 @@ const struct pc_evntsel_pmu pc_p6_pmu = {
 		.perfctr0	= P6_PERFCTR0,
 		.ctl_msr	= p6_evntsel,
 		.nr_ctl		= 2,
-		.check_ctl	= P6_EVNTSEL0 + 1,
+		.check_ctl	= P6_EVNTSEL0,	/* its enable bit starts both */
 		.check_on	= PC_EVNTSEL_EN,
 	},
 	.evntsel0	= P6_EVNTSEL0,

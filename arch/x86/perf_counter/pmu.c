@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf_counter on x86: choosing the PMU driver at boot, checking that
- * its registers work, the MSR accessors and the overflow NMI.
+ * its registers work, the MSR accessors, the reservation and the NMI
+ * handler's registration (the interrupt's work is pmi.c's).
  *
  * Boot parameter perf_counter.no_pmu_check=1 skips the register check,
  * for emulators whose PMU registers hold nothing (QEMU's TCG): hardware
@@ -11,6 +12,7 @@
  */
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/smp.h>
 #include <asm/apic.h>
@@ -56,30 +58,72 @@ const struct pc_x86_driver *pc_x86_chosen(void)
 	return pc_x86_driver;
 }
 
-/*
- * Write a pattern to the last counter, its control register off, and
- * read it back. Emulators that drop these MSRs read back 0.
+/**
+ * pc_x86_regs_check() - do a driver's registers work, and are they free?
+ * @d:		the driver
+ * @msr:	MSR accessors that report a fault (the CPU's, or a model's)
+ *
+ * The last counter must not be running (@d->check_ctl's @d->check_on
+ * bit clear: someone, the firmware say, would be using it); a pattern
+ * written to it must read back, and its old value is put back.
+ * Emulators that drop these MSRs read back 0.
+ *
+ * Return: true if the registers hold what is written; false if the last
+ * counter runs, an MSR faults or the pattern does not read back.
  */
-static bool pc_x86_regs_hold(const struct pc_pmu *pmu)
+bool pc_x86_regs_check(const struct pc_x86_driver *d,
+		       const struct pc_x86_msr_safe *msr)
 {
-	const struct pc_x86_driver *d =
-		container_of(pmu, struct pc_x86_driver, pmu);
 	u32 ctr = d->perfctr0 + d->pmu.nr_counters - 1;
 	u64 old, val, pattern = 0x5a5a17ULL;
 	bool ok;
 
-	if (rdmsrl_safe(d->check_ctl, &val) || (val & d->check_on))
+	if (msr->read(msr->priv, d->check_ctl, &val) || (val & d->check_on))
 		return false;
-	if (rdmsrl_safe(ctr, &old))
+	if (msr->read(msr->priv, ctr, &old))
 		return false;
-	if (wrmsrl_safe(ctr, pattern) || rdmsrl_safe(ctr, &val))
+	if (msr->write(msr->priv, ctr, pattern) ||
+	    msr->read(msr->priv, ctr, &val))
 		return false;
 	ok = (val & 0xffffffffULL) == pattern;
-	wrmsrl_safe(ctr, old);
+	msr->write(msr->priv, ctr, old);
 	return ok;
 }
 
-/* The overflow interrupt is an NMI; some parts mask it as they raise it. */
+static int pc_x86_rdmsr_safe(void *priv, u32 msr, u64 *val)
+{
+	return rdmsrl_safe(msr, val);
+}
+
+static int pc_x86_wrmsr_safe(void *priv, u32 msr, u64 val)
+{
+	return wrmsrl_safe(msr, val);
+}
+
+static const struct pc_x86_msr_safe pc_x86_msrs_safe = {
+	.read	= pc_x86_rdmsr_safe,
+	.write	= pc_x86_wrmsr_safe,
+};
+
+static bool pc_x86_regs_hold(const struct pc_pmu *pmu)
+{
+	return pc_x86_regs_check(container_of(pmu, struct pc_x86_driver, pmu),
+				 &pc_x86_msrs_safe);
+}
+
+/* Set while the registers are ours; read by the NMI handler. */
+static bool pc_x86_held;
+
+static void pc_x86_lvtpc_write(void *priv, u32 val)
+{
+	apic_write(APIC_LVTPC, val);
+}
+
+static const struct pc_x86_lvtpc pc_x86_apic_lvtpc = {
+	.write	= pc_x86_lvtpc_write,
+};
+
+/* The overflow interrupt is an NMI. */
 static void pc_x86_lvtpc_nmi(void *unused)
 {
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
@@ -115,6 +159,7 @@ int pc_x86_reserve(void)
 		if (!reserve_evntsel_nmi(d->ctl_msr(ctl)))
 			goto busy_ctl;
 	on_each_cpu(pc_x86_lvtpc_nmi, NULL, 1);
+	WRITE_ONCE(pc_x86_held, true);
 	return 0;
 
 busy:
@@ -134,6 +179,7 @@ void pc_x86_release(void)
 {
 	const struct pc_x86_driver *d = pc_x86_driver;
 
+	WRITE_ONCE(pc_x86_held, false);
 	pc_x86_unreserve(d, d->pmu.nr_counters, d->nr_ctl);
 }
 
@@ -148,16 +194,29 @@ void pc_x86_cpu_online(void)
 	pc_x86_lvtpc_nmi(NULL);
 }
 
+/*
+ * Every NMI of the chain comes here. While the registers are ours, see
+ * pmi.c; after the last counter gave them back, an overflow's NMI may
+ * still come late, and is claimed without touching LVTPC.
+ */
 static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
 {
 	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
-	int handled;
 
-	if (!READ_ONCE(cpuc->nr_on))
-		return NMI_DONE;
-	handled = pc_hw_handle_overflow(cpuc, regs);
-	apic_write(APIC_LVTPC, APIC_DM_NMI);
-	return handled ? NMI_HANDLED : NMI_DONE;
+	if (READ_ONCE(pc_x86_held))
+		return pc_x86_pmi(cpuc, &pc_x86_apic_lvtpc, regs);
+	return pc_hw_late_irq(cpuc) ? NMI_HANDLED : NMI_DONE;
+}
+NOKPROBE_SYMBOL(pc_x86_nmi);
+
+/* Why an Intel family 6 part has no driver, for the boot line. */
+static const char *pc_x86_why_no_driver(const struct cpuinfo_x86 *c)
+{
+	if (c->x86_vendor != X86_VENDOR_INTEL || c->x86 != 6)
+		return "";
+	if (cpu_has(c, X86_FEATURE_ARCH_PERFMON))
+		return " (architectural performance monitoring, which perf_counter does not drive)";
+	return " (not a P6 the manuals list: Pentium Pro, II, III or M)";
 }
 
 static int __init pc_x86_pmu_init(void)
@@ -171,8 +230,9 @@ static int __init pc_x86_pmu_init(void)
 		if (pc_x86_drivers[i]->match(c))
 			d = pc_x86_drivers[i];
 	if (!d) {
-		pr_info("perf_counter: no PMU driver for %s family %u model %u: software counters only\n",
-			c->x86_vendor_id, c->x86, c->x86_model);
+		pr_info("perf_counter: no PMU driver for %s family %u model %u%s: software counters only\n",
+			c->x86_vendor_id, c->x86, c->x86_model,
+			pc_x86_why_no_driver(c));
 		return 0;
 	}
 	if (!boot_cpu_has(X86_FEATURE_APIC)) {
@@ -184,7 +244,7 @@ static int __init pc_x86_pmu_init(void)
 	pc_x86_driver = d;
 	state = pc_hw_register_checked(&d->pmu, &pc_x86_msrs,
 				       pc_x86_regs_hold,
-				       "its registers do not hold what is written");
+				       "its last counter is in use, or its registers do not hold what is written");
 	if (state < 0)
 		return state;
 	if (state == PC_PMU_BROKEN)

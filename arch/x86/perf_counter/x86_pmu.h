@@ -18,11 +18,13 @@ struct cpuinfo_x86;
  * @ctl_msr:	control MSR @i of those the kernel's perfctr reservation
  *		covers (EVNTSELs; ESCRs on P4)
  * @nr_ctl:	how many
- * @check_ctl:	the control MSR of the last counter, which must be off
- *		when the registers are checked ...
- * @check_on:	... as this bit of it says
+ * @check_ctl:	the control MSR whose @check_on bit says the last counter
+ *		runs (P6: EVNTSEL0's enable bit, which starts both); it
+ *		must be clear when the registers are checked
  * @setup:	optional: after registration, before any counter (P4 marks
  *		the CPUs that may not use the counters)
+ * @lvtpc_last:	unmask LVTPC after the overflows are handled, not before
+ *		(P4: its interrupt stays asserted while an OVF flag is set)
  */
 struct pc_x86_driver {
 	struct pc_pmu	pmu;
@@ -33,7 +35,37 @@ struct pc_x86_driver {
 	u32		check_ctl;
 	u64		check_on;
 	void		(*setup)(void);
+	bool		lvtpc_last;
 };
+
+/**
+ * struct pc_x86_lvtpc - a local APIC's performance-counter LVT entry
+ * @write:	set it: the CPU's own APIC, or a model's
+ * @priv:	the model
+ */
+struct pc_x86_lvtpc {
+	void	(*write)(void *priv, u32 val);
+	void	*priv;
+};
+
+/* pmi.c: the overflow interrupt */
+int pc_x86_pmi(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
+	       struct pt_regs *regs);
+
+/**
+ * struct pc_x86_msr_safe - MSR accessors that report a fault
+ * @read:	0, or an error if the MSR does not exist
+ * @write:	0, or an error if it does not exist or refuses the value
+ * @priv:	a model's state
+ */
+struct pc_x86_msr_safe {
+	int	(*read)(void *priv, u32 msr, u64 *val);
+	int	(*write)(void *priv, u32 msr, u64 val);
+	void	*priv;
+};
+
+bool pc_x86_regs_check(const struct pc_x86_driver *d,
+		       const struct pc_x86_msr_safe *msr);
 
 /* pmu.c: the reservation of the chosen driver's registers */
 int pc_x86_reserve(void);

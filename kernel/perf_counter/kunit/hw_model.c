@@ -43,6 +43,33 @@ u64 pc_hw_model_records(struct perf_counter *counter, u64 *last_value)
 	return n;
 }
 
+/*
+ * How many samples the queue holds; the first @n words after the last
+ * one's header (its fields in record_type order) into @words.
+ */
+u64 pc_hw_model_last_sample(struct perf_counter *counter, u64 *words,
+			    unsigned int n)
+{
+	struct pc_queue *q = counter->queue;
+	unsigned long at = q->tail;
+	u64 samples = 0;
+	unsigned int i;
+
+	while (at != q->head) {
+		struct perf_counter_record_header h;
+		u64 word = q->ring[at & q->mask];
+
+		memcpy(&h, &word, sizeof(h));
+		if (h.type == PERF_COUNTER_REC_SAMPLE) {
+			for (i = 0; i < n && i + 1 < h.size / sizeof(u64); i++)
+				words[i] = q->ring[(at + 1 + i) & q->mask];
+			samples++;
+		}
+		at += h.size / sizeof(u64);
+	}
+	return samples;
+}
+
 /* Samples the queue reported lost, and those still to be reported. */
 u64 pc_hw_model_lost(struct perf_counter *counter)
 {

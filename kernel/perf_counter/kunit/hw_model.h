@@ -24,6 +24,8 @@ void pc_hw_model_free(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 struct perf_counter_hw_event pc_hw_model_generic(unsigned int id);
 struct perf_counter_hw_event pc_hw_model_raw(u64 code);
 u64 pc_hw_model_records(struct perf_counter *counter, u64 *last_value);
+u64 pc_hw_model_last_sample(struct perf_counter *counter, u64 *words,
+			    unsigned int n);
 u64 pc_hw_model_lost(struct perf_counter *counter);
 
 #endif

@@ -2,6 +2,8 @@
 /*
  * The P6/K7 MSR model, see msr_model.h.
  */
+#include <asm/apicdef.h>
+
 #include "internal.h"
 #include "msr_model.h"
 
@@ -91,6 +93,33 @@ static void pc_model_write(void *priv, u32 msr, u64 val)
 	m->faults++;
 }
 
+static bool pc_model_has(const struct pc_msr_model *m, u32 msr)
+{
+	return pc_model_index(m, msr, m->p->x86.perfctr0) >= 0 ||
+	       pc_model_index(m, msr, m->p->evntsel0) >= 0;
+}
+
+/* rdmsrl_safe(): an MSR the model lacks is an error, not a fault. */
+static int pc_model_read_safe(void *priv, u32 msr, u64 *val)
+{
+	struct pc_msr_model *m = priv;
+
+	if (!pc_model_has(m, msr))
+		return -EIO;
+	*val = pc_model_read(priv, msr);
+	return 0;
+}
+
+static int pc_model_write_safe(void *priv, u32 msr, u64 val)
+{
+	struct pc_msr_model *m = priv;
+
+	if (!pc_model_has(m, msr))
+		return -EIO;
+	pc_model_write(priv, msr, val);
+	return 0;
+}
+
 static bool pc_model_counts(const struct pc_msr_model *m, int idx, bool user)
 {
 	u64 mode = user ? PC_EVNTSEL_USR : PC_EVNTSEL_OS;
@@ -116,8 +145,12 @@ void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
 		if (!pc_model_counts(m, idx, user))
 			continue;
 		next = m->ctr[idx] + events;
-		if (next > mask && (m->sel[idx] & PC_EVNTSEL_INT))
-			m->pending |= BIT(idx);
+		if (next > mask && (m->sel[idx] & PC_EVNTSEL_INT)) {
+			if (m->lvtpc & APIC_LVT_MASKED)
+				m->pmis_lost++;
+			else
+				m->pending |= BIT(idx);
+		}
 		m->ctr[idx] = next & mask;
 	}
 }
@@ -137,6 +170,29 @@ u64 pc_msr_model_wrap_run(struct pc_msr_model *m, struct perf_counter *counter,
 	return run;
 }
 
+static void pc_model_lvtpc_write(void *priv, u32 val)
+{
+	struct pc_msr_model *m = priv;
+
+	m->lvtpc = val;
+}
+
+/*
+ * Deliver the raised interrupt to the driver's entry, masking LVTPC
+ * first where the part does. Return what the handler reported; count
+ * the deliveries it did not claim.
+ */
+static int pc_model_deliver(struct pc_msr_model *m, struct pt_regs *regs)
+{
+	m->pending = 0;
+	if (m->mask_on_pmi)
+		m->lvtpc |= APIC_LVT_MASKED;
+	m->handled = pc_x86_pmi(&m->cpuc, &m->lvt, regs);
+	if (!m->handled)
+		m->unclaimed++;
+	return m->handled;
+}
+
 /**
  * pc_msr_model_service() - deliver a raised overflow interrupt
  * @m:		the model
@@ -148,8 +204,18 @@ int pc_msr_model_service(struct pc_msr_model *m)
 {
 	if (!m->pending)
 		return 0;
-	m->pending = 0;
-	return pc_hw_handle_overflow(&m->cpuc, NULL);
+	return pc_model_deliver(m, NULL);
+}
+
+/**
+ * pc_msr_model_nmi() - an NMI the counters did not raise
+ * @m:		the model
+ *
+ * Return: what the driver's handler reported.
+ */
+int pc_msr_model_nmi(struct pc_msr_model *m)
+{
+	return pc_x86_pmi(&m->cpuc, &m->lvt, NULL);
 }
 
 /**
@@ -165,8 +231,7 @@ unsigned int pc_msr_model_storm(struct pc_msr_model *m, unsigned int max)
 
 	m->in_handler = true;
 	while (m->pending && n < max) {
-		m->pending = 0;
-		pc_hw_handle_overflow(&m->cpuc, m->irq_regs);
+		pc_model_deliver(m, m->irq_regs);
 		/* and on its way out, after it loaded the counters */
 		pc_msr_model_run(m, m->handler_events, false);
 		n++;
@@ -188,5 +253,12 @@ struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 	m->regs.priv = m;
 	m->cpuc.pmu = &p->x86.pmu;
 	m->cpuc.regs = &m->regs;
+	m->lvtpc = APIC_DM_NMI;		/* as the reservation leaves it */
+	m->mask_on_pmi = m->p6;		/* Pentium M and later; not AMD */
+	m->lvt.write = pc_model_lvtpc_write;
+	m->lvt.priv = m;
+	m->safe.read = pc_model_read_safe;
+	m->safe.write = pc_model_write_safe;
+	m->safe.priv = m;
 	return m;
 }

@@ -17,6 +17,16 @@
  * handler runs: pc_msr_model_storm() delivers interrupts for as long as
  * they are raised, with @handler_events kernel-mode events happening at
  * each register access the handler makes.
+ *
+ * Interrupts go through the local APIC's LVTPC entry, as on the CPU:
+ * one raised while it is masked is lost (@pmis_lost), and with
+ * @mask_on_pmi (the P6 family's later parts, as P4) delivering one
+ * masks it, for the handler to unmask. An interrupt stays raised until
+ * delivered, whatever the driver does to the counters meanwhile: it
+ * may come after its counter was stopped or moved, and one interrupt
+ * may be for several counters. The handler run is the driver's own
+ * entry, pc_x86_pmi(); @handled is what it returned last, @unclaimed
+ * counts the deliveries it did not claim (the NMI layer's "unknown").
  */
 #ifndef _PC_MSR_MODEL_H
 #define _PC_MSR_MODEL_H
@@ -27,6 +37,7 @@
 #include "kunit/hw_model.h"
 
 #include "../evntsel.h"
+#include "../x86_pmu.h"
 
 struct pc_msr_model {
 	const struct pc_evntsel_pmu	*p;
@@ -43,12 +54,20 @@ struct pc_msr_model {
 	void				(*in_read)(struct pc_msr_model *m);
 	struct pc_hw_regs		regs;
 	struct pc_hw_cpu		cpuc;
+	u32				lvtpc;
+	bool				mask_on_pmi;
+	unsigned int			pmis_lost;
+	int				handled;
+	unsigned int			unclaimed;
+	struct pc_x86_lvtpc		lvt;
+	struct pc_x86_msr_safe		safe;
 };
 
 struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 				      const struct pc_evntsel_pmu *p);
 void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user);
 int pc_msr_model_service(struct pc_msr_model *m);
+int pc_msr_model_nmi(struct pc_msr_model *m);
 unsigned int pc_msr_model_storm(struct pc_msr_model *m, unsigned int max);
 
 /*

@@ -11,6 +11,7 @@
  * from the SDM's tables by hand.
  */
 #include <linux/bitfield.h>
+#include <asm/apicdef.h>
 
 #include "internal.h"
 #include "msr_model.h"
@@ -25,6 +26,10 @@ struct p4_model {
 	unsigned int		faults;
 	struct pc_hw_regs	regs;
 	struct pc_hw_cpu	cpuc;
+	u32			lvtpc;		/* P4 masks it on delivery */
+	unsigned int		pmis_lost;
+	unsigned int		unclaimed;	/* deliveries found nothing */
+	struct pc_x86_lvtpc	lvt;
 };
 
 #define P4_MASK40	GENMASK_ULL(39, 0)
@@ -86,6 +91,15 @@ static void p4_model_write(void *priv, u32 msr, u64 val)
 	}
 }
 
+/* Counter @idx raises the interrupt: lost while LVTPC is masked. */
+static void p4_model_raise(struct p4_model *m, unsigned int idx)
+{
+	if (m->lvtpc & APIC_LVT_MASKED)
+		m->pmis_lost++;
+	else
+		m->pending |= BIT(idx);
+}
+
 static void p4_model_run(struct p4_model *m, u64 events, bool user)
 {
 	unsigned int idx;
@@ -107,18 +121,46 @@ static void p4_model_run(struct p4_model *m, u64 events, bool user)
 		if (next > P4_MASK40) {
 			m->cccr[idx] |= P4_CCCR_OVF;
 			if (m->cccr[idx] & P4_CCCR_OVF_PMI_T0)
-				m->pending |= BIT(idx);
+				p4_model_raise(m, idx);
 		}
 		m->ctr[idx] = next & P4_MASK40;
 	}
 }
 
+/*
+ * The interrupt line stays asserted while a CCCR with OVF_PMI_T0 has
+ * its OVF flag set: unmasking LVTPC then raises the interrupt again.
+ */
+static void p4_model_lvtpc_write(void *priv, u32 val)
+{
+	struct p4_model *m = priv;
+	unsigned int idx;
+
+	m->lvtpc = val;
+	if (val & APIC_LVT_MASKED)
+		return;
+	for (idx = 0; idx < P4_COUNTERS; idx++)
+		if ((m->cccr[idx] & P4_CCCR_OVF) &&
+		    (m->cccr[idx] & P4_CCCR_OVF_PMI_T0))
+			m->pending |= BIT(idx);
+}
+
+/*
+ * Deliver a raised interrupt, masking LVTPC as P4 does; count the
+ * deliveries the handler did not claim.
+ */
 static int p4_model_service(struct p4_model *m)
 {
+	int handled;
+
 	if (!m->pending)
 		return 0;
 	m->pending = 0;
-	return pc_hw_handle_overflow(&m->cpuc, NULL);
+	m->lvtpc |= APIC_LVT_MASKED;
+	handled = pc_x86_pmi(&m->cpuc, &m->lvt, NULL);
+	if (!handled)
+		m->unclaimed++;
+	return handled;
 }
 
 static struct p4_model *p4_model_new(struct kunit *test)
@@ -131,6 +173,9 @@ static struct p4_model *p4_model_new(struct kunit *test)
 	m->regs.priv = m;
 	m->cpuc.pmu = &pc_p4_driver.pmu;
 	m->cpuc.regs = &m->regs;
+	m->lvtpc = APIC_DM_NMI;
+	m->lvt.write = p4_model_lvtpc_write;
+	m->lvt.priv = m;
 	return m;
 }
 
@@ -247,6 +292,41 @@ static void p4_wraps_clear_ovf_and_sum_exactly(struct kunit *test)
 	pc_hw_fold(&m->cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
 	KUNIT_EXPECT_GT(test, wraps, 10);
+	/*
+	 * LVTPC unmasked each time, and only once the OVF flags are clear:
+	 * unmasked before, the line still asserted, the interrupt would
+	 * come again at once and find nothing.
+	 */
+	KUNIT_EXPECT_EQ(test, m->pmis_lost, 0);
+	KUNIT_EXPECT_EQ(test, m->unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->pending, 0UL);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	p4_free(m, c);
+}
+
+/*
+ * A counter stopped after it wrapped, before its interrupt came: the
+ * stop clears its CCCR, OVF flag and all, and the interrupt, delivered
+ * late, finds nothing. It is claimed, once.
+ */
+static void p4_late_interrupt_of_a_stopped_counter_is_claimed(struct kunit *test)
+{
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c;
+
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = p4_counter(test, &hw, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	p4_model_run(m, 1000, false);
+	KUNIT_EXPECT_NE(test, m->pending, 0UL);
+	pc_hw_cpu_del(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->cccr[c->hw.place.idx], 0);
+	KUNIT_EXPECT_EQ(test, p4_model_service(m), 1);
+	m->pending = 1;				/* another NMI: not ours */
+	KUNIT_EXPECT_EQ(test, p4_model_service(m), 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
 }
@@ -348,6 +428,7 @@ static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_cycles_take_an_fsb_escr_and_cccr_select_6),
 	KUNIT_CASE(p4_an_escr_serves_one_counter_at_a_time),
 	KUNIT_CASE(p4_wraps_clear_ovf_and_sum_exactly),
+	KUNIT_CASE(p4_late_interrupt_of_a_stopped_counter_is_claimed),
 	KUNIT_CASE(p4_raw_event_carries_its_escr_word),
 	KUNIT_CASE(p4_second_thread_keeps_off_the_registers),
 	KUNIT_CASE(p4_event_map_uses_the_sdm_events),

@@ -2,8 +2,11 @@
 /*
  * The P6 driver against a model of its MSRs: the 64-bit sums, long
  * sampling periods, the overflow NMI racing a read, the shared enable
- * bit, the per-counter event constraints and the privilege bits.
+ * bit, the per-counter event constraints, the privilege bits, group
+ * records, the models it drives and its register check.
  */
+#include <asm/processor.h>
+
 #include "internal.h"
 #include "msr_model.h"
 
@@ -365,6 +368,160 @@ static void p6_idle_pause_keeps_the_register_and_counts_nothing(struct kunit *te
 	pc_model_counter_free(m, b);
 }
 
+/* The model whose registers p6_peek_ops folds: the running test's. */
+static struct pc_msr_model *p6_peek_model;
+
+static u64 p6_model_peek(struct perf_counter *counter)
+{
+	return pc_hw_peek(&p6_peek_model->cpuc, counter);
+}
+
+static int p6_model_start(struct perf_counter *counter)
+{
+	return -ENODEV;
+}
+
+static void p6_model_nop(struct perf_counter *counter)
+{
+}
+
+/* A model counter that is read for group records as pc_hw_ops reads. */
+static const struct pc_ops p6_peek_ops = {
+	.start	= p6_model_start,
+	.stop	= p6_model_nop,
+	.read	= p6_model_nop,
+	.peek	= p6_model_peek,
+};
+
+static void p6_join(struct perf_counter *member, struct perf_counter *leader)
+{
+	list_del_init(&member->group_entry);
+	member->leader = leader;
+	list_add_tail(&member->group_entry, &leader->siblings);
+}
+
+/*
+ * A group record holds a hardware member's count up to the moment it
+ * is written: under a hardware leader (written by the overflow
+ * interrupt) and under a software one (written where its event
+ * happens). The member's register has never folded here, so without
+ * the fold its value in the records would be 0.
+ */
+static void p6_group_records_carry_the_members_register_now(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event sw = {
+		.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+						    PERF_COUNT_PAGE_FAULTS),
+		.irq_period = 1,
+		.record_type = PERF_RECORD_VALUE | PERF_RECORD_GROUP,
+	};
+	struct perf_counter *leader, *member, *soft;
+	u64 rec[4] = { };	/* value, nr, member's config, its value */
+
+	hw.irq_period = 100;
+	hw.record_type = PERF_RECORD_VALUE | PERF_RECORD_GROUP;
+	leader = pc_model_counter(test, m, &hw);
+	hw.irq_period = 0;
+	hw.record_type = 0;
+	member = pc_model_counter(test, m, &hw);
+	soft = pc_counter_alloc(&sw, NULL, &pc_hw_model_ops, -1, NULL);
+	KUNIT_ASSERT_TRUE(test, leader && member && !IS_ERR(soft));
+	p6_peek_model = m;
+	member->ops = &p6_peek_ops;
+	member->state = PC_STATE_ACTIVE;	/* on, as its group is */
+	p6_join(member, leader);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, leader), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, member), 0);
+
+	/* the leader's 100th event: the member took the same 100 */
+	pc_msr_model_run(m, 100, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_last_sample(leader, rec, 4), 1);
+	KUNIT_EXPECT_EQ(test, rec[0], 100);
+	KUNIT_EXPECT_EQ(test, rec[1], 1);
+	KUNIT_EXPECT_EQ(test, rec[2], hw.event_config);
+	KUNIT_EXPECT_EQ(test, rec[3], 100);
+
+	/* 37 more, then a page fault's sample under a software leader */
+	p6_join(member, soft);
+	pc_msr_model_run(m, 37, true);
+	local_irq_disable();
+	pc_sample_write(soft, NULL);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, pc_hw_model_last_sample(soft, rec, 4), 1);
+	KUNIT_EXPECT_EQ(test, rec[1], 1);
+	KUNIT_EXPECT_EQ(test, rec[3], 137);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+
+	list_del_init(&member->group_entry);
+	member->state = PC_STATE_INACTIVE;
+	pc_counter_put(soft);
+	pc_model_counter_free(m, member);
+	pc_model_counter_free(m, leader);
+}
+
+/*
+ * The driver takes the family 6 models the manuals list for P6 and no
+ * other: not those with architectural performance monitoring, not
+ * other vendors or families. (It used to take any family 6 part
+ * without architectural performance monitoring.)
+ */
+static void p6_drives_the_models_the_manuals_list(struct kunit *test)
+{
+	static const u8 listed[] = { 0x1, 0x3, 0x5, 0x6, 0x7, 0x8, 0x9, 0xa,
+				     0xb, 0xd };
+	bool (*match)(const struct cpuinfo_x86 *c) = pc_p6_pmu.x86.match;
+	struct cpuinfo_x86 c = { .x86_vendor = X86_VENDOR_INTEL, .x86 = 6 };
+	unsigned int model, i;
+
+	for (model = 0; model < 0x100; model++) {
+		bool is_listed = false;
+
+		for (i = 0; i < ARRAY_SIZE(listed); i++)
+			is_listed |= model == listed[i];
+		c.x86_model = model;
+		KUNIT_EXPECT_EQ_MSG(test, match(&c), is_listed,
+				    "family 6 model %#x", model);
+	}
+	c.x86_model = 0xd;
+	KUNIT_EXPECT_TRUE(test, match(&c));		/* control */
+	set_bit(X86_FEATURE_ARCH_PERFMON, (unsigned long *)c.x86_capability);
+	KUNIT_EXPECT_FALSE(test, match(&c));
+	clear_bit(X86_FEATURE_ARCH_PERFMON, (unsigned long *)c.x86_capability);
+	c.x86_vendor = X86_VENDOR_AMD;
+	KUNIT_EXPECT_FALSE(test, match(&c));
+	c.x86_vendor = X86_VENDOR_INTEL;
+	c.x86 = 15;
+	KUNIT_EXPECT_FALSE(test, match(&c));
+}
+
+/*
+ * The register check refuses registers someone is using: on P6 that is
+ * EVNTSEL0's enable bit, which runs both counters (bit 22 of EVNTSEL1
+ * is reserved and means nothing). It checks the last counter holds a
+ * pattern, and puts its old value back.
+ */
+static void p6_register_check_reads_evntsel0s_enable_bit(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+
+	m->ctr[1] = 1234;
+	KUNIT_EXPECT_TRUE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
+	KUNIT_EXPECT_EQ(test, m->ctr[1], 1234);
+	/* counter 1 counting for someone: EVNTSEL1 has the event */
+	m->sel[0] = PC_EVNTSEL_EN;
+	m->sel[1] = PC_EVNTSEL_USR | PC_EVNTSEL_OS | 0x79;
+	KUNIT_EXPECT_FALSE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
+	KUNIT_EXPECT_EQ(test, m->ctr[1], 1234);
+	/* given back: free again */
+	m->sel[0] = 0;
+	m->sel[1] = 0;
+	KUNIT_EXPECT_TRUE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
 static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 {
 	static const u64 want[PERF_HW_EVENTS_MAX] = {
@@ -407,6 +564,9 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_exclude_user_and_kernel_clear_usr_and_os),
 	KUNIT_CASE(p6_exclude_hv_and_idle_program_the_same_evntsel),
 	KUNIT_CASE(p6_idle_pause_keeps_the_register_and_counts_nothing),
+	KUNIT_CASE(p6_group_records_carry_the_members_register_now),
+	KUNIT_CASE(p6_drives_the_models_the_manuals_list),
+	KUNIT_CASE(p6_register_check_reads_evntsel0s_enable_bit),
 	KUNIT_CASE(p6_event_map_and_raw_reserved_bits),
 	{}
 };
