@@ -3,6 +3,14 @@
  * perf_counter on x86: Intel Pentium 4 and the other NetBurst parts
  * (family 15). See p4.h for the registers.
  *
+ * Errata and quirks, as 6.1's perf_events and OProfile handle them too:
+ * counter 1 of the BPU group is never used (it does not count
+ * reliably); a counter is written twice, as a single write may not take
+ * (erratum N15, Intel document 249199); and a wrap is recognised by the
+ * counter's top bit as well as by the CCCR's OVF flag, which is not
+ * always set. The interrupt line stays asserted while an OVF flag is
+ * set, so LVTPC is unmasked only after the handler (pmi.c).
+ *
  * A counter is placed on a counter register together with an ESCR that
  * feeds it: each place takes both, as two resource bits, so the core's
  * placement search does the ESCR allocation too. The ESCR candidates of
@@ -200,6 +208,8 @@ static int p4_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
 		e = &p4_escrs[k];
 		nr = p4_counters_of(e, idx);
 		for (i = 0; i < nr; i++) {
+			if (idx[i] == P4_BROKEN_COUNTER)
+				continue;
 			place[n].idx = idx[i];
 			place[n].aux = e->msr;
 			place[n].uses = BIT_ULL(idx[i]) |
@@ -228,18 +238,24 @@ static u64 p4_read(struct pc_hw_cpu *cpuc, unsigned int idx)
 	return pc_hw_reg_read(cpuc, P4_PERFCTR0 + idx) & GENMASK_ULL(39, 0);
 }
 
+/* Twice: erratum N15, a single write may not take. */
 static void p4_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 {
 	pc_hw_reg_write(cpuc, P4_PERFCTR0 + idx, val & GENMASK_ULL(39, 0));
+	pc_hw_reg_write(cpuc, P4_PERFCTR0 + idx, val & GENMASK_ULL(39, 0));
 }
 
-/* The CCCR's OVF flag says it wrapped; it stays set until cleared. */
+/*
+ * The CCCR's OVF flag says it wrapped, and stays set until cleared; but
+ * it may be missing, so a top bit clear says so too (a counter on is
+ * always loaded negative).
+ */
 static bool p4_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
 {
 	u64 cccr = pc_hw_reg_read(cpuc, P4_CCCR0 + idx);
 
 	if (!(cccr & P4_CCCR_OVF))
-		return false;
+		return !(raw & BIT_ULL(39));
 	pc_hw_reg_write(cpuc, P4_CCCR0 + idx, cccr & ~P4_CCCR_OVF);
 	return true;
 }

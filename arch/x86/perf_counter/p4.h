@@ -20,6 +20,7 @@
 #define P4_PERFCTR0		0x300
 #define P4_CCCR0		0x360
 #define P4_COUNTERS		18
+#define P4_BROKEN_COUNTER	1	/* BPU counter 1: never used */
 
 /* CCCR (Intel SDM vol. 3B, Pentium 4 performance monitoring) */
 #define P4_CCCR_ENABLE		BIT_ULL(12)

@@ -9,6 +9,11 @@
  * the model lacks are faults. The model routes a CCCR to its ESCR with
  * the driver's table; the registers the tests expect are written out
  * from the SDM's tables by hand.
+ *
+ * The errata are the model's too: a counter write takes only when the
+ * same value is written again at once (N15: a single write may not
+ * take); counter 1 does not count, and enabling its CCCR is a fault;
+ * with @unflagged a wrap raises the interrupt without setting OVF.
  */
 #include <linux/bitfield.h>
 #include <asm/apicdef.h>
@@ -26,6 +31,8 @@ struct p4_model {
 	unsigned int		faults;
 	struct pc_hw_regs	regs;
 	struct pc_hw_cpu	cpuc;
+	u64			ctr_pending[P4_COUNTERS]; /* N15: first writes */
+	bool			unflagged;	/* wraps leave OVF clear */
 	u32			lvtpc;		/* P4 masks it on delivery */
 	unsigned int		pmis_lost;
 	unsigned int		unclaimed;	/* deliveries found nothing */
@@ -71,15 +78,23 @@ static void p4_model_write(void *priv, u32 msr, u64 val)
 	struct p4_model *m = priv;
 
 	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS) {
+		unsigned int idx = msr - P4_PERFCTR0;
+
 		if (val & ~P4_MASK40)
 			m->faults++;
-		m->ctr[msr - P4_PERFCTR0] = val & P4_MASK40;
+		if (m->ctr_pending[idx] != val) {	/* N15 */
+			m->ctr_pending[idx] = val;
+			return;
+		}
+		m->ctr_pending[idx] = ~0ULL;
+		m->ctr[idx] = val & P4_MASK40;
 	} else if (msr >= P4_CCCR0 && msr < P4_CCCR0 + P4_COUNTERS) {
 		unsigned int idx = msr - P4_CCCR0;
 
 		if ((val & P4_CCCR_RESERVED) ||
 		    ((val & P4_CCCR_ENABLE) &&
-		     !p4_model_escr(idx, FIELD_GET(P4_CCCR_ESCR_SELECT, val))))
+		     (idx == P4_BROKEN_COUNTER ||
+		      !p4_model_escr(idx, FIELD_GET(P4_CCCR_ESCR_SELECT, val)))))
 			m->faults++;
 		m->cccr[idx] = val;
 	} else if (p4_escr_index(msr) >= 0) {
@@ -117,9 +132,12 @@ static void p4_model_run(struct p4_model *m, u64 events, bool user)
 		escr = m->escr[e->msr - 0x3a0];
 		if (!(escr & (user ? P4_ESCR_T0_USR : P4_ESCR_T0_OS)))
 			continue;
+		if (idx == P4_BROKEN_COUNTER)
+			continue;		/* does not count */
 		next = m->ctr[idx] + events;
 		if (next > P4_MASK40) {
-			m->cccr[idx] |= P4_CCCR_OVF;
+			if (!m->unflagged)
+				m->cccr[idx] |= P4_CCCR_OVF;
 			if (m->cccr[idx] & P4_CCCR_OVF_PMI_T0)
 				p4_model_raise(m, idx);
 		}
@@ -173,6 +191,7 @@ static struct p4_model *p4_model_new(struct kunit *test)
 	m->regs.priv = m;
 	m->cpuc.pmu = &pc_p4_driver.pmu;
 	m->cpuc.regs = &m->regs;
+	memset(m->ctr_pending, 0xff, sizeof(m->ctr_pending));
 	m->lvtpc = APIC_DM_NMI;
 	m->lvt.write = p4_model_lvtpc_write;
 	m->lvt.priv = m;
@@ -246,7 +265,7 @@ static void p4_an_escr_serves_one_counter_at_a_time(struct kunit *test)
 	/* FSB_ESCR1 feeds counters 2 and 3 */
 	KUNIT_EXPECT_EQ(test, b->hw.place.aux, FSB_ESCR1);
 	KUNIT_EXPECT_TRUE(test, b->hw.place.idx == 2 || b->hw.place.idx == 3);
-	/* Bus cycles need an FSB ESCR too: none left, counters 1, 3 free. */
+	/* Bus cycles need an FSB ESCR too: none left, counter 3 free. */
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), -ENOSPC);
 
 	/* instr_retired: CRU_ESCR0 feeds 12, 13, 16; CRU_ESCR1 14, 15, 17 */
@@ -416,7 +435,8 @@ static void p4_event_map_uses_the_sdm_events(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, FIELD_GET(P4_ESCR_EVENT_SELECT, hwc.extra),
 				want[id].event);
-		KUNIT_EXPECT_GE(test, pc_p4_driver.pmu.places(&hwc, place), 4);
+		/* two ESCRs, two counters each (BPU group: counter 1 never) */
+		KUNIT_EXPECT_GE(test, pc_p4_driver.pmu.places(&hwc, place), 3);
 		KUNIT_EXPECT_EQ(test, place[0].aux, want[id].escr);
 	}
 	hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
@@ -424,11 +444,90 @@ static void p4_event_map_uses_the_sdm_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), -EINVAL);
 }
 
+/*
+ * Counter 1 of the BPU group is never used: with counter 0 taken by
+ * cycles (FSB_ESCR0), cache references, whose first ESCR (BSU_ESCR0)
+ * feeds counters 0 and 1, go to counter 2 through BSU_ESCR1. (Placed
+ * on counter 1, they counted nothing, and the model says so.)
+ */
+static void p4_counter_1_of_the_bpu_group_is_never_used(struct kunit *test)
+{
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *a, *c;
+
+	a = p4_counter(test, &hw, NULL);
+	hw = pc_hw_model_generic(PERF_COUNT_CACHE_REFERENCES);
+	c = p4_counter(test, &hw, NULL);
+	KUNIT_ASSERT_TRUE(test, a && c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
+	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 2);
+	KUNIT_EXPECT_EQ(test, c->hw.place.aux, 0x3a1);	/* BSU_ESCR1 */
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	p4_free(m, c);
+	p4_free(m, a);
+}
+
+/*
+ * Erratum N15: a counter write may not take, so the driver writes
+ * twice. In the model a single write never takes: a sampling counter
+ * just put on holds its load, 2^40 - 1000, only if written twice.
+ */
+static void p4_counter_loads_take_despite_erratum_n15(struct kunit *test)
+{
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter *c;
+
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = p4_counter(test, &hw, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, m->ctr[c->hw.place.idx], P4_MASK40 + 1 - 1000);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	p4_free(m, c);
+}
+
+/*
+ * A wrap whose OVF flag is not set is still a wrap: the counter's top
+ * bit is clear. The interrupt is handled and the sample written. (On
+ * OVF alone it was not: no sample, the interrupt unclaimed.)
+ */
+static void p4_wrap_without_ovf_is_seen_by_the_top_bit(struct kunit *test)
+{
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c;
+	u64 value = 0;
+
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = p4_counter(test, &hw, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	m->unflagged = true;
+	p4_model_run(m, 999, false);
+	KUNIT_EXPECT_EQ(test, m->pending, 0UL);
+	p4_model_run(m, 1, false);
+	KUNIT_EXPECT_EQ(test, p4_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
+	KUNIT_EXPECT_EQ(test, value, 1000);
+	KUNIT_EXPECT_EQ(test, m->unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	p4_free(m, c);
+}
+
 static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_cycles_take_an_fsb_escr_and_cccr_select_6),
 	KUNIT_CASE(p4_an_escr_serves_one_counter_at_a_time),
 	KUNIT_CASE(p4_wraps_clear_ovf_and_sum_exactly),
 	KUNIT_CASE(p4_late_interrupt_of_a_stopped_counter_is_claimed),
+	KUNIT_CASE(p4_counter_1_of_the_bpu_group_is_never_used),
+	KUNIT_CASE(p4_counter_loads_take_despite_erratum_n15),
+	KUNIT_CASE(p4_wrap_without_ovf_is_seen_by_the_top_bit),
 	KUNIT_CASE(p4_raw_event_carries_its_escr_word),
 	KUNIT_CASE(p4_second_thread_keeps_off_the_registers),
 	KUNIT_CASE(p4_event_map_uses_the_sdm_events),
