@@ -205,7 +205,8 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	EXPECT_LE(samples + (long)lost, (long)periods + 2);
 	EXPECT_GE(samples + (long)lost, (long)periods / 2 - 2);
 	EXPECT_EQ(0, h.kernel);			/* exclude_kernel */
-	EXPECT_GE(h.a + h.b, samples * 85 / 100);
+	/* the loop around them and the vDSO's clock: 18% on a 750 */
+	EXPECT_GE(h.a + h.b, samples * 75 / 100);
 	EXPECT_GE(h.a, 3 * h.b / 2);		/* three to one, loosely */
 	EXPECT_LE(h.a, 6 * h.b);
 	close(clock);

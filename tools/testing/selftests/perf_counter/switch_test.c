@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <sys/ioctl.h>
 
 #include "../kselftest_harness.h"
@@ -137,9 +138,13 @@ TEST_F(switches, disabled_counter_writes_no_records)
 	ASSERT_GE(fd, 0);
 	/* the control: enabled, it writes a record for each switch */
 	ping_pong(50);
-	EXPECT_GE(drain(fd), 100);
+	/*
+	 * Disabled before it is drained: a switch between a drain and the
+	 * disable (the reaped child, a kworker) is a record of its own,
+	 * written while still enabled (seen on a 740).
+	 */
 	ASSERT_EQ(0, pc_disable(fd));
-	EXPECT_EQ(0, drain(fd));
+	EXPECT_GE(drain(fd), 100);
 	ping_pong(50);
 	EXPECT_EQ(0, drain(fd));
 	close(fd);
@@ -206,18 +211,57 @@ TEST_F(switches, inherited_counter_records_the_childrens_switches)
 	close(fd);
 }
 
+/* What clock_samples_come_before_the_switch_out has read so far. */
+struct order_scan {
+	int	samples, outs, misplaced, lost;
+	bool	off_cpu;	/* between a SWITCH_OUT and its SWITCH_IN */
+	bool	bad;		/* a malformed record, or a read error */
+};
+
+/* Read every waiting record, without blocking, into @st. */
+static void scan_order(int fd, struct order_scan *st)
+{
+	ssize_t len, off;
+
+	while ((len = read(fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len; ) {
+			struct perf_counter_record_header *h = (void *)(buf + off);
+
+			if (h->size < 8 || off + h->size > len) {
+				st->bad = true;
+				return;
+			}
+			if (h->type == PERF_COUNTER_REC_SWITCH_OUT) {
+				st->off_cpu = true;
+				st->outs++;
+			} else if (h->type == PERF_COUNTER_REC_SWITCH_IN) {
+				st->off_cpu = false;
+			} else if (h->type == PERF_COUNTER_REC_SAMPLE) {
+				st->samples++;
+				st->misplaced += st->off_cpu;
+			} else if (h->type == PERF_COUNTER_REC_LOST) {
+				st->lost++;
+			}
+			off += h->size;
+		}
+	}
+	if (len == 0 || errno != EAGAIN)
+		st->bad = true;
+}
+
 /*
  * A task-clock sampler that also records switches: the task is off the
  * CPU from its switch-out to its switch-in, so no sample lies between
  * the two; the periods that ran out before a switch come before its
- * record. Each round spins 300 us (six periods) and then blocks.
+ * record. Each round spins 300 us (six periods) and then blocks; the
+ * records are read as they come, so that none is dropped (a one-CPU
+ * PowerMac ran 3 s of task-clock: 65000 samples).
  */
 TEST_F(switches, clock_samples_come_before_the_switch_out)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 1);
-	int to[2], from[2], i, fd, samples = 0, outs = 0, misplaced = 0;
-	int off_cpu = 0;
-	ssize_t len, off;
+	int to[2], from[2], i, fd;
+	struct order_scan st = { 0 };
 	uint32_t size = 1 << 20;
 	char c = 0;
 	pid_t pid;
@@ -228,6 +272,7 @@ TEST_F(switches, clock_samples_come_before_the_switch_out)
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
 	ASSERT_EQ(0, pipe(to));
 	ASSERT_EQ(0, pipe(from));
 	pid = fork();
@@ -242,33 +287,18 @@ TEST_F(switches, clock_samples_come_before_the_switch_out)
 		pc_spin_ns(300000);
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
 			break;
+		scan_order(fd, &st);
 	}
 	ASSERT_EQ(0, pc_disable(fd));
 	waitpid(pid, NULL, 0);
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	while ((len = read(fd, buf, sizeof(buf))) > 0) {
-		for (off = 0; off < len; ) {
-			struct perf_counter_record_header *h = (void *)(buf + off);
-
-			ASSERT_TRUE(h->size >= 8 && off + h->size <= len);
-			if (h->type == PERF_COUNTER_REC_SWITCH_OUT) {
-				off_cpu = 1;
-				outs++;
-			} else if (h->type == PERF_COUNTER_REC_SWITCH_IN) {
-				off_cpu = 0;
-			} else if (h->type == PERF_COUNTER_REC_SAMPLE) {
-				samples++;
-				misplaced += off_cpu;
-			}
-			off += h->size;
-		}
-	}
-	EXPECT_EQ(EAGAIN, errno);
-	TH_LOG("%d samples, %d switch-outs, %d samples while switched out",
-	       samples, outs, misplaced);
-	EXPECT_GE(outs, 200);
-	EXPECT_GE(samples, 200);		/* control: it sampled */
-	EXPECT_EQ(0, misplaced);
+	scan_order(fd, &st);
+	TH_LOG("%d samples, %d switch-outs, %d samples while switched out, %d LOST records",
+	       st.samples, st.outs, st.misplaced, st.lost);
+	EXPECT_FALSE(st.bad);
+	EXPECT_EQ(0, st.lost);			/* every record seen */
+	EXPECT_GE(st.outs, 200);
+	EXPECT_GE(st.samples, 200);		/* control: it sampled */
+	EXPECT_EQ(0, st.misplaced);
 	close(fd);
 }
 
