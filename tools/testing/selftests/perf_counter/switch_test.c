@@ -253,12 +253,13 @@ static void scan_order(int fd, struct order_scan *st)
  * A task-clock sampler that also records switches: the task is off the
  * CPU from its switch-out to its switch-in, so no sample lies between
  * the two; the periods that ran out before a switch come before its
- * record. Each round spins 300 us (six periods) and then blocks; the
- * records are read every round, so that the queue never fills (a
- * one-CPU PowerMac ran 3 s of task-clock, 65000 samples, and a 1 MB
- * queue read at the end dropped switch records).
+ * record. Each round spins 1 ms (five periods of 200 us) and then
+ * blocks; the records are read every round, so that the queue never
+ * fills (a one-CPU PowerMac ran 3 s of task-clock, and at 50 us
+ * periods a 1 MB queue read at the end dropped switch records; read
+ * every round, those samples took it past 30 s).
  */
-TEST_F(switches, clock_samples_come_before_the_switch_out)
+TEST_F_TIMEOUT(switches, clock_samples_come_before_the_switch_out, 120)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 1);
 	int to[2], from[2], i, fd;
@@ -267,7 +268,7 @@ TEST_F(switches, clock_samples_come_before_the_switch_out)
 	char c = 0;
 	pid_t pid;
 
-	hw.irq_period = 50000;
+	hw.irq_period = 200000;
 	hw.record_type = PERF_RECORD_TIME;
 	hw.context_switch = 1;
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
@@ -285,7 +286,7 @@ TEST_F(switches, clock_samples_come_before_the_switch_out)
 	}
 	ASSERT_EQ(0, pc_enable(fd));
 	for (i = 0; i < 200; i++) {
-		pc_spin_ns(300000);
+		pc_spin_ns(1000000);
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
 			break;
 		scan_order(fd, &st);
