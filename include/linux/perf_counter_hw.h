@@ -152,9 +152,11 @@ struct pc_hw_cpu {
  * @reserve:	take the registers from the rest of the kernel; -EBUSY if
  *		someone holds them. Called for the first hardware counter.
  * @release:	give them back, after the last one
- * @cpu_online:	on a CPU that comes online while the registers are
- *		reserved, from that CPU: set it up as @reserve set up the
- *		others (x86: point LVTPC at NMI). May be NULL.
+ * @cpu_online:	on a CPU that comes online, from that CPU, under the
+ *		reservation's lock: keep it off the registers if it may
+ *		not use them, and if they are reserved, set it up as
+ *		@reserve set up the others (x86: point LVTPC at NMI).
+ *		May be NULL.
  */
 struct pc_pmu {
 	const char	*name;

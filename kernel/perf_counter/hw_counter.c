@@ -192,7 +192,8 @@ struct pc_hw_cpu *pc_hw_this_cpu(void)
  *
  * Counters of tasks that run there do not count while they do (their
  * time running says so); CPU-wide hardware counters for it are refused.
- * Called by the driver at boot, before any counter exists.
+ * Called by the driver at boot, and from its cpu_online op as @cpu comes,
+ * before any counter can be on it.
  */
 void pc_hw_forbid_cpu(int cpu)
 {
@@ -670,13 +671,14 @@ static void pc_hw_put(void)
 /**
  * pc_hw_cpu_online() - a CPU comes online: its share of the registers
  *
- * Runs on that CPU, may sleep. While the registers are reserved, the
- * driver points the new CPU's overflow interrupt where it needs it.
+ * Runs on that CPU, may sleep. The driver sees every CPU come, and may
+ * keep it off the registers (pc_hw_forbid_cpu()); while they are
+ * reserved, it makes them ready there as it did on the others.
  */
 void pc_hw_cpu_online(void)
 {
 	mutex_lock(&pc_hw_reserve_mutex);
-	if (pc_hw_users && pc_pmu->cpu_online)
+	if (pc_pmu && pc_pmu->cpu_online)
 		pc_pmu->cpu_online();
 	mutex_unlock(&pc_hw_reserve_mutex);
 }

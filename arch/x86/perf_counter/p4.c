@@ -18,18 +18,22 @@
  * 32-bit ESCR word.
  *
  * Hyper-threading: the two threads of a core share all of this. Only
- * the first thread of each core uses the registers (ESCR T0 bits, CCCR
- * OVF_PMI_T0); the second is kept off them, so a task's counters do not
- * count while it runs there, and CPU-wide hardware counters for it are
- * refused.
+ * the first thread of each core, by its APIC ID, uses the registers
+ * (ESCR T0 bits, CCCR OVF_PMI_T0); the second is kept off them, at boot
+ * and whenever it comes online, so a task's counters do not count
+ * while it runs there, CPU-wide hardware counters for it are refused,
+ * and it never writes them (not even to clear them: its sibling's
+ * counters may be on).
+ *
+ * Every CCCR is cleared when the registers are taken (p4_clear()).
  */
 #include <linux/bitfield.h>
-#include <linux/cpumask.h>
 #include <linux/errno.h>
+#include <linux/log2.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
-#include <linux/topology.h>
 #include <asm/processor.h>
+#include <asm/smp.h>
 
 #include "p4.h"
 #include "x86_pmu.h"
@@ -270,18 +274,47 @@ static u32 p4_escr_msr(unsigned int i)
 	return p4_escrs[i].msr;
 }
 
-/*
- * Keep every core's second thread off the registers it shares. (CPUs
- * brought up later are not looked at: see x86.rst, CPU hotplug.)
- */
 static void p4_setup(void)
 {
-	int cpu;
-
 	p4_model = boot_cpu_data.x86_model;
-	for_each_online_cpu(cpu)
-		if (cpu != cpumask_first(topology_sibling_cpumask(cpu)))
-			pc_hw_forbid_cpu(cpu);
+}
+
+/**
+ * p4_thread_of() - which hyper-thread of its core a CPU is
+ * @apicid:	the CPU's initial APIC ID
+ * @siblings:	threads per core (CPUID 1 EBX[23:16] over cores; 1 without HT)
+ *
+ * The thread is the low bits of the initial APIC ID, as many as it
+ * takes to number @siblings (SDM vol. 3A, identifying logical
+ * processors); the ESCRs' T0 and T1 bits and the CCCRs' OVF_PMI_T0 and
+ * _T1 bits name threads by that number, not by Linux's CPU number.
+ *
+ * Return: 0 for the first thread.
+ */
+unsigned int p4_thread_of(unsigned int apicid, unsigned int siblings)
+{
+	return siblings > 1 ? apicid & (roundup_pow_of_two(siblings) - 1) : 0;
+}
+
+/* Only thread 0 of each core uses the registers (T0, OVF_PMI_T0). */
+static bool p4_second_thread(int cpu)
+{
+	return p4_thread_of(cpu_data(cpu).initial_apicid, smp_num_siblings) != 0;
+}
+
+/*
+ * Every CCCR off, OVF flags and all: one left enabled (by the firmware,
+ * or a kernel before a kexec) counts with whichever ESCR its select
+ * names once the driver programs that ESCR, and its wrap, with an
+ * OVF_PMI bit, raises an interrupt that no counter of ours claims; on
+ * P4 the line then stays asserted while its OVF flag is set.
+ */
+static void p4_clear(struct pc_hw_cpu *cpuc)
+{
+	unsigned int idx;
+
+	for (idx = 0; idx < P4_COUNTERS; idx++)
+		pc_hw_reg_write(cpuc, P4_CCCR0 + idx, 0);
 }
 
 const struct pc_x86_driver pc_p4_driver = {
@@ -308,5 +341,7 @@ const struct pc_x86_driver pc_p4_driver = {
 	.check_ctl	= P4_CCCR0 + P4_COUNTERS - 1,
 	.check_on	= P4_CCCR_ENABLE,
 	.setup		= p4_setup,
+	.second_thread	= p4_second_thread,
+	.clear		= p4_clear,
 	.lvtpc_last	= true,
 };

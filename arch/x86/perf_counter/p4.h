@@ -82,5 +82,6 @@ extern const unsigned int p4_nr_escrs;
 
 int p4_escr_index(u32 msr);
 unsigned int p4_counters_of(const struct p4_escr *e, u8 *idx);
+unsigned int p4_thread_of(unsigned int apicid, unsigned int siblings);
 
 #endif /* _ARCH_X86_PERF_COUNTER_P4_H */

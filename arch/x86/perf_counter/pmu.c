@@ -10,6 +10,7 @@
  * nothing (the parameter is the core's, see hw_counter.c, as is
  * /sys/module/perf_counter/parameters/pmu, which says which driver runs).
  */
+#include <linux/cpu.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
@@ -123,10 +124,32 @@ static const struct pc_x86_lvtpc pc_x86_apic_lvtpc = {
 	.write	= pc_x86_lvtpc_write,
 };
 
-/* The overflow interrupt is an NMI. */
-static void pc_x86_lvtpc_nmi(void *unused)
+/**
+ * pc_x86_cpu_start() - make one CPU's registers ready for counters
+ * @cpuc:	its registers (the CPU's own, or a model's)
+ * @lvtpc:	its LVTPC entry (or a model's)
+ *
+ * On each CPU as the registers are taken, and on one that comes online
+ * while they are held, before any counter is on it: the driver turns
+ * off what a previous user left on (@clear), and the overflow interrupt
+ * is pointed at NMI. A CPU kept off the registers (a second thread)
+ * writes nothing: they are its sibling's, whose counters may be on.
+ */
+void pc_x86_cpu_start(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc)
 {
-	apic_write(APIC_LVTPC, APIC_DM_NMI);
+	const struct pc_x86_driver *d =
+		container_of(cpuc->pmu, struct pc_x86_driver, pmu);
+
+	if (cpuc->forbidden)
+		return;
+	if (d->clear)
+		d->clear(cpuc);
+	lvtpc->write(lvtpc->priv, APIC_DM_NMI);
+}
+
+static void pc_x86_start_this_cpu(void *unused)
+{
+	pc_x86_cpu_start(pc_hw_this_cpu(), &pc_x86_apic_lvtpc);
 }
 
 static void pc_x86_unreserve(const struct pc_x86_driver *d,
@@ -143,7 +166,7 @@ static void pc_x86_unreserve(const struct pc_x86_driver *d,
  *
  * Every counter and control register, through the kernel's perfctr
  * reservation, which perf_events and the NMI watchdog use too: all of
- * them or none. Points each CPU's APIC performance interrupt at NMI.
+ * them or none. Then each CPU's are made ready (pc_x86_cpu_start()).
  *
  * Return: 0, or -EBUSY if another user holds one of them.
  */
@@ -158,7 +181,7 @@ int pc_x86_reserve(void)
 	for (ctl = 0; ctl < d->nr_ctl; ctl++)
 		if (!reserve_evntsel_nmi(d->ctl_msr(ctl)))
 			goto busy_ctl;
-	on_each_cpu(pc_x86_lvtpc_nmi, NULL, 1);
+	on_each_cpu(pc_x86_start_this_cpu, NULL, 1);
 	WRITE_ONCE(pc_x86_held, true);
 	return 0;
 
@@ -184,14 +207,39 @@ void pc_x86_release(void)
 }
 
 /**
- * pc_x86_cpu_online() - a CPU came online while the registers are ours
+ * pc_x86_cpu_arrive() - a CPU comes online
+ * @cpuc:	its registers (the CPU's own, or a model's)
+ * @lvtpc:	its LVTPC entry (or a model's)
+ * @cpu:	its number
+ * @held:	the registers are reserved
  *
- * Runs on that CPU: its LVTPC entry is pointed at NMI, as
- * pc_x86_reserve() pointed the others'.
+ * A second thread is kept off the registers it shares, whenever it
+ * comes (a CPU brought up after boot, say with "maxcpus=1" and then
+ * sysfs), and writes nothing. Any other is made ready as
+ * pc_x86_reserve() made the others, if the registers are held.
+ */
+void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
+		       int cpu, bool held)
+{
+	const struct pc_x86_driver *d =
+		container_of(cpuc->pmu, struct pc_x86_driver, pmu);
+
+	if (d->second_thread && d->second_thread(cpu))
+		cpuc->forbidden = true;
+	if (held)
+		pc_x86_cpu_start(cpuc, lvtpc);
+}
+
+/**
+ * pc_x86_cpu_online() - the driver's cpu_online op
+ *
+ * Runs on the CPU that came online, under the core's reservation lock
+ * (which pc_x86_reserve() and pc_x86_release() run under too).
  */
 void pc_x86_cpu_online(void)
 {
-	pc_x86_lvtpc_nmi(NULL);
+	pc_x86_cpu_arrive(pc_hw_this_cpu(), &pc_x86_apic_lvtpc,
+			  smp_processor_id(), READ_ONCE(pc_x86_held));
 }
 
 /*
@@ -251,6 +299,13 @@ static int __init pc_x86_pmu_init(void)
 		return 0;
 	if (d->setup)
 		d->setup();
+	if (d->second_thread) {
+		cpus_read_lock();
+		for_each_online_cpu(i)
+			if (d->second_thread(i))
+				pc_hw_forbid_cpu(i);
+		cpus_read_unlock();
+	}
 	return register_nmi_handler(NMI_LOCAL, pc_x86_nmi, 0, "perf_counter");
 }
 device_initcall(pc_x86_pmu_init);

@@ -21,8 +21,15 @@ struct cpuinfo_x86;
  * @check_ctl:	the control MSR whose @check_on bit says the last counter
  *		runs (P6: EVNTSEL0's enable bit, which starts both); it
  *		must be clear when the registers are checked
- * @setup:	optional: after registration, before any counter (P4 marks
- *		the CPUs that may not use the counters)
+ * @setup:	optional: after registration, before any counter
+ * @second_thread: optional: is @cpu a thread that shares the registers
+ *		of another, which uses them? It is kept off them
+ *		(pc_hw_forbid_cpu()), at boot and as it comes online, and
+ *		never writes them (P4 with hyper-threading)
+ * @clear:	optional: on each CPU the registers are taken for, and
+ *		one that comes online while they are held, before any
+ *		counter is on it: turn off what a previous user (the
+ *		firmware, a kexec'd kernel) may have left on (P4's CCCRs)
  * @lvtpc_last:	unmask LVTPC after the overflows are handled, not before
  *		(P4: its interrupt stays asserted while an OVF flag is set)
  */
@@ -35,6 +42,8 @@ struct pc_x86_driver {
 	u32		check_ctl;
 	u64		check_on;
 	void		(*setup)(void);
+	bool		(*second_thread)(int cpu);
+	void		(*clear)(struct pc_hw_cpu *cpuc);
 	bool		lvtpc_last;
 };
 
@@ -68,6 +77,9 @@ bool pc_x86_regs_check(const struct pc_x86_driver *d,
 		       const struct pc_x86_msr_safe *msr);
 
 /* pmu.c: the reservation of the chosen driver's registers */
+void pc_x86_cpu_start(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc);
+void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
+		       int cpu, bool held);
 int pc_x86_reserve(void);
 void pc_x86_release(void);
 void pc_x86_cpu_online(void);

@@ -1,202 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The P4 driver against a model of its MSRs: 18 counters of 40 bits,
- * their CCCRs and the 45 ESCRs. A counter counts when its CCCR is
- * enabled and the ESCR its ESCR_SELECT names in its group's half has
- * the mode's T0 bit; a wrap sets the CCCR's OVF flag and, with
- * OVF_PMI_T0, raises the interrupt. Writes of reserved bits, a CCCR
- * enabled with a select no ESCR of its half has, and accesses to MSRs
- * the model lacks are faults. The model routes a CCCR to its ESCR with
- * the driver's table; the registers the tests expect are written out
- * from the SDM's tables by hand.
- *
- * The errata are the model's too: a counter write takes only when the
- * same value is written again at once (N15: a single write may not
- * take); counter 1 does not count, and enabling its CCCR is a fault;
- * with @unflagged a wrap raises the interrupt without setting OVF.
+ * The P4 driver against the model of a hyper-threaded NetBurst core's
+ * registers (p4_model.h): event selection through ESCRs and CCCRs,
+ * wraps and their interrupts, the errata, the second thread, and the
+ * state a previous user leaves behind. The registers the tests expect
+ * are written out from the SDM's tables by hand.
  */
 #include <linux/bitfield.h>
 #include <asm/apicdef.h>
 
 #include "internal.h"
-#include "msr_model.h"
-#include "../p4.h"
-#include "../x86_pmu.h"
-
-struct p4_model {
-	u64			ctr[P4_COUNTERS];
-	u64			cccr[P4_COUNTERS];
-	u64			escr[0x42];	/* by MSR - 0x3a0 */
-	unsigned long		pending;
-	unsigned int		faults;
-	struct pc_hw_regs	regs;
-	struct pc_hw_cpu	cpuc;
-	u64			ctr_pending[P4_COUNTERS]; /* N15: first writes */
-	bool			unflagged;	/* wraps leave OVF clear */
-	u32			lvtpc;		/* P4 masks it on delivery */
-	unsigned int		pmis_lost;
-	unsigned int		unclaimed;	/* deliveries found nothing */
-	struct pc_x86_lvtpc	lvt;
-};
-
-#define P4_MASK40	GENMASK_ULL(39, 0)
-#define P4_CCCR_RESERVED (GENMASK_ULL(11, 0) | BIT_ULL(28) | BIT_ULL(29) | \
-			  GENMASK_ULL(63, 32))
-
-/* The ESCR feeding counter @idx through select @sel, or NULL. */
-static const struct p4_escr *p4_model_escr(unsigned int idx, unsigned int sel)
-{
-	unsigned int group = idx >= 12 ? P4_IQ : idx / 4;
-	unsigned int half = idx >= 16 ? idx - 16 : (idx % 4) / 2;
-	unsigned int i;
-
-	if (idx >= 12 && idx < 16)
-		half = (idx - 12) / 2;
-	for (i = 0; i < p4_nr_escrs; i++)
-		if (p4_escrs[i].group == group && p4_escrs[i].half == half &&
-		    p4_escrs[i].select == sel)
-			return &p4_escrs[i];
-	return NULL;
-}
-
-static u64 p4_model_read(void *priv, u32 msr)
-{
-	struct p4_model *m = priv;
-
-	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS)
-		return m->ctr[msr - P4_PERFCTR0];
-	if (msr >= P4_CCCR0 && msr < P4_CCCR0 + P4_COUNTERS)
-		return m->cccr[msr - P4_CCCR0];
-	if (p4_escr_index(msr) >= 0)
-		return m->escr[msr - 0x3a0];
-	m->faults++;
-	return 0;
-}
-
-static void p4_model_write(void *priv, u32 msr, u64 val)
-{
-	struct p4_model *m = priv;
-
-	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS) {
-		unsigned int idx = msr - P4_PERFCTR0;
-
-		if (val & ~P4_MASK40)
-			m->faults++;
-		if (m->ctr_pending[idx] != val) {	/* N15 */
-			m->ctr_pending[idx] = val;
-			return;
-		}
-		m->ctr_pending[idx] = ~0ULL;
-		m->ctr[idx] = val & P4_MASK40;
-	} else if (msr >= P4_CCCR0 && msr < P4_CCCR0 + P4_COUNTERS) {
-		unsigned int idx = msr - P4_CCCR0;
-
-		if ((val & P4_CCCR_RESERVED) ||
-		    ((val & P4_CCCR_ENABLE) &&
-		     (idx == P4_BROKEN_COUNTER ||
-		      !p4_model_escr(idx, FIELD_GET(P4_CCCR_ESCR_SELECT, val)))))
-			m->faults++;
-		m->cccr[idx] = val;
-	} else if (p4_escr_index(msr) >= 0) {
-		if (val & GENMASK_ULL(63, 31))
-			m->faults++;
-		m->escr[msr - 0x3a0] = val;
-	} else {
-		m->faults++;
-	}
-}
-
-/* Counter @idx raises the interrupt: lost while LVTPC is masked. */
-static void p4_model_raise(struct p4_model *m, unsigned int idx)
-{
-	if (m->lvtpc & APIC_LVT_MASKED)
-		m->pmis_lost++;
-	else
-		m->pending |= BIT(idx);
-}
-
-static void p4_model_run(struct p4_model *m, u64 events, bool user)
-{
-	unsigned int idx;
-
-	for (idx = 0; idx < P4_COUNTERS; idx++) {
-		const struct p4_escr *e;
-		u64 next, escr;
-
-		if (!(m->cccr[idx] & P4_CCCR_ENABLE))
-			continue;
-		e = p4_model_escr(idx, FIELD_GET(P4_CCCR_ESCR_SELECT,
-						 m->cccr[idx]));
-		if (!e)
-			continue;
-		escr = m->escr[e->msr - 0x3a0];
-		if (!(escr & (user ? P4_ESCR_T0_USR : P4_ESCR_T0_OS)))
-			continue;
-		if (idx == P4_BROKEN_COUNTER)
-			continue;		/* does not count */
-		next = m->ctr[idx] + events;
-		if (next > P4_MASK40) {
-			if (!m->unflagged)
-				m->cccr[idx] |= P4_CCCR_OVF;
-			if (m->cccr[idx] & P4_CCCR_OVF_PMI_T0)
-				p4_model_raise(m, idx);
-		}
-		m->ctr[idx] = next & P4_MASK40;
-	}
-}
-
-/*
- * The interrupt line stays asserted while a CCCR with OVF_PMI_T0 has
- * its OVF flag set: unmasking LVTPC then raises the interrupt again.
- */
-static void p4_model_lvtpc_write(void *priv, u32 val)
-{
-	struct p4_model *m = priv;
-	unsigned int idx;
-
-	m->lvtpc = val;
-	if (val & APIC_LVT_MASKED)
-		return;
-	for (idx = 0; idx < P4_COUNTERS; idx++)
-		if ((m->cccr[idx] & P4_CCCR_OVF) &&
-		    (m->cccr[idx] & P4_CCCR_OVF_PMI_T0))
-			m->pending |= BIT(idx);
-}
-
-/*
- * Deliver a raised interrupt, masking LVTPC as P4 does; count the
- * deliveries the handler did not claim.
- */
-static int p4_model_service(struct p4_model *m)
-{
-	int handled;
-
-	if (!m->pending)
-		return 0;
-	m->pending = 0;
-	m->lvtpc |= APIC_LVT_MASKED;
-	handled = pc_x86_pmi(&m->cpuc, &m->lvt, NULL);
-	if (!handled)
-		m->unclaimed++;
-	return handled;
-}
-
-static struct p4_model *p4_model_new(struct kunit *test)
-{
-	struct p4_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, m);
-	m->regs.read = p4_model_read;
-	m->regs.write = p4_model_write;
-	m->regs.priv = m;
-	m->cpuc.pmu = &pc_p4_driver.pmu;
-	m->cpuc.regs = &m->regs;
-	memset(m->ctr_pending, 0xff, sizeof(m->ctr_pending));
-	m->lvtpc = APIC_DM_NMI;
-	m->lvt.write = p4_model_lvtpc_write;
-	m->lvt.priv = m;
-	return m;
-}
+#include "p4_model.h"
 
 /* A counter decoded by the P4 driver, with an ESCR word if @escr. */
 static struct perf_counter *p4_counter(struct kunit *test,
@@ -210,7 +24,7 @@ static struct perf_counter *p4_counter(struct kunit *test,
 
 static void p4_free(struct p4_model *m, struct perf_counter *counter)
 {
-	pc_hw_cpu_del(&m->cpuc, counter);
+	pc_hw_cpu_del(&m->t[0].cpuc, counter);
 	pc_counter_put(counter);
 }
 
@@ -226,7 +40,7 @@ static void p4_cycles_take_an_fsb_escr_and_cccr_select_6(struct kunit *test)
 	struct perf_counter *c = p4_counter(test, &hw, NULL);
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	/* global_power_events (0x13), RUNNING, both privilege levels */
 	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 0);
 	KUNIT_EXPECT_EQ(test, m->escr[FSB_ESCR0 - 0x3a0],
@@ -236,10 +50,10 @@ static void p4_cycles_take_an_fsb_escr_and_cccr_select_6(struct kunit *test)
 			P4_CCCR_SELECT(6) | P4_CCCR_ENABLE |
 			P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0);
 	p4_model_run(m, 1000, true);
-	pc_hw_fold(&m->cpuc, c);
+	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1000);
 
-	pc_hw_cpu_del(&m->cpuc, c);
+	pc_hw_cpu_del(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, m->cccr[0], 0);
 	KUNIT_EXPECT_EQ(test, m->escr[FSB_ESCR0 - 0x3a0], 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
@@ -260,28 +74,28 @@ static void p4_an_escr_serves_one_counter_at_a_time(struct kunit *test)
 	struct perf_counter *i3 = p4_counter(test, &ins, NULL);
 
 	KUNIT_ASSERT_TRUE(test, a && b && c && i1 && i2 && i3);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, b), 0);
 	/* FSB_ESCR1 feeds counters 2 and 3 */
 	KUNIT_EXPECT_EQ(test, b->hw.place.aux, FSB_ESCR1);
 	KUNIT_EXPECT_TRUE(test, b->hw.place.idx == 2 || b->hw.place.idx == 3);
 	/* Bus cycles need an FSB ESCR too: none left, counter 3 free. */
-	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), -ENOSPC);
 
 	/* instr_retired: CRU_ESCR0 feeds 12, 13, 16; CRU_ESCR1 14, 15, 17 */
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, i1), 0);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, i2), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, i1), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, i2), 0);
 	KUNIT_EXPECT_EQ(test, i1->hw.place.aux, CRU_ESCR0);
 	KUNIT_EXPECT_EQ(test, i2->hw.place.aux, CRU_ESCR1);
 	KUNIT_EXPECT_TRUE(test, i1->hw.place.idx == 12 ||
 			  i1->hw.place.idx == 13 || i1->hw.place.idx == 16);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(P4_CCCR_ESCR_SELECT,
 					m->cccr[i1->hw.place.idx]), 4);
-	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, i3), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, i3), -ENOSPC);
 
 	/* An ESCR freed serves the next. */
-	pc_hw_cpu_del(&m->cpuc, a);
-	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_hw_cpu_del(&m->t[0].cpuc, a);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, c->hw.place.aux, FSB_ESCR0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, a);
@@ -301,14 +115,14 @@ static void p4_wraps_clear_ovf_and_sum_exactly(struct kunit *test)
 	u64 total = 0, wraps = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	while (total < 9ULL << 40) {
 		p4_model_run(m, chunk, false);
 		total += chunk;
 		wraps += p4_model_service(m);
 		KUNIT_ASSERT_FALSE(test, m->cccr[c->hw.place.idx] & P4_CCCR_OVF);
 	}
-	pc_hw_fold(&m->cpuc, c);
+	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
 	KUNIT_EXPECT_GT(test, wraps, 10);
 	/*
@@ -316,9 +130,9 @@ static void p4_wraps_clear_ovf_and_sum_exactly(struct kunit *test)
 	 * unmasked before, the line still asserted, the interrupt would
 	 * come again at once and find nothing.
 	 */
-	KUNIT_EXPECT_EQ(test, m->pmis_lost, 0);
-	KUNIT_EXPECT_EQ(test, m->unclaimed, 0);
-	KUNIT_EXPECT_EQ(test, m->pending, 0UL);
+	KUNIT_EXPECT_EQ(test, m->t[0].pmis_lost, 0);
+	KUNIT_EXPECT_EQ(test, m->t[0].unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->t[0].pending, 0UL);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
 }
@@ -338,13 +152,13 @@ static void p4_late_interrupt_of_a_stopped_counter_is_claimed(struct kunit *test
 	hw.record_type = PERF_RECORD_VALUE;
 	c = p4_counter(test, &hw, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	p4_model_run(m, 1000, false);
-	KUNIT_EXPECT_NE(test, m->pending, 0UL);
-	pc_hw_cpu_del(&m->cpuc, c);
+	KUNIT_EXPECT_NE(test, m->t[0].pending, 0UL);
+	pc_hw_cpu_del(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, m->cccr[c->hw.place.idx], 0);
 	KUNIT_EXPECT_EQ(test, p4_model_service(m), 1);
-	m->pending = 1;				/* another NMI: not ours */
+	m->t[0].pending = 1;				/* another NMI: not ours */
 	KUNIT_EXPECT_EQ(test, p4_model_service(m), 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
@@ -363,14 +177,14 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 
 	c = p4_counter(test, &hw, &escr);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, c->hw.place.aux, CRU_ESCR1);
 	KUNIT_EXPECT_TRUE(test, c->hw.place.idx == 14 ||
 			  c->hw.place.idx == 15 || c->hw.place.idx == 17);
 	KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR1 - 0x3a0],
 			escr | P4_ESCR_T0_OS | P4_ESCR_T0_USR);
 	p4_model_run(m, 77, false);
-	pc_hw_fold(&m->cpuc, c);
+	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 77);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
@@ -405,8 +219,8 @@ static void p4_second_thread_keeps_off_the_registers(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	m->cpuc.forbidden = true;
-	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), -ENOSPC);
+	m->t[0].cpuc.forbidden = true;
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), -ENOSPC);
 	KUNIT_EXPECT_FALSE(test, c->hw.on);
 	for (i = 0; i < P4_COUNTERS; i++)
 		KUNIT_EXPECT_EQ(test, m->cccr[i], 0);
@@ -460,8 +274,8 @@ static void p4_counter_1_of_the_bpu_group_is_never_used(struct kunit *test)
 	hw = pc_hw_model_generic(PERF_COUNT_CACHE_REFERENCES);
 	c = p4_counter(test, &hw, NULL);
 	KUNIT_ASSERT_TRUE(test, a && c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
 	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 2);
 	KUNIT_EXPECT_EQ(test, c->hw.place.aux, 0x3a1);	/* BSU_ESCR1 */
@@ -485,7 +299,7 @@ static void p4_counter_loads_take_despite_erratum_n15(struct kunit *test)
 	hw.record_type = PERF_RECORD_VALUE;
 	c = p4_counter(test, &hw, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, m->ctr[c->hw.place.idx], P4_MASK40 + 1 - 1000);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
@@ -507,15 +321,204 @@ static void p4_wrap_without_ovf_is_seen_by_the_top_bit(struct kunit *test)
 	hw.record_type = PERF_RECORD_VALUE;
 	c = p4_counter(test, &hw, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	m->unflagged = true;
 	p4_model_run(m, 999, false);
-	KUNIT_EXPECT_EQ(test, m->pending, 0UL);
+	KUNIT_EXPECT_EQ(test, m->t[0].pending, 0UL);
 	p4_model_run(m, 1, false);
 	KUNIT_EXPECT_EQ(test, p4_model_service(m), 1);
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
 	KUNIT_EXPECT_EQ(test, value, 1000);
-	KUNIT_EXPECT_EQ(test, m->unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->t[0].unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	p4_free(m, c);
+}
+
+/*
+ * The firmware left CCCR 5 on, with an interrupt bit, feeding from
+ * TBPU_ESCR0 — the ESCR that branch counts take — and its counter near
+ * a wrap. Taking the registers clears it: the driver's branch counter,
+ * on counter 4 through that ESCR, counts alone, and no interrupt comes
+ * that no counter of ours claims. (Left on, counter 5 counted too,
+ * wrapped and raised an interrupt that stayed asserted and unclaimed.)
+ */
+static void p4_cccrs_left_on_are_cleared_when_the_registers_are_taken(struct kunit *test)
+{
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw =
+		pc_hw_model_generic(PERF_COUNT_BRANCH_INSTRUCTIONS);
+	struct perf_counter *c = p4_counter(test, &hw, NULL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	m->cccr[5] = P4_CCCR_ENABLE | P4_CCCR_SELECT(2) |
+		     P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0;
+	m->ctr[5] = P4_MASK40 - 10;
+	pc_x86_cpu_start(&m->t[0].cpuc, &m->t[0].lvt);
+	for (i = 0; i < P4_COUNTERS; i++)
+		KUNIT_EXPECT_EQ(test, m->cccr[i], 0);
+	KUNIT_EXPECT_EQ(test, m->t[0].lvtpc, APIC_DM_NMI);
+
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 4);
+	p4_model_run(m, 100, false);
+	p4_model_service(m);
+	pc_hw_fold(&m->t[0].cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 100);
+	KUNIT_EXPECT_EQ(test, m->ctr[5], P4_MASK40 - 10);
+	KUNIT_EXPECT_EQ(test, m->t[0].unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->t[0].pending, 0UL);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	p4_free(m, c);
+}
+
+/* The model's CPUs: CPU n has APIC ID n, two threads a core. */
+static bool p4_odd_cpu_is_second_thread(int cpu)
+{
+	return p4_thread_of(cpu, 2) != 0;
+}
+
+/*
+ * Thread 0 counts cycles; then thread 1 of its core comes online (after
+ * boot) while the registers are held. It is kept off them and writes
+ * nothing — no clearing of the CCCRs its sibling's counter is on, and a
+ * counter of a task that runs there is not placed on FSB_ESCR0 and
+ * counter 0, which are thread 0's. Thread 0 counts on, exactly. (Looked
+ * at only at boot, thread 1 took thread 0's registers; clearing them as
+ * it came stopped thread 0's counter.)
+ */
+static void p4_second_thread_coming_online_leaves_its_sibling_counting(struct kunit *test)
+{
+	struct pc_x86_driver *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct p4_model *m = p4_model_new(test);
+	struct p4_thread *t0 = &m->t[0], *t1 = &m->t[1];
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c0 = p4_counter(test, &hw, NULL);
+	struct perf_counter *c1 = p4_counter(test, &hw, NULL);
+	u64 kinds[PERF_HW_EVENTS_MAX] = { [PERF_COUNT_CPU_CYCLES] = 400 };
+
+	KUNIT_ASSERT_TRUE(test, d && c0 && c1);
+	*d = pc_p4_driver;
+	d->second_thread = p4_odd_cpu_is_second_thread;
+	t0->cpuc.pmu = &d->pmu;
+	t1->cpuc.pmu = &d->pmu;
+
+	pc_x86_cpu_arrive(&t0->cpuc, &t0->lvt, 0, true);
+	KUNIT_EXPECT_FALSE(test, t0->cpuc.forbidden);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&t0->cpuc, c0), 0);
+	p4_model_run_kinds(m, 0, kinds, false);
+
+	pc_x86_cpu_arrive(&t1->cpuc, &t1->lvt, 1, true);
+	KUNIT_EXPECT_TRUE(test, t1->cpuc.forbidden);
+	KUNIT_EXPECT_NE(test, m->cccr[c0->hw.place.idx], 0);
+	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&t1->cpuc, c1), -ENOSPC);
+	p4_model_run_kinds(m, 1, kinds, false);	/* thread 1's: not ours */
+	pc_hw_cpu_del(&t1->cpuc, c1);
+
+	p4_model_run_kinds(m, 0, kinds, false);
+	pc_hw_fold(&t0->cpuc, c0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c0->count), 800);
+	KUNIT_EXPECT_EQ(test, t0->unclaimed + t1->unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_counter_put(c1);
+	pc_hw_cpu_del(&t0->cpuc, c0);
+	pc_counter_put(c0);
+}
+
+/*
+ * The thread is the initial APIC ID's low bits, as many as number the
+ * siblings, whatever Linux's CPU number: CPU 1 may be a core's first
+ * thread, CPU 0's sibling CPU 2.
+ */
+static void p4_thread_is_the_low_bits_of_the_apic_id(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, p4_thread_of(0, 2), 0);
+	KUNIT_EXPECT_EQ(test, p4_thread_of(1, 2), 1);
+	KUNIT_EXPECT_EQ(test, p4_thread_of(6, 2), 0);
+	KUNIT_EXPECT_EQ(test, p4_thread_of(7, 2), 1);
+	KUNIT_EXPECT_EQ(test, p4_thread_of(7, 1), 0);	/* no HT */
+	KUNIT_EXPECT_EQ(test, p4_thread_of(3, 1), 0);
+	KUNIT_EXPECT_EQ(test, p4_thread_of(6, 4), 2);
+	KUNIT_EXPECT_EQ(test, p4_thread_of(7, 3), 3);	/* 2 bits for 3 */
+}
+
+/*
+ * Every ESCR the driver lists feeds, by the SDM's table (the model's),
+ * the counters the driver places on with the select it writes, and the
+ * driver lists every ESCR of that table.
+ */
+static void p4_driver_escr_table_routes_as_the_sdm_says(struct kunit *test)
+{
+	unsigned int k, i, routes = 0, idx;
+
+	for (k = 0; k < p4_nr_escrs; k++) {
+		const struct p4_escr *e = &p4_escrs[k];
+		unsigned int nr;
+		u8 ctr[3];
+
+		nr = p4_counters_of(e, ctr);
+		for (i = 0; i < nr; i++)
+			KUNIT_EXPECT_EQ_MSG(test, p4_model_route(ctr[i], e->select),
+					    e->msr, "ESCR %#x counter %u",
+					    e->msr, ctr[i]);
+	}
+	for (idx = 0; idx < P4_COUNTERS; idx++)
+		for (i = 0; i < 8; i++)
+			routes += p4_model_route(idx, i) != 0;
+	/* the driver's, counted the same way */
+	for (k = 0; k < p4_nr_escrs; k++)
+		routes -= p4_escrs[k].group == P4_IQ ? 3 : 2;
+	KUNIT_EXPECT_EQ(test, routes, 0);
+}
+
+/*
+ * Each generic event counts what it names, and only that, with the
+ * kinds of events at different rates; an event code on an ESCR that
+ * does not take it, or a mask bit that means nothing, counts nothing.
+ */
+static void p4_each_generic_event_counts_what_it_names(struct kunit *test)
+{
+	static const u64 kinds[PERF_HW_EVENTS_MAX] = {
+		1000, 300, 200, 50, 70, 7, 11,
+	};
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw;
+	struct perf_counter *c;
+	unsigned int id;
+	u64 escr;
+
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+		hw = pc_hw_model_generic(id);
+		c = p4_counter(test, &hw, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+		p4_model_run_kinds(m, 0, kinds, true);
+		pc_hw_fold(&m->t[0].cpuc, c);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&c->count), kinds[id],
+				    "generic event %u", id);
+		p4_free(m, c);
+	}
+
+	/* global_power_events on CRU_ESCR1, which does not take it */
+	hw = pc_hw_model_raw(P4_CCCR_SELECT(4) | ((u64)CRU_ESCR1 << 32));
+	escr = P4_ESCR_EVENT(0x13, 0x1);
+	c = p4_counter(test, &hw, &escr);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+	p4_model_run_kinds(m, 0, kinds, true);
+	pc_hw_fold(&m->t[0].cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 0);
+	p4_free(m, c);
+
+	/* instr_retired with BOGUSNTAG only: not retired instructions */
+	hw = pc_hw_model_raw(P4_CCCR_SELECT(4) | ((u64)CRU_ESCR1 << 32));
+	escr = P4_ESCR_EVENT(0x02, 0x4);
+	c = p4_counter(test, &hw, &escr);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+	p4_model_run_kinds(m, 0, kinds, true);
+	pc_hw_fold(&m->t[0].cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
 }
@@ -531,6 +534,11 @@ static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_raw_event_carries_its_escr_word),
 	KUNIT_CASE(p4_second_thread_keeps_off_the_registers),
 	KUNIT_CASE(p4_event_map_uses_the_sdm_events),
+	KUNIT_CASE(p4_cccrs_left_on_are_cleared_when_the_registers_are_taken),
+	KUNIT_CASE(p4_second_thread_coming_online_leaves_its_sibling_counting),
+	KUNIT_CASE(p4_thread_is_the_low_bits_of_the_apic_id),
+	KUNIT_CASE(p4_driver_escr_table_routes_as_the_sdm_says),
+	KUNIT_CASE(p4_each_generic_event_counts_what_it_names),
 	{}
 };
 
