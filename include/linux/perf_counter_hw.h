@@ -33,11 +33,16 @@ struct pt_regs;
  * struct pc_hw_regs - how a driver reaches its registers
  * @read:	read register @reg (an MSR or SPR number)
  * @write:	write it
- * @priv:	passed back to both; a register model keeps its state here
+ * @irq_route:	optional: point the counters' overflow interrupt at an NMI
+ *		(@nmi) or at a maskable interrupt, unmasked (x86: the
+ *		local APIC's LVTPC entry). NULL where it is one kind only
+ *		(PowerPC's performance monitor exception).
+ * @priv:	passed back to them all; a register model keeps its state here
  */
 struct pc_hw_regs {
 	u64	(*read)(void *priv, u32 reg);
 	void	(*write)(void *priv, u32 reg, u64 val);
+	void	(*irq_route)(void *priv, bool nmi);
 	void	*priv;
 };
 
@@ -62,6 +67,7 @@ struct pc_hw_place {
  * @on:		it holds @place.idx now
  * @throttled:	its sample was refused for the CPU's budget: it is loaded
  *		for the longest period until the tick (pc_hw_unthrottle())
+ * @nmi:	its overflow interrupt is to be an NMI (see pc_hw_cpu)
  * @prev:	the register's raw value when last folded into the count
  * @left:	events to the next sample (sampling counters)
  */
@@ -71,6 +77,7 @@ struct pc_hw_counter {
 	struct pc_hw_place	place;
 	bool			on;
 	bool			throttled;
+	bool			nmi;
 	local64_t		prev;
 	local64_t		left;
 };
@@ -96,6 +103,10 @@ struct pc_hw_want {
  * @on:		the counter on each register, or NULL
  * @used:	resources taken, see struct pc_hw_place
  * @nr_on:	counters on
+ * @nr_nmi:	of those, how many asked for a non-maskable interrupt (the
+ *		hw_event's nmi bit, honoured for CAP_SYS_ADMIN): while one
+ *		is on, the CPU's overflow interrupt is an NMI, else a
+ *		maskable one (@regs->irq_route). Changed with irqs off.
  * @forbidden:	this CPU may not use the registers (the second thread of
  *		a hyper-threaded P4, which shares them with the first)
  * @throttled:	a counter on them is throttled until the next tick
@@ -113,6 +124,7 @@ struct pc_hw_cpu {
 	struct perf_counter		*on[PC_HW_MAX_COUNTERS];
 	u64				used;
 	unsigned int			nr_on;
+	unsigned int			nr_nmi;
 	bool				forbidden;
 	bool				throttled;
 	bool				late_irq;
@@ -215,6 +227,7 @@ int pc_hw_cpu_add(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_cpu_del(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 u64 pc_hw_peek(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+void pc_hw_irq_route(struct pc_hw_cpu *cpuc);
 void pc_hw_pause(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs);

@@ -225,6 +225,8 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	if (pmu->places(hwc, place) <= 0)
 		return -EINVAL;
 	local64_set(&hwc->left, counter->hw_event.irq_period);
+	/* Honoured only for CAP_SYS_ADMIN: the syscall cleared it else. */
+	hwc->nmi = counter->hw_event.nmi;
 	return 0;
 }
 
@@ -293,6 +295,21 @@ static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	pmu->write(cpuc, hwc->place.idx, raw);
 }
 
+/**
+ * pc_hw_irq_route() - point @cpuc's overflow interrupt where its counters want
+ * @cpuc:	this CPU's registers (or a model's), irqs off
+ *
+ * An NMI while a counter on asks for one (@cpuc->nr_nmi), else a
+ * maskable interrupt, which finds the CPU's contexts and queues free of
+ * anything it interrupted. Drivers whose interrupt has one kind have no
+ * @irq_route. Also what an overflow handler unmasks with.
+ */
+void pc_hw_irq_route(struct pc_hw_cpu *cpuc)
+{
+	if (cpuc->regs->irq_route)
+		cpuc->regs->irq_route(cpuc->regs->priv, cpuc->nr_nmi);
+}
+
 /* Put @counter on at @place; the place is free. */
 static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 		     const struct pc_hw_place *place)
@@ -306,6 +323,9 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 		WRITE_ONCE(cpuc->throttled, true);
 	cpuc->used |= place->uses;
 	cpuc->nr_on++;
+	/* The first that asks for an NMI gets it before it can wrap. */
+	if (hwc->nmi && !cpuc->nr_nmi++)
+		pc_hw_irq_route(cpuc);
 	hwc->on = true;
 	/* Seen by the overflow handler before it can raise anything. */
 	WRITE_ONCE(cpuc->on[place->idx], counter);
@@ -386,6 +406,8 @@ static void pc_hw_off(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	barrier();
 	cpuc->used &= ~hwc->place.uses;
 	cpuc->nr_on--;
+	if (hwc->nmi && !--cpuc->nr_nmi)
+		pc_hw_irq_route(cpuc);
 	hwc->on = false;
 }
 

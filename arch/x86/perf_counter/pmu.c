@@ -14,6 +14,7 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/smp.h>
 #include <asm/apic.h>
@@ -37,9 +38,16 @@ static void pc_x86_wrmsr(void *priv, u32 msr, u64 val)
 	wrmsrl(msr, val);
 }
 
+/* The overflow interrupt: an NMI, or the maskable vector (pmi.c). */
+static void pc_x86_lvtpc_route(void *priv, bool nmi)
+{
+	apic_write(APIC_LVTPC, pc_x86_lvtpc(nmi));
+}
+
 static const struct pc_hw_regs pc_x86_msrs = {
-	.read	= pc_x86_rdmsr,
-	.write	= pc_x86_wrmsr,
+	.read		= pc_x86_rdmsr,
+	.write		= pc_x86_wrmsr,
+	.irq_route	= pc_x86_lvtpc_route,
 };
 
 static const struct pc_x86_driver *const pc_x86_drivers[] = {
@@ -115,27 +123,18 @@ static bool pc_x86_regs_hold(const struct pc_pmu *pmu)
 /* Set while the registers are ours; read by the NMI handler. */
 static bool pc_x86_held;
 
-static void pc_x86_lvtpc_write(void *priv, u32 val)
-{
-	apic_write(APIC_LVTPC, val);
-}
-
-static const struct pc_x86_lvtpc pc_x86_apic_lvtpc = {
-	.write	= pc_x86_lvtpc_write,
-};
-
 /**
  * pc_x86_cpu_start() - make one CPU's registers ready for counters
  * @cpuc:	its registers (the CPU's own, or a model's)
- * @lvtpc:	its LVTPC entry (or a model's)
  *
  * On each CPU as the registers are taken, and on one that comes online
  * while they are held, before any counter is on it: the driver turns
  * off what a previous user left on (@clear), and the overflow interrupt
- * is pointed at NMI. A CPU kept off the registers (a second thread)
- * writes nothing: they are its sibling's, whose counters may be on.
+ * is pointed at the maskable vector, no counter having asked for an
+ * NMI yet. A CPU kept off the registers (a second thread) writes
+ * nothing: they are its sibling's, whose counters may be on.
  */
-void pc_x86_cpu_start(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc)
+void pc_x86_cpu_start(struct pc_hw_cpu *cpuc)
 {
 	const struct pc_x86_driver *d =
 		container_of(cpuc->pmu, struct pc_x86_driver, pmu);
@@ -144,12 +143,19 @@ void pc_x86_cpu_start(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc)
 		return;
 	if (d->clear)
 		d->clear(cpuc);
-	lvtpc->write(lvtpc->priv, APIC_DM_NMI);
+	pc_hw_irq_route(cpuc);
 }
 
 static void pc_x86_start_this_cpu(void *unused)
 {
-	pc_x86_cpu_start(pc_hw_this_cpu(), &pc_x86_apic_lvtpc);
+	pc_x86_cpu_start(pc_hw_this_cpu());
+}
+
+/* LVTPC back on NMI, where perf_events, the next user, expects it. */
+static void pc_x86_stop_this_cpu(void *unused)
+{
+	if (!pc_hw_this_cpu()->forbidden)
+		apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
 static void pc_x86_unreserve(const struct pc_x86_driver *d,
@@ -195,13 +201,14 @@ busy_ctl:
 /**
  * pc_x86_release() - give the chosen driver's registers back
  *
- * The counters are all off by now. LVTPC stays on NMI, where
- * perf_events, the next user, expects it.
+ * The counters are all off by now. Each CPU's LVTPC is put back on
+ * NMI, where perf_events, the next user, expects it.
  */
 void pc_x86_release(void)
 {
 	const struct pc_x86_driver *d = pc_x86_driver;
 
+	on_each_cpu(pc_x86_stop_this_cpu, NULL, 1);
 	WRITE_ONCE(pc_x86_held, false);
 	pc_x86_unreserve(d, d->pmu.nr_counters, d->nr_ctl);
 }
@@ -209,7 +216,6 @@ void pc_x86_release(void)
 /**
  * pc_x86_cpu_arrive() - a CPU comes online
  * @cpuc:	its registers (the CPU's own, or a model's)
- * @lvtpc:	its LVTPC entry (or a model's)
  * @cpu:	its number
  * @held:	the registers are reserved
  *
@@ -218,8 +224,7 @@ void pc_x86_release(void)
  * sysfs), and writes nothing. Any other is made ready as
  * pc_x86_reserve() made the others, if the registers are held.
  */
-void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
-		       int cpu, bool held)
+void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, int cpu, bool held)
 {
 	const struct pc_x86_driver *d =
 		container_of(cpuc->pmu, struct pc_x86_driver, pmu);
@@ -227,7 +232,7 @@ void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
 	if (d->second_thread && d->second_thread(cpu))
 		cpuc->forbidden = true;
 	if (held)
-		pc_x86_cpu_start(cpuc, lvtpc);
+		pc_x86_cpu_start(cpuc);
 }
 
 /**
@@ -238,24 +243,85 @@ void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
  */
 void pc_x86_cpu_online(void)
 {
-	pc_x86_cpu_arrive(pc_hw_this_cpu(), &pc_x86_apic_lvtpc,
-			  smp_processor_id(), READ_ONCE(pc_x86_held));
+	pc_x86_cpu_arrive(pc_hw_this_cpu(), smp_processor_id(),
+			  READ_ONCE(pc_x86_held));
 }
 
-/*
- * Every NMI of the chain comes here. While the registers are ours, see
- * pmi.c; after the last counter gave them back, an overflow's NMI may
- * still come late, and is claimed without touching LVTPC.
+/**
+ * pc_x86_overflow() - an overflow interrupt, either kind, on this CPU
+ * @regs:	the interrupted state
+ *
+ * Every NMI of the chain comes here, and the maskable vector. While the
+ * registers are ours, see pmi.c; after the last counter gave them back,
+ * an overflow's interrupt may still come late, and is claimed without
+ * touching LVTPC.
+ *
+ * Return: as pc_x86_pmi(), or 1 for a late one, 0 if not ours.
  */
-static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
+int pc_x86_overflow(struct pt_regs *regs)
 {
 	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
 
 	if (READ_ONCE(pc_x86_held))
-		return pc_x86_pmi(cpuc, &pc_x86_apic_lvtpc, regs);
-	return pc_hw_late_irq(cpuc) ? NMI_HANDLED : NMI_DONE;
+		return pc_x86_pmi(cpuc, regs);
+	return pc_hw_late_irq(cpuc);
+}
+NOKPROBE_SYMBOL(pc_x86_overflow);
+
+static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	return pc_x86_overflow(regs);
 }
 NOKPROBE_SYMBOL(pc_x86_nmi);
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "perf_counter."
+
+static void pc_x86_read_lvtpc(void *val)
+{
+	*(u32 *)val = apic_read(APIC_LVTPC);
+}
+
+/*
+ * /sys/module/perf_counter/parameters/pmi: each online CPU's overflow
+ * interrupt, as its LVTPC entry says: "nmi", "vector" (ours), "masked",
+ * or the raw entry.
+ */
+static int pc_x86_pmi_show(char *buf, const struct kernel_param *kp)
+{
+	int cpu, len = 0;
+	u32 val;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		const char *how = NULL;
+
+		if (smp_call_function_single(cpu, pc_x86_read_lvtpc, &val, 1))
+			continue;
+		val &= ~APIC_SEND_PENDING;	/* delivery status */
+		if (val & APIC_LVT_MASKED)
+			how = "masked";
+		else if (val == pc_x86_lvtpc(true))
+			how = "nmi";
+		else if (val == pc_x86_lvtpc(false))
+			how = "vector";
+		if (how)
+			len += scnprintf(buf + len, PAGE_SIZE - len, "%d:%s ",
+					 cpu, how);
+		else
+			len += scnprintf(buf + len, PAGE_SIZE - len, "%d:%#x ",
+					 cpu, val);
+	}
+	cpus_read_unlock();
+	if (len)
+		buf[len - 1] = '\n';
+	return len;
+}
+
+static const struct kernel_param_ops pc_x86_pmi_param = {
+	.get	= pc_x86_pmi_show,
+};
+module_param_cb(pmi, &pc_x86_pmi_param, NULL, 0444);
 
 /* Why an Intel family 6 part has no driver, for the boot line. */
 static const char *pc_x86_why_no_driver(const struct cpuinfo_x86 *c)

@@ -47,19 +47,9 @@ struct pc_x86_driver {
 	bool		lvtpc_last;
 };
 
-/**
- * struct pc_x86_lvtpc - a local APIC's performance-counter LVT entry
- * @write:	set it: the CPU's own APIC, or a model's
- * @priv:	the model
- */
-struct pc_x86_lvtpc {
-	void	(*write)(void *priv, u32 val);
-	void	*priv;
-};
-
 /* pmi.c: the overflow interrupt */
-int pc_x86_pmi(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
-	       struct pt_regs *regs);
+int pc_x86_pmi(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
+u32 pc_x86_lvtpc(bool nmi);
 
 /**
  * struct pc_x86_msr_safe - MSR accessors that report a fault
@@ -77,9 +67,9 @@ bool pc_x86_regs_check(const struct pc_x86_driver *d,
 		       const struct pc_x86_msr_safe *msr);
 
 /* pmu.c: the reservation of the chosen driver's registers */
-void pc_x86_cpu_start(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc);
-void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, const struct pc_x86_lvtpc *lvtpc,
-		       int cpu, bool held);
+void pc_x86_cpu_start(struct pc_hw_cpu *cpuc);
+void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, int cpu, bool held);
+int pc_x86_overflow(struct pt_regs *regs);
 int pc_x86_reserve(void);
 void pc_x86_release(void);
 void pc_x86_cpu_online(void);

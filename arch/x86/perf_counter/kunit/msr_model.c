@@ -3,6 +3,7 @@
  * The P6/K7 MSR model, see msr_model.h.
  */
 #include <asm/apicdef.h>
+#include <asm/irq_vectors.h>
 
 #include "internal.h"
 #include "msr_model.h"
@@ -170,24 +171,33 @@ u64 pc_msr_model_wrap_run(struct pc_msr_model *m, struct perf_counter *counter,
 	return run;
 }
 
-static void pc_model_lvtpc_write(void *priv, u32 val)
+static void pc_model_irq_route(void *priv, bool nmi)
 {
 	struct pc_msr_model *m = priv;
 
-	m->lvtpc = val;
+	m->lvtpc = pc_x86_lvtpc(nmi);
 }
 
 /*
- * Deliver the raised interrupt to the driver's entry, masking LVTPC
- * first where the part does. Return what the handler reported; count
- * the deliveries it did not claim.
+ * Deliver the raised interrupt as LVTPC says — an NMI, or the fixed
+ * vector it names, which must be PERF_COUNTER_VECTOR (another is a
+ * fault: no handler of ours is there) — to the driver's entry, masking
+ * LVTPC first where the part does. Return what the handler reported;
+ * count the deliveries it did not claim.
  */
 static int pc_model_deliver(struct pc_msr_model *m, struct pt_regs *regs)
 {
 	m->pending = 0;
+	if ((m->lvtpc & APIC_MODE_MASK) == APIC_DM_NMI)
+		m->nmis++;
+	else if ((m->lvtpc & APIC_MODE_MASK) == APIC_DM_FIXED &&
+		 (m->lvtpc & APIC_VECTOR_MASK) == PERF_COUNTER_VECTOR)
+		m->vectors++;
+	else
+		m->faults++;
 	if (m->mask_on_pmi)
 		m->lvtpc |= APIC_LVT_MASKED;
-	m->handled = pc_x86_pmi(&m->cpuc, &m->lvt, regs);
+	m->handled = pc_x86_pmi(&m->cpuc, regs);
 	if (!m->handled)
 		m->unclaimed++;
 	return m->handled;
@@ -215,7 +225,7 @@ int pc_msr_model_service(struct pc_msr_model *m)
  */
 int pc_msr_model_nmi(struct pc_msr_model *m)
 {
-	return pc_x86_pmi(&m->cpuc, &m->lvt, NULL);
+	return pc_x86_pmi(&m->cpuc, NULL);
 }
 
 /**
@@ -250,13 +260,13 @@ struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 	m->p6 = p == &pc_p6_pmu;
 	m->regs.read = pc_model_read;
 	m->regs.write = pc_model_write;
+	m->regs.irq_route = pc_model_irq_route;
 	m->regs.priv = m;
 	m->cpuc.pmu = &p->x86.pmu;
 	m->cpuc.regs = &m->regs;
-	m->lvtpc = APIC_DM_NMI;		/* as the reservation leaves it */
+	/* as the reservation leaves it: no counter asked for an NMI */
+	m->lvtpc = pc_x86_lvtpc(false);
 	m->mask_on_pmi = m->p6;		/* Pentium M and later; not AMD */
-	m->lvt.write = pc_model_lvtpc_write;
-	m->lvt.priv = m;
 	m->safe.read = pc_model_read_safe;
 	m->safe.write = pc_model_write_safe;
 	m->safe.priv = m;

@@ -19,7 +19,9 @@
  * each register access the handler makes.
  *
  * Interrupts go through the local APIC's LVTPC entry, as on the CPU:
- * one raised while it is masked is lost (@pmis_lost), and with
+ * delivered as it says, an NMI (@nmis) or the fixed vector it names
+ * (@vectors; one that is not PERF_COUNTER_VECTOR is a fault); one
+ * raised while it is masked is lost (@pmis_lost), and with
  * @mask_on_pmi (the P6 family's later parts, as P4) delivering one
  * masks it, for the handler to unmask. An interrupt stays raised until
  * delivered, whatever the driver does to the counters meanwhile: it
@@ -59,7 +61,8 @@ struct pc_msr_model {
 	unsigned int			pmis_lost;
 	int				handled;
 	unsigned int			unclaimed;
-	struct pc_x86_lvtpc		lvt;
+	unsigned int			nmis;
+	unsigned int			vectors;
 	struct pc_x86_msr_safe		safe;
 };
 

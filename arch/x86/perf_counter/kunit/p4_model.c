@@ -4,6 +4,7 @@
  */
 #include <linux/bitfield.h>
 #include <asm/apicdef.h>
+#include <asm/irq_vectors.h>
 
 #include "p4_model.h"
 
@@ -142,7 +143,8 @@ static u64 p4_model_meaning(u16 msr, u64 escr, const u64 *kinds)
 
 static u64 p4_model_read(void *priv, u32 msr)
 {
-	struct p4_model *m = priv;
+	struct p4_thread *t = priv;
+	struct p4_model *m = t->core;
 
 	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS)
 		return m->ctr[msr - P4_PERFCTR0];
@@ -156,7 +158,8 @@ static u64 p4_model_read(void *priv, u32 msr)
 
 static void p4_model_write(void *priv, u32 msr, u64 val)
 {
-	struct p4_model *m = priv;
+	struct p4_thread *t = priv;
+	struct p4_model *m = t->core;
 
 	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS) {
 		unsigned int idx = msr - P4_PERFCTR0;
@@ -192,7 +195,10 @@ static u64 p4_model_pmi_bit(const struct p4_thread *t)
 	return t->id ? P4_CCCR_OVF_PMI_T1 : P4_CCCR_OVF_PMI_T0;
 }
 
-/* Counter @idx raises @t's interrupt: lost while LVTPC is masked. */
+/*
+ * Counter @idx raises @t's interrupt: lost while LVTPC is masked. It is
+ * delivered later as LVTPC then says (p4_model_service_thread()).
+ */
 static void p4_model_raise(struct p4_thread *t, unsigned int idx)
 {
 	if (t->lvtpc & APIC_LVT_MASKED)
@@ -269,18 +275,17 @@ void p4_model_run(struct p4_model *m, u64 events, bool user)
 }
 
 /*
- * The interrupt line stays asserted while a CCCR with the thread's
- * OVF_PMI bit has its OVF flag set: unmasking LVTPC raises it again.
+ * The driver routes the interrupt (and unmasks it). The line stays
+ * asserted while a CCCR with the thread's OVF_PMI bit has its OVF flag
+ * set: unmasking LVTPC raises it again.
  */
-static void p4_model_lvtpc_write(void *priv, u32 val)
+static void p4_model_irq_route(void *priv, bool nmi)
 {
 	struct p4_thread *t = priv;
 	struct p4_model *m = t->core;
 	unsigned int idx;
 
-	t->lvtpc = val;
-	if (val & APIC_LVT_MASKED)
-		return;
+	t->lvtpc = pc_x86_lvtpc(nmi);
 	for (idx = 0; idx < P4_COUNTERS; idx++)
 		if ((m->cccr[idx] & P4_CCCR_OVF) &&
 		    (m->cccr[idx] & p4_model_pmi_bit(t)))
@@ -303,15 +308,21 @@ int p4_model_service_thread(struct p4_thread *t)
 	if (!t->pending)
 		return 0;
 	t->pending = 0;
+	if ((t->lvtpc & APIC_MODE_MASK) == APIC_DM_NMI)
+		t->nmis++;
+	else if ((t->lvtpc & APIC_VECTOR_MASK) == PERF_COUNTER_VECTOR)
+		t->vectors++;
+	else
+		t->core->faults++;	/* no handler of ours there */
 	t->lvtpc |= APIC_LVT_MASKED;
-	handled = pc_x86_pmi(&t->cpuc, &t->lvt, NULL);
+	handled = pc_x86_pmi(&t->cpuc, NULL);
 	if (!handled)
 		t->unclaimed++;
 	return handled;
 }
 
 /**
- * p4_model_new() - a core, its registers clear, both threads' LVTPC on NMI
+ * p4_model_new() - a core, its registers clear, LVTPC on the vector
  * @test:	the test, which owns it
  *
  * Return: the model.
@@ -322,20 +333,19 @@ struct p4_model *p4_model_new(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
-	m->regs.read = p4_model_read;
-	m->regs.write = p4_model_write;
-	m->regs.priv = m;
 	memset(m->ctr_pending, 0xff, sizeof(m->ctr_pending));
 	for (i = 0; i < ARRAY_SIZE(m->t); i++) {
 		struct p4_thread *t = &m->t[i];
 
 		t->core = m;
 		t->id = i;
+		t->regs.read = p4_model_read;
+		t->regs.write = p4_model_write;
+		t->regs.irq_route = p4_model_irq_route;
+		t->regs.priv = t;
 		t->cpuc.pmu = &pc_p4_driver.pmu;
-		t->cpuc.regs = &m->regs;
-		t->lvtpc = APIC_DM_NMI;
-		t->lvt.write = p4_model_lvtpc_write;
-		t->lvt.priv = t;
+		t->cpuc.regs = &t->regs;
+		t->lvtpc = pc_x86_lvtpc(false);
 	}
 	return m;
 }

@@ -16,9 +16,10 @@
  * or TN_USR for the mode, and that ESCR's event select and mask mean
  * something on that ESCR (p4_model.c: what each counts). A wrap sets the
  * CCCR's OVF flag; with OVF_PMI_TN it raises thread N's interrupt, lost
- * if LVTPC is masked; delivery masks LVTPC, and unmasking it while an
- * OVF flag with that thread's PMI bit is set raises it again (the line
- * stays asserted).
+ * if LVTPC is masked; it is delivered as LVTPC says (an NMI, or the
+ * vector, which must be ours); delivery masks LVTPC, and unmasking it
+ * while an OVF flag with that thread's PMI bit is set raises it again
+ * (the line stays asserted).
  *
  * Faults (a test ends by checking there were none): reserved bits
  * written, a CCCR enabled with a select its counter has no ESCR for,
@@ -44,12 +45,14 @@ struct p4_model;
 struct p4_thread {
 	struct p4_model		*core;
 	unsigned int		id;
+	struct pc_hw_regs	regs;		/* the core's, by this thread */
 	struct pc_hw_cpu	cpuc;
-	struct pc_x86_lvtpc	lvt;
 	u32			lvtpc;
 	unsigned long		pending;	/* counters that raised it */
 	unsigned int		pmis_lost;
 	unsigned int		unclaimed;	/* deliveries found nothing */
+	unsigned int		nmis;		/* deliveries as NMI ... */
+	unsigned int		vectors;	/* ... and as our vector */
 };
 
 struct p4_model {
@@ -59,7 +62,6 @@ struct p4_model {
 	u64			ctr_pending[P4_COUNTERS]; /* N15: first writes */
 	unsigned int		faults;
 	bool			unflagged;	/* wraps leave OVF clear */
-	struct pc_hw_regs	regs;
 	struct p4_thread	t[2];
 };
 

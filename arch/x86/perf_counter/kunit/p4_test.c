@@ -351,13 +351,14 @@ static void p4_cccrs_left_on_are_cleared_when_the_registers_are_taken(struct kun
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
+	m->t[0].lvtpc = APIC_DM_NMI | APIC_LVT_MASKED;	/* as it was */
 	m->cccr[5] = P4_CCCR_ENABLE | P4_CCCR_SELECT(2) |
 		     P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0;
 	m->ctr[5] = P4_MASK40 - 10;
-	pc_x86_cpu_start(&m->t[0].cpuc, &m->t[0].lvt);
+	pc_x86_cpu_start(&m->t[0].cpuc);
 	for (i = 0; i < P4_COUNTERS; i++)
 		KUNIT_EXPECT_EQ(test, m->cccr[i], 0);
-	KUNIT_EXPECT_EQ(test, m->t[0].lvtpc, APIC_DM_NMI);
+	KUNIT_EXPECT_EQ(test, m->t[0].lvtpc, pc_x86_lvtpc(false));
 
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 4);
@@ -403,12 +404,12 @@ static void p4_second_thread_coming_online_leaves_its_sibling_counting(struct ku
 	t0->cpuc.pmu = &d->pmu;
 	t1->cpuc.pmu = &d->pmu;
 
-	pc_x86_cpu_arrive(&t0->cpuc, &t0->lvt, 0, true);
+	pc_x86_cpu_arrive(&t0->cpuc, 0, true);
 	KUNIT_EXPECT_FALSE(test, t0->cpuc.forbidden);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&t0->cpuc, c0), 0);
 	p4_model_run_kinds(m, 0, kinds, false);
 
-	pc_x86_cpu_arrive(&t1->cpuc, &t1->lvt, 1, true);
+	pc_x86_cpu_arrive(&t1->cpuc, 1, true);
 	KUNIT_EXPECT_TRUE(test, t1->cpuc.forbidden);
 	KUNIT_EXPECT_NE(test, m->cccr[c0->hw.place.idx], 0);
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&t1->cpuc, c1), -ENOSPC);

@@ -3,8 +3,10 @@
  * The x86 overflow interrupt's entry, pc_x86_pmi(), on the P6 model,
  * whose LVTPC masks itself on delivery (Pentium M and later) and whose
  * interrupts may come late: what the NMI layer is told, LVTPC left
- * unmasked whatever the handler finds, late interrupts claimed, and
- * one that lands inside a reload. (P4's are in p4_test.c.)
+ * unmasked whatever the handler finds, late interrupts claimed, one
+ * that lands inside a reload, and the two kinds of interrupt — the
+ * maskable vector, or an NMI where a counter asked. (P4's are in
+ * p4_test.c.)
  */
 #include <asm/apicdef.h>
 
@@ -44,7 +46,7 @@ static void pmi_two_overflows_in_one_interrupt_are_both_reported(struct kunit *t
 	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 2);
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(a, &value), 1);
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(b, &value), 1);
-	KUNIT_EXPECT_EQ(test, m->lvtpc, APIC_DM_NMI);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(false));
 	/* control: one counter's interrupt is one */
 	pc_hw_cpu_del(&m->cpuc, b);
 	pc_msr_model_run(m, 100, true);
@@ -108,7 +110,7 @@ static void pmi_unmasks_lvtpc_with_no_counter_on(struct kunit *test)
 	pc_hw_cpu_del(&m->cpuc, a);
 	KUNIT_EXPECT_EQ(test, m->cpuc.nr_on, 0);
 	pc_msr_model_service(m);
-	KUNIT_EXPECT_EQ(test, m->lvtpc, APIC_DM_NMI);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(false));
 
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	pc_msr_model_run(m, 50, true);
@@ -173,12 +175,67 @@ static void pmi_masked_lvtpc_loses_the_interrupt(struct kunit *test)
 	pc_model_counter_free(m, a);
 }
 
+/*
+ * With no counter that asked for an NMI, the overflow interrupt is
+ * PERF_COUNTER_VECTOR, and LVTPC, masked by its delivery, is unmasked on
+ * the vector. A counter that asks for an NMI (the nmi bit, honoured for
+ * CAP_SYS_ADMIN) makes the CPU's interrupt an NMI as it goes on, before
+ * it can wrap — for every counter there, NMI winning — and the vector
+ * comes back as it goes off. The model delivers as LVTPC says.
+ */
+static void pmi_vector_unless_a_counter_on_asks_for_nmi(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *a = pmi_counter(test, m, 100);
+	struct perf_counter *b;
+	u64 value = 0;
+
+	hw.irq_period = 50;
+	hw.record_type = PERF_RECORD_VALUE;
+	hw.nmi = 1;
+	b = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(false));
+	pc_msr_model_run(m, 100, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, m->vectors, 1);
+	KUNIT_EXPECT_EQ(test, m->nmis, 0);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(false));
+
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(true));
+	pc_msr_model_run(m, 50, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, m->nmis, 1);
+	pc_msr_model_run(m, 50, true);		/* both wrap */
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 2);
+	KUNIT_EXPECT_EQ(test, m->nmis, 2);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(true));
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(b, &value), 2);
+
+	pc_hw_cpu_del(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, m->lvtpc, pc_x86_lvtpc(false));
+	pc_msr_model_run(m, 100, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_EXPECT_EQ(test, m->vectors, 2);
+	KUNIT_EXPECT_EQ(test, m->nmis, 2);
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(a, &value), 3);
+	KUNIT_EXPECT_EQ(test, m->unclaimed, 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+	pc_model_counter_free(m, b);
+}
+
 static struct kunit_case pc_x86_pmi_cases[] = {
 	KUNIT_CASE(pmi_two_overflows_in_one_interrupt_are_both_reported),
 	KUNIT_CASE(pmi_late_interrupt_of_a_stopped_counter_is_claimed_once),
 	KUNIT_CASE(pmi_unmasks_lvtpc_with_no_counter_on),
 	KUNIT_CASE(pmi_interrupt_during_a_reload_is_handled_not_left_late),
 	KUNIT_CASE(pmi_masked_lvtpc_loses_the_interrupt),
+	KUNIT_CASE(pmi_vector_unless_a_counter_on_asks_for_nmi),
 	{}
 };
 

@@ -13,6 +13,8 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "pc_util.h"
@@ -706,6 +708,96 @@ TEST_F(hw, pmu_held_by_perf_events_is_ebusy_and_the_other_way)
 	pe = pe_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, -1);
 	EXPECT_LE(0, pe);
 	close(pe);
+}
+
+#define PMI_PARAM "/sys/module/perf_counter/parameters/pmi"
+
+/* @cpu's overflow interrupt, as parameters/pmi tells it, into @how. */
+static int lvtpc_of(int cpu, char *how, size_t len)
+{
+	char buf[4096], key[16], *p, *save;
+	FILE *f = fopen(PMI_PARAM, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	snprintf(key, sizeof(key), "%d:", cpu);
+	for (p = strtok_r(buf, "\n ", &save); p; p = strtok_r(NULL, "\n ", &save)) {
+		if (!strncmp(p, key, strlen(key))) {
+			snprintf(how, len, "%s", p + strlen(key));
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * x86: the overflow interrupt is the maskable PERF_COUNTER_VECTOR while
+ * no counter on the CPU asked for an NMI, an NMI while one does (root's
+ * nmi bit wins over the others' none), and NMI again once the registers
+ * are given back, where perf_events expects it. A task without
+ * CAP_SYS_ADMIN has its nmi bit ignored. (Delivery itself, both kinds,
+ * is proven in KUnit, perf_counter_x86_pmi: TCG's counters never wrap.)
+ */
+TEST_F(hw, overflow_interrupt_is_the_vector_unless_a_counter_asks_for_nmi)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	static char how[32];
+	cpu_set_t cpu0, all;
+	int plain, nmi, status;
+	pid_t pid;
+
+	if (access(PMI_PARAM, R_OK))
+		SKIP(return, "no LVTPC here (errno %d)", errno);
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+
+	plain = open_hw(hw, -1);
+	ASSERT_LE(0, plain);
+	ASSERT_EQ(0, lvtpc_of(0, how, sizeof(how)));
+	EXPECT_STREQ("vector", how);
+
+	hw.nmi = 1;
+	nmi = open_hw(hw, -1);
+	ASSERT_LE(0, nmi);
+	ASSERT_EQ(0, lvtpc_of(0, how, sizeof(how)));
+	EXPECT_STREQ("nmi", how);
+	/* the other CPU's counters (none) asked for nothing */
+	if (!lvtpc_of(1, how, sizeof(how)))
+		EXPECT_STREQ("vector", how);
+	close(nmi);
+	ASSERT_EQ(0, lvtpc_of(0, how, sizeof(how)));
+	EXPECT_STREQ("vector", how);
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* kernel.perf_event_paranoid 2: user mode only */
+		hw.exclude_kernel = 1;
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		if (open_hw(hw, -1) < 0)	/* nmi bit set */
+			_exit(3);
+		if (lvtpc_of(0, how, sizeof(how)))
+			_exit(4);
+		_exit(strcmp(how, "vector") ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("1: an NMI for nobody; 3: nobody could not open");
+
+	close(plain);
+	ASSERT_EQ(0, lvtpc_of(0, how, sizeof(how)));
+	EXPECT_STREQ("nmi", how);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
 }
 
 /*
