@@ -167,7 +167,7 @@ struct pc_hw_cpu {
  * @cpu_online:	on a CPU that comes online, from that CPU, under the
  *		reservation's lock: keep it off the registers if it may
  *		not use them, and if they are reserved, set it up as
- *		@reserve set up the others (x86: point LVTPC at NMI).
+ *		@reserve set up the others (x86: LVTPC, P4's CCCRs).
  *		May be NULL.
  */
 struct pc_pmu {

@@ -6,7 +6,7 @@
  * value is kept by folding: each time the register is read, the events
  * since the last read, (now - prev) masked to the register's width, are
  * added to the count. The fold claims its interval with a cmpxchg on
- * prev, so a fold from the overflow interrupt (an NMI on x86) that
+ * prev, so a fold from the overflow interrupt (on x86, an NMI or not) that
  * arrives between another fold's read and its update takes the rest of
  * the interval and nothing is counted twice or lost.
  *
@@ -297,7 +297,7 @@ static void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 
 /**
  * pc_hw_irq_route() - point @cpuc's overflow interrupt where its counters want
- * @cpuc:	this CPU's registers (or a model's), irqs off
+ * @cpuc:	this CPU's registers (or a model's), irqs off or no counter on
  *
  * An NMI while a counter on asks for one (@cpuc->nr_nmi), else a
  * maskable interrupt, which finds the CPU's contexts and queues free of
@@ -637,8 +637,9 @@ void pc_hw_unthrottle(struct pc_hw_cpu *cpuc)
  * For every counter that wrapped: fold its count, write a sample if its
  * period ran out (spending the CPU's sample budget, throttling the
  * counter past it, counting lost the periods it cannot report), load it
- * again, never within two events. Runs in NMI context on x86: nothing
- * here sleeps or waits for a lock; queue wakeups go through irq_work.
+ * again, never within two events. May run in NMI context (x86, for
+ * counters that asked for it): nothing here sleeps or waits for a lock;
+ * queue wakeups go through irq_work.
  *
  * Return: how many counters had wrapped.
  */

@@ -32,6 +32,7 @@
 #include <linux/log2.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
+#include <asm/apicdef.h>
 #include <asm/processor.h>
 #include <asm/smp.h>
 
@@ -296,10 +297,20 @@ unsigned int p4_thread_of(unsigned int apicid, unsigned int siblings)
 	return siblings > 1 ? apicid & (roundup_pow_of_two(siblings) - 1) : 0;
 }
 
-/* Only thread 0 of each core uses the registers (T0, OVF_PMI_T0). */
+/*
+ * Only thread 0 of each core uses the registers (T0, OVF_PMI_T0). An
+ * online CPU's initial APIC ID is its own; one not yet up has the ID
+ * the firmware's tables gave it (the same on these parts), or none yet
+ * for a CPU not present: it is decided when it comes.
+ */
 static bool p4_second_thread(int cpu)
 {
-	return p4_thread_of(cpu_data(cpu).initial_apicid, smp_num_siblings) != 0;
+	unsigned int apicid = cpu_online(cpu) ? cpu_data(cpu).initial_apicid :
+						 cpu_physical_id(cpu);
+
+	if (apicid == BAD_APICID)
+		return false;
+	return p4_thread_of(apicid, smp_num_siblings) != 0;
 }
 
 /*

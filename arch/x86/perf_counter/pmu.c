@@ -120,7 +120,7 @@ static bool pc_x86_regs_hold(const struct pc_pmu *pmu)
 				 &pc_x86_msrs_safe);
 }
 
-/* Set while the registers are ours; read by the NMI handler. */
+/* Set while the registers are ours; read by the overflow interrupts. */
 static bool pc_x86_held;
 
 /**
@@ -151,11 +151,13 @@ static void pc_x86_start_this_cpu(void *unused)
 	pc_x86_cpu_start(pc_hw_this_cpu());
 }
 
-/* LVTPC back on NMI, where perf_events, the next user, expects it. */
+/*
+ * LVTPC back on NMI, where perf_events, the next user, expects it: on
+ * every CPU, second threads too (each thread has its own local APIC).
+ */
 static void pc_x86_stop_this_cpu(void *unused)
 {
-	if (!pc_hw_this_cpu()->forbidden)
-		apic_write(APIC_LVTPC, APIC_DM_NMI);
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 
 static void pc_x86_unreserve(const struct pc_x86_driver *d,
@@ -208,8 +210,9 @@ void pc_x86_release(void)
 {
 	const struct pc_x86_driver *d = pc_x86_driver;
 
-	on_each_cpu(pc_x86_stop_this_cpu, NULL, 1);
+	/* First: an interrupt from now on does not route LVTPC again. */
 	WRITE_ONCE(pc_x86_held, false);
+	on_each_cpu(pc_x86_stop_this_cpu, NULL, 1);
 	pc_x86_unreserve(d, d->pmu.nr_counters, d->nr_ctl);
 }
 
@@ -253,8 +256,8 @@ void pc_x86_cpu_online(void)
  *
  * Every NMI of the chain comes here, and the maskable vector. While the
  * registers are ours, see pmi.c; after the last counter gave them back,
- * an overflow's interrupt may still come late, and is claimed without
- * touching LVTPC.
+ * or on a CPU kept off them, an overflow's interrupt may still come
+ * late, and is claimed without touching LVTPC.
  *
  * Return: as pc_x86_pmi(), or 1 for a late one, 0 if not ours.
  */
@@ -262,14 +265,26 @@ int pc_x86_overflow(struct pt_regs *regs)
 {
 	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
 
-	if (READ_ONCE(pc_x86_held))
+	if (READ_ONCE(pc_x86_held) && !cpuc->forbidden)
 		return pc_x86_pmi(cpuc, regs);
 	return pc_hw_late_irq(cpuc);
 }
 NOKPROBE_SYMBOL(pc_x86_overflow);
 
+/* This CPU is in the maskable overflow interrupt (vector.c). */
+DEFINE_PER_CPU(bool, pc_x86_in_vector);
+
+/*
+ * An NMI that lands inside the vector's handler does not run the
+ * handler's work again on the counters it is in the middle of (a
+ * period's update is not atomic): with no counter asking for an NMI,
+ * LVTPC is on the vector, and this NMI is someone else's — or, at
+ * most, the late one of a counter just stopped.
+ */
 static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
 {
+	if (this_cpu_read(pc_x86_in_vector))
+		return pc_hw_late_irq(pc_hw_this_cpu());
 	return pc_x86_overflow(regs);
 }
 NOKPROBE_SYMBOL(pc_x86_nmi);
@@ -283,15 +298,18 @@ static void pc_x86_read_lvtpc(void *val)
 }
 
 /*
- * /sys/module/perf_counter/parameters/pmi: each online CPU's overflow
- * interrupt, as its LVTPC entry says: "nmi", "vector" (ours), "masked",
- * or the raw entry.
+ * /sys/module/perf_counter/parameters/pmi, for root: each online CPU's
+ * overflow interrupt, as its LVTPC entry says: "nmi", "vector" (ours),
+ * "masked", or the raw entry; "none" without a driver. Reading it sends
+ * each CPU an IPI: it is not for every user.
  */
 static int pc_x86_pmi_show(char *buf, const struct kernel_param *kp)
 {
 	int cpu, len = 0;
 	u32 val;
 
+	if (!pc_x86_driver)
+		return scnprintf(buf, PAGE_SIZE, "none\n");
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		const char *how = NULL;
@@ -321,7 +339,8 @@ static int pc_x86_pmi_show(char *buf, const struct kernel_param *kp)
 static const struct kernel_param_ops pc_x86_pmi_param = {
 	.get	= pc_x86_pmi_show,
 };
-module_param_cb(pmi, &pc_x86_pmi_param, NULL, 0444);
+module_param_cb(pmi, &pc_x86_pmi_param, NULL, 0400);
+MODULE_PARM_DESC(pmi, "each CPU's overflow interrupt: nmi, vector, masked");
 
 /* Why an Intel family 6 part has no driver, for the boot line. */
 static const char *pc_x86_why_no_driver(const struct cpuinfo_x86 *c)
@@ -367,7 +386,7 @@ static int __init pc_x86_pmu_init(void)
 		d->setup();
 	if (d->second_thread) {
 		cpus_read_lock();
-		for_each_online_cpu(i)
+		for_each_possible_cpu(i)
 			if (d->second_thread(i))
 				pc_hw_forbid_cpu(i);
 		cpus_read_unlock();

@@ -24,8 +24,9 @@ struct cpuinfo_x86;
  * @setup:	optional: after registration, before any counter
  * @second_thread: optional: is @cpu a thread that shares the registers
  *		of another, which uses them? It is kept off them
- *		(pc_hw_forbid_cpu()), at boot and as it comes online, and
- *		never writes them (P4 with hyper-threading)
+ *		(pc_hw_forbid_cpu()) from boot — every possible CPU whose
+ *		APIC ID is known — and again as it comes online, and never
+ *		writes them (P4 with hyper-threading)
  * @clear:	optional: on each CPU the registers are taken for, and
  *		one that comes online while they are held, before any
  *		counter is on it: turn off what a previous user (the
@@ -70,6 +71,7 @@ bool pc_x86_regs_check(const struct pc_x86_driver *d,
 void pc_x86_cpu_start(struct pc_hw_cpu *cpuc);
 void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, int cpu, bool held);
 int pc_x86_overflow(struct pt_regs *regs);
+DECLARE_PER_CPU(bool, pc_x86_in_vector);
 int pc_x86_reserve(void);
 void pc_x86_release(void);
 void pc_x86_cpu_online(void);

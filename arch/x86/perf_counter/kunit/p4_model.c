@@ -161,6 +161,7 @@ static void p4_model_write(void *priv, u32 msr, u64 val)
 	struct p4_thread *t = priv;
 	struct p4_model *m = t->core;
 
+	t->writes++;
 	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS) {
 		unsigned int idx = msr - P4_PERFCTR0;
 
@@ -285,6 +286,7 @@ static void p4_model_irq_route(void *priv, bool nmi)
 	struct p4_model *m = t->core;
 	unsigned int idx;
 
+	t->writes++;
 	t->lvtpc = pc_x86_lvtpc(nmi);
 	for (idx = 0; idx < P4_COUNTERS; idx++)
 		if ((m->cccr[idx] & P4_CCCR_OVF) &&

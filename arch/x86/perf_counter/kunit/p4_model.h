@@ -53,6 +53,7 @@ struct p4_thread {
 	unsigned int		unclaimed;	/* deliveries found nothing */
 	unsigned int		nmis;		/* deliveries as NMI ... */
 	unsigned int		vectors;	/* ... and as our vector */
+	unsigned int		writes;		/* MSR and LVTPC writes it made */
 };
 
 struct p4_model {
