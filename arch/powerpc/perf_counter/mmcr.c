@@ -307,10 +307,14 @@ bool pc_ppc_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
  * @cpuc:	this CPU's registers, the core's overflow work done
  *
  * The counters on were loaded again by the core. A PMC no counter owns
- * may still read negative (its counter went off after it wrapped, with
- * the exception pending): it is zeroed, or it would signal again at
- * once. Then PMXE, which the processor cleared as it signalled, is set
- * again if any counter is on.
+ * may still read negative (its counter went off or moved after it
+ * wrapped, with the exception pending): it is zeroed. The exception is
+ * level-sensitive: while PMXE is set, a negative PMC with its condition
+ * enabled signals it again at once (MPC7400 User's Manual, 2.1.3.1.1;
+ * IBM 750GX/GL User's Manual, MMCR0[DISCOUNT]), so leaving one would
+ * storm. Then, if any counter is on, the counters are let go (FC, set
+ * by pc_ppc_irq()) and PMXE, which the processor cleared as it
+ * signalled, is set again, in one write.
  */
 void pc_ppc_rearm(struct pc_hw_cpu *cpuc)
 {
@@ -324,5 +328,31 @@ void pc_ppc_rearm(struct pc_hw_cpu *cpuc)
 	if (!READ_ONCE(cpuc->nr_on))
 		return;
 	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_PMXE);
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0,
+			(mmcr0 & ~PC_MMCR0_FC) | PC_MMCR0_PMXE);
+}
+
+/**
+ * pc_ppc_irq() - the performance monitor exception
+ * @cpuc:	this CPU's registers
+ * @regs:	the interrupted state
+ *
+ * The PMCs go on counting while the handler runs. Between the read that
+ * folds a PMC and the write that loads it again, the events it counts
+ * would be lost: the handler freezes every PMC first (MMCR0[FC]) and
+ * pc_ppc_rearm() lets them go at its end, so the 64-bit counts hold
+ * exactly what the PMCs counted. The handler's own events are not
+ * counted.
+ *
+ * Return: how many counters had wrapped.
+ */
+int pc_ppc_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
+{
+	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+	int handled;
+
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_FC);
+	handled = pc_hw_handle_overflow(cpuc, regs);
+	pc_ppc_rearm(cpuc);
+	return handled;
 }

@@ -109,10 +109,7 @@ static void pc_ppc_quiesce(const struct pc_ppc_pmu *p)
 /* The exception, through perf_irq while we hold the PMCs. */
 static void pc_ppc_interrupt(struct pt_regs *regs)
 {
-	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
-
-	pc_hw_handle_overflow(cpuc, regs);
-	pc_ppc_rearm(cpuc);
+	pc_ppc_irq(pc_hw_this_cpu(), regs);
 }
 
 /* Run only while our driver, the registered one, holds the PMCs. */
