@@ -529,6 +529,125 @@ static void ppc_pmcs_held_by_another_user_are_ebusy(struct kunit *test)
 	release_pmc_hardware();
 }
 
+/* Each kind of event n times, n a power of 4 of its own. */
+static u32 ev_amount(unsigned int ev)
+{
+	return 1U << (2 * ev);
+}
+
+static u64 ev_sum(unsigned long kinds)
+{
+	unsigned int ev;
+	u64 sum = 0;
+
+	for_each_set_bit(ev, &kinds, PC_SPR_NR_EVENTS)
+		sum += ev_amount(ev);
+	return sum;
+}
+
+/*
+ * Put @hw on each PMC the driver lets it take (the others held by
+ * counters pinned there), let every kind of event happen, and see it
+ * counted exactly @want.
+ */
+static void counts_on_every_place(struct kunit *test, const struct pc_ppc_pmu *p,
+				  struct perf_counter_hw_event hw,
+				  unsigned long want, const char *what)
+{
+	unsigned int nr = p->pmu.nr_counters, k, j, ev;
+	struct pc_hw_counter hwc;
+	unsigned long pmcs;
+
+	KUNIT_ASSERT_EQ(test, p->pmu.decode(&hw, NULL, &hwc), 0);
+	pmcs = (hwc.config & PC_PPC_CFG_PMCS) >> PC_PPC_CFG_PMCS_SHIFT;
+	for_each_set_bit(k, &pmcs, nr) {
+		struct pc_spr_model *m = pc_spr_model_new(test, p);
+		struct perf_counter *pin[PC_PPC_MAX_PMCS] = { NULL };
+		struct perf_counter *c;
+
+		for_each_set_bit(j, &pmcs, nr) {
+			if (j == k)
+				continue;
+			pin[j] = counter(test, m, raw(1, j + 1));
+			KUNIT_ASSERT_NOT_NULL(test, pin[j]);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, pin[j]), 0);
+		}
+		c = counter(test, m, hw);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+		KUNIT_ASSERT_EQ(test, c->hw.place.idx, k);
+		for (ev = 0; ev < PC_SPR_NR_EVENTS; ev++)
+			pc_spr_model_count(m, ev, ev_amount(ev), ev & 1);
+		pc_hw_fold(&m->cpuc, c);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&c->count), ev_sum(want),
+				    "%s: %s on PMC%u (selector %u)", p->pmu.name,
+				    what, k + 1, pc_spr_model_sel(m, k));
+		KUNIT_EXPECT_EQ(test, m->faults, 0);
+		pc_hw_model_free(&m->cpuc, c);
+		for (j = 0; j < nr; j++)
+			if (pin[j])
+				pc_hw_model_free(&m->cpuc, pin[j]);
+	}
+}
+
+/*
+ * The register model counts with a selector only what the part's manual
+ * says it counts on that PMC. Every generic event, on every PMC the
+ * driver may put it, counts its event and nothing else; so do the raw
+ * selectors given without a PMC.
+ */
+static void ppc_events_count_only_what_their_selector_means_on_every_pmc(struct kunit *test)
+{
+	static const char *const names[PERF_HW_EVENTS_MAX] = {
+		"cycles", "instructions", "cache references", "cache misses",
+		"branches", "branch misses", "bus cycles",
+	};
+	static const unsigned long want[PERF_HW_EVENTS_MAX] = {
+		[PERF_COUNT_CPU_CYCLES]		= PC_SPR_EV(CYCLES),
+		[PERF_COUNT_INSTRUCTIONS]	= PC_SPR_EV(INSTR_DONE),
+		[PERF_COUNT_CACHE_MISSES]	= PC_SPR_L1D_MISSES,
+		[PERF_COUNT_BRANCH_INSTRUCTIONS] = PC_SPR_BRANCHES,
+		[PERF_COUNT_BRANCH_MISSES]	= PC_SPR_EV(BR_MISPRED),
+	};
+	struct pc_spr_model *m;
+	struct perf_counter *c;
+	unsigned int i, id, ev;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		const struct pc_ppc_pmu *p = models[i];
+
+		for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
+			unsigned long w = want[id];
+
+			if (!p->events[id].sel)
+				continue;
+			/* the 7400 counts L1 data misses of loads only */
+			if (p == &pc_ppc7400_pmu && id == PERF_COUNT_CACHE_MISSES)
+				w = PC_SPR_EV(L1D_LOAD_MISS);
+			counts_on_every_place(test, p, pc_hw_model_generic(id),
+					      w, names[id]);
+		}
+		counts_on_every_place(test, p, raw(1, 0), PC_SPR_EV(CYCLES),
+				      "raw 1");
+		counts_on_every_place(test, p, raw(2, 0),
+				      PC_SPR_EV(INSTR_DONE), "raw 2");
+		if (p != &pc_ppc7450_pmu)
+			counts_on_every_place(test, p, raw(4, 0),
+					      PC_SPR_EV(INSTR_DISP), "raw 4");
+	}
+
+	/* the model: a 7450 selector of PMC2-3 on PMC1 counts no misses */
+	m = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	c = counter(test, m, raw(0x17, 1));
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	for (ev = 0; ev < PC_SPR_NR_EVENTS; ev++)
+		pc_spr_model_count(m, ev, ev_amount(ev), false);
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 0);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
 static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_selectors_land_in_their_mmcr_field_on_every_pmc),
 	KUNIT_CASE(ppc_condition_enables_follow_the_pmcs_on),
@@ -542,6 +661,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_event_maps_and_raw_selectors_per_model),
 	KUNIT_CASE(ppc_threshold_words_only_for_exclusive_raw_counters),
 	KUNIT_CASE(ppc_pmcs_held_by_another_user_are_ebusy),
+	KUNIT_CASE(ppc_events_count_only_what_their_selector_means_on_every_pmc),
 	{}
 };
 

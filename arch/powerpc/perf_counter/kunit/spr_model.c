@@ -8,6 +8,119 @@
 #define MODEL_MMCR1_PMC3_4	0xffc00000
 #define MODEL_MMCR1_PMC3_6	0xfffff800
 
+#define P(n)		BIT((n) - 1)
+#define P1_4		(P(1) | P(2) | P(3) | P(4))
+#define P1_6		(P1_4 | P(5) | P(6))
+#define EV(e)		PC_SPR_EV(e)
+
+/* A selector, the PMCs where it means something the model runs, and what. */
+struct model_sel {
+	u8	pmcs;
+	u8	sel;
+	u8	counts;
+};
+
+/*
+ * PowerPC 604 and 604e (IBM PowerPC 604 RISC Microprocessor User's
+ * Manual, Table 9-2 for PMC1 and Table 9-3 for PMC2): 1 cycles, 2
+ * instructions completed, 4 instructions dispatched; PMC1 7 branches
+ * incorrectly predicted; PMC2 6 data cache misses (line fills), 8
+ * branches completed. The 604e's PMC3 and PMC4 are modelled with
+ * selectors 1, 2 and 4 only (the PowerPC 604e User's Manual's tables
+ * for them were not at hand).
+ */
+static const struct model_sel model_604[] = {
+	{ P1_4, 1, EV(CYCLES) },
+	{ P1_4, 2, EV(INSTR_DONE) },
+	{ P1_4, 4, EV(INSTR_DISP) },
+	{ P(1), 7, EV(BR_MISPRED) },
+	{ P(2), 6, PC_SPR_L1D_MISSES },
+	{ P(2), 8, PC_SPR_BRANCHES },
+	{ }
+};
+
+/*
+ * PowerPC 750 (IBM PowerPC 750GX/GL User's Manual, Tables 11-2 to 11-5,
+ * PMC1-PMC4 select encodings): 1, 2, 4 as above on every PMC; PMC2 8
+ * branches predicted or resolved not taken; PMC3 5 L1 data cache
+ * misses, 8 predicted branches that were taken; PMC4 8 mispredicted
+ * branches.
+ */
+static const struct model_sel model_750[] = {
+	{ P1_4, 1, EV(CYCLES) },
+	{ P1_4, 2, EV(INSTR_DONE) },
+	{ P1_4, 4, EV(INSTR_DISP) },
+	{ P(2), 8, EV(BR_NOT_TAKEN) },
+	{ P(3), 5, PC_SPR_L1D_MISSES },
+	{ P(3), 8, EV(BR_TAKEN) },
+	{ P(4), 8, EV(BR_MISPRED) },
+	{ }
+};
+
+/*
+ * MPC7400 (MPC7400 RISC Microprocessor User's Manual, 11.5, Tables 11-8
+ * to 11-11): 1, 2, 4 as above on every PMC; PMC2 5 fall-through
+ * branches, 15 dL1 load misses; PMC3 5 branches taken; PMC4 5
+ * mispredicted branches.
+ */
+static const struct model_sel model_7400[] = {
+	{ P1_4, 1, EV(CYCLES) },
+	{ P1_4, 2, EV(INSTR_DONE) },
+	{ P1_4, 4, EV(INSTR_DISP) },
+	{ P(2), 5, EV(BR_NOT_TAKEN) },
+	{ P(2), 15, EV(L1D_LOAD_MISS) },
+	{ P(3), 5, EV(BR_TAKEN) },
+	{ P(4), 5, EV(BR_MISPRED) },
+	{ }
+};
+
+/*
+ * MPC7450 family (MPC7450 RISC Microprocessor Family Reference Manual,
+ * chapter 11, event selection; the codes as Linux 6.1's
+ * arch/powerpc/perf/mpc7450-pmu.c lists them): 1 cycles on every PMC, 2
+ * instructions completed on PMC1-4, 0x17 L1 data cache misses on PMC2
+ * and PMC3, 0x22 branches completed on PMC1, 0x1c mispredicted branches
+ * on PMC4.
+ */
+static const struct model_sel model_7450[] = {
+	{ P1_6, 1, EV(CYCLES) },
+	{ P1_4, 2, EV(INSTR_DONE) },
+	{ P(2) | P(3), 0x17, PC_SPR_L1D_MISSES },
+	{ P(1), 0x22, PC_SPR_BRANCHES },
+	{ P(4), 0x1c, EV(BR_MISPRED) },
+	{ }
+};
+
+/**
+ * pc_spr_model_means() - what a selector counts on a PMC of a part
+ * @p:		the part's driver descriptor (it names the part)
+ * @pmc:	0 for PMC1 ... 5 for PMC6
+ * @sel:	the selector
+ *
+ * Return: the PC_SPR_EV() bits it counts; 0 for selector 0 (the PMC
+ * holds), and for every selector the model does not know on that PMC.
+ */
+unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
+				 unsigned int pmc, u32 sel)
+{
+	const struct model_sel *t;
+
+	if (p == &pc_ppc7450_pmu)
+		t = model_7450;
+	else if (p == &pc_ppc7400_pmu)
+		t = model_7400;
+	else if (p == &pc_ppc750_pmu)
+		t = model_750;
+	else
+		t = model_604;
+	if (pmc >= p->pmu.nr_counters)
+		return 0;
+	for (; t->counts; t++)
+		if (t->sel == sel && (t->pmcs & BIT(pmc)))
+			return t->counts;
+	return 0;
+}
+
 static int model_pmc(const struct pc_spr_model *m, u32 spr)
 {
 	static const u16 pmc[] = { 953, 954, 957, 958, 945, 946 };
@@ -69,11 +182,20 @@ static void model_check_signal(struct pc_spr_model *m)
 	m->pending = true;
 }
 
+static void model_run_all(struct pc_spr_model *m, u32 events, bool user)
+{
+	unsigned int ev;
+
+	for (ev = 0; ev < PC_SPR_NR_EVENTS; ev++)
+		pc_spr_model_count(m, ev, events, user);
+}
+
 static u64 model_read(void *priv, u32 spr)
 {
 	struct pc_spr_model *m = priv;
-	int i = model_pmc(m, spr);
+	int i;
 
+	i = model_pmc(m, spr);
 	if (i >= 0)
 		return m->pmc[i];
 	if (spr == 952)
@@ -91,8 +213,9 @@ static void model_write(void *priv, u32 spr, u64 val)
 	struct pc_spr_model *m = priv;
 	u32 mmcr1_ok = m->p->pmu.nr_counters > 4 ? MODEL_MMCR1_PMC3_6 :
 		       MODEL_MMCR1_PMC3_4;
-	int i = model_pmc(m, spr);
+	int i;
 
+	i = model_pmc(m, spr);
 	if (val >> 32)
 		m->faults++;
 	if (i >= 0) {
@@ -100,10 +223,12 @@ static void model_write(void *priv, u32 spr, u64 val)
 	} else if (spr == 952) {
 		m->mmcr0 = val;
 	} else if (spr == 956 && model_has_mmcr1(m)) {
+		/* MPC7400 UM Table 11-4: MMCR1 10-31 reserved */
 		if (val & ~(u64)mmcr1_ok)
 			m->faults++;
 		m->mmcr1 = val;
 	} else if (spr == 944 && m->p->has_mmcr2) {
+		/* MPC7400 UM Table 11-5: only THRESHMULT is ours */
 		if (val & ~(u64)PC_MMCR2_THRESHMULT)
 			m->faults++;
 		m->mmcr2 = val;
@@ -115,12 +240,16 @@ static void model_write(void *priv, u32 spr, u64 val)
 }
 
 /**
- * pc_spr_model_run() - @events events happen in user or supervisor state
+ * pc_spr_model_count() - @n events of one kind happen
  * @m:		the model
- * @events:	how many; under 2^31, so a PMC crosses bit 0 at most once
+ * @ev:		what happens
+ * @n:		how many; under 2^31, so a PMC crosses bit 0 at most once
  * @user:	problem state (else supervisor)
+ *
+ * Each PMC whose selector means @ev on it counts them, unless frozen.
  */
-void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user)
+void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
+			u32 n, bool user)
 {
 	unsigned int i;
 
@@ -128,14 +257,29 @@ void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user)
 		return;
 	if (m->mmcr0 & (user ? PC_MMCR0_FCP : PC_MMCR0_FCS))
 		return;
-	for (i = 0; i < m->p->pmu.nr_counters; i++)
-		if (pc_spr_model_sel(m, i))
-			m->pmc[i] += events;
+	for (i = 0; i < m->p->pmu.nr_counters; i++) {
+		if (!(pc_spr_model_means(m->p, i, pc_spr_model_sel(m, i)) &
+		      BIT(ev)))
+			continue;
+		m->pmc[i] += n;
+	}
 	model_check_signal(m);
 }
 
 /**
- * pc_spr_model_service() - deliver a pending exception to the driver
+ * pc_spr_model_run() - @events events of every kind happen
+ * @m:		the model
+ * @events:	how many of each; under 2^31 / 3 (a selector counting
+ *		three kinds crosses bit 0 at most once)
+ * @user:	problem state (else supervisor)
+ */
+void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user)
+{
+	model_run_all(m, events, user);
+}
+
+/**
+ * pc_spr_model_service() - deliver a pending exception to the handler
  * @m:		the model
  *
  * Return: how many counters the handler found wrapped, or -1 if nothing

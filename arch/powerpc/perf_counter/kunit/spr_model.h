@@ -4,13 +4,19 @@
  * the manuals describe them, for running the real driver under KUnit:
  * QEMU's PMCs hold what is written but never count.
  *
- * Events happen in user (problem) or supervisor state. A PMC counts them
- * if its selector is not 0 and MMCR0 freezes nothing for that state (FC,
- * FCS, FCP). The exception is signalled while MMCR0[PMXE] is set and an
- * enabled PMC is negative (PMC1CE for PMC1, PMCjCE for PMC2-6); the
- * processor clears PMXE as it signals, and the signal waits as pending
- * until pc_spr_model_service() delivers it. Accesses to SPRs the model
- * lacks and writes of bits it reserves count as faults.
+ * Things happen in user (problem) or supervisor state: cycles,
+ * instructions, data cache misses, branches (enum pc_spr_event). A PMC
+ * counts one of them only if its selector, on that PMC, means it in the
+ * part's manual (the tables in spr_model.c): a selector the model does
+ * not know, or one put on a PMC where it means something else, counts
+ * nothing. And only if MMCR0 freezes nothing for that state (FC, FCS,
+ * FCP).
+ *
+ * The exception is signalled while MMCR0[PMXE] is set and an enabled PMC
+ * is negative (PMC1CE for PMC1, PMCjCE for PMC2-6); the processor clears
+ * PMXE as it signals, and the signal waits as pending until
+ * pc_spr_model_service() delivers it. Accesses to SPRs the model lacks
+ * and writes of bits it reserves count as faults.
  */
 #ifndef _PC_SPR_MODEL_H
 #define _PC_SPR_MODEL_H
@@ -19,6 +25,26 @@
 
 #include "kunit/hw_model.h"
 #include "../mmcr.h"
+
+/* What happens on the CPU; a selector counts a set of these. */
+enum pc_spr_event {
+	PC_SPR_CYCLES,
+	PC_SPR_INSTR_DONE,		/* instructions completed */
+	PC_SPR_INSTR_DISP,		/* instructions dispatched */
+	PC_SPR_L1D_LOAD_MISS,
+	PC_SPR_L1D_STORE_MISS,
+	PC_SPR_BR_TAKEN,		/* predicted right, taken */
+	PC_SPR_BR_NOT_TAKEN,		/* predicted right, not taken */
+	PC_SPR_BR_MISPRED,
+	PC_SPR_NR_EVENTS
+};
+
+#define PC_SPR_EV(e)		BIT(PC_SPR_##e)
+#define PC_SPR_L1D_MISSES	(PC_SPR_EV(L1D_LOAD_MISS) | \
+				 PC_SPR_EV(L1D_STORE_MISS))
+#define PC_SPR_BRANCHES		(PC_SPR_EV(BR_TAKEN) | \
+				 PC_SPR_EV(BR_NOT_TAKEN) | \
+				 PC_SPR_EV(BR_MISPRED))
 
 struct pc_spr_model {
 	const struct pc_ppc_pmu	*p;
@@ -33,8 +59,12 @@ struct pc_spr_model {
 
 struct pc_spr_model *pc_spr_model_new(struct kunit *test,
 				      const struct pc_ppc_pmu *p);
+void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
+			u32 n, bool user);
 void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user);
 int pc_spr_model_service(struct pc_spr_model *m);
 u32 pc_spr_model_sel(const struct pc_spr_model *m, unsigned int pmc);
+unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
+				 unsigned int pmc, u32 sel);
 
 #endif
