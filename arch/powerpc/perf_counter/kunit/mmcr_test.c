@@ -529,6 +529,174 @@ static void ppc_pmcs_held_by_another_user_are_ebusy(struct kunit *test)
 	release_pmc_hardware();
 }
 
+/*
+ * The PMCs count on while the handler runs (handler_events at each of
+ * its register accesses): whatever a PMC counted must reach the 64-bit
+ * count, across many exceptions, on every model. The handler freezes
+ * the PMCs from its first write to its last; without that, the events
+ * between a PMC's fold and its load would be lost.
+ */
+static void ppc_pmcs_count_on_in_the_handler_and_the_sums_stay_exact(struct kunit *test)
+{
+	const u32 chunk = 0x2345678f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		struct pc_spr_model *m = pc_spr_model_new(test, models[i]);
+		struct perf_counter *a = counter(test, m,
+				pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+		struct perf_counter *b = counter(test, m,
+				pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS));
+		unsigned int deliveries = 0;
+		u64 total = 0;
+
+		KUNIT_ASSERT_TRUE(test, a && b);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+		m->handler_events = 3;
+		while (total < (6ULL << 32)) {
+			pc_spr_model_count(m, PC_SPR_CYCLES, chunk, false);
+			pc_spr_model_count(m, PC_SPR_INSTR_DONE, chunk / 2, true);
+			total += chunk;
+			deliveries += pc_spr_model_storm(m, 10);
+			KUNIT_ASSERT_FALSE(test, m->pending);
+		}
+		pc_hw_fold(&m->cpuc, a);
+		pc_hw_fold(&m->cpuc, b);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&a->count),
+				    m->counted[a->hw.place.idx], "%s cycles",
+				    models[i]->pmu.name);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&b->count),
+				    m->counted[b->hw.place.idx],
+				    "%s instructions", models[i]->pmu.name);
+		/* the handler's own events were not counted, the rest were */
+		KUNIT_EXPECT_GE(test, m->counted[a->hw.place.idx], total);
+		KUNIT_EXPECT_GE(test, deliveries, 6);
+		KUNIT_EXPECT_EQ(test, deliveries, m->signals);
+		KUNIT_EXPECT_EQ(test, m->faults, 0);
+		pc_hw_model_free(&m->cpuc, a);
+		pc_hw_model_free(&m->cpuc, b);
+	}
+}
+
+static void ppc_two_overflows_in_one_exception_are_both_handled(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	struct perf_counter *a = counter(test, m,
+				pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+	struct perf_counter *b = counter(test, m,
+				pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS));
+
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	/* both PMCs turn negative before the exception is taken */
+	pc_spr_model_run(m, 0x7fffffff, false);
+	KUNIT_ASSERT_TRUE(test, m->pending);
+	KUNIT_EXPECT_EQ(test, pc_spr_model_storm(m, 100), 1);
+	KUNIT_EXPECT_EQ(test, m->handled, 2);
+	KUNIT_EXPECT_EQ(test, m->pmc[a->hw.place.idx], 1);
+	KUNIT_EXPECT_EQ(test, m->pmc[b->hw.place.idx], 1);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_FC);
+	KUNIT_EXPECT_EQ(test, m->signals, 1);
+	pc_spr_model_run(m, 5, true);
+	pc_hw_fold(&m->cpuc, a);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 0x7fffffffLL + 5);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 0x7fffffffLL + 5);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, a);
+	pc_hw_model_free(&m->cpuc, b);
+}
+
+/*
+ * The exception comes late, after rotation took its counter off and put
+ * it back on another PMC: the PMC it wrapped on is nobody's and still
+ * negative, with PMCjCE on for a third counter.
+ */
+static void ppc_late_exception_after_its_counter_moved_is_not_a_storm(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc750_pmu);
+	struct perf_counter *x = counter(test, m, raw(2, 1));
+	struct perf_counter *a = counter(test, m,
+				pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+	struct perf_counter *y = counter(test, m, raw(4, 3));
+
+	KUNIT_ASSERT_TRUE(test, x && a && y);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, x), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, y), 0);
+	KUNIT_ASSERT_EQ(test, a->hw.place.idx, 1);
+	pc_spr_model_count(m, PC_SPR_CYCLES, 0x7fffffff, false);
+	KUNIT_ASSERT_TRUE(test, m->pending);
+	pc_hw_cpu_del(&m->cpuc, x);
+	pc_hw_cpu_del(&m->cpuc, a);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
+	KUNIT_EXPECT_EQ(test, pc_spr_model_storm(m, 100), 1);
+	KUNIT_EXPECT_EQ(test, m->handled, 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[1], 0);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+	KUNIT_EXPECT_EQ(test, m->signals, 1);
+	pc_spr_model_count(m, PC_SPR_CYCLES, 10, true);
+	pc_hw_fold(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 0x7fffffffLL + 10);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, x);
+	pc_hw_model_free(&m->cpuc, a);
+	pc_hw_model_free(&m->cpuc, y);
+}
+
+/* A handler that sets PMXE again and leaves stale PMCs as they are. */
+static int naive_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
+{
+	int handled = pc_hw_handle_overflow(cpuc, regs);
+
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0,
+			pc_hw_reg_read(cpuc, PC_SPR_MMCR0) | PC_MMCR0_PMXE);
+	return handled;
+}
+
+/* PMC1 and PMC2 wrap, PMC2's counter goes; PMC3's keeps PMCjCE on. */
+static unsigned int stale_pmc2_storm(struct kunit *test,
+				     int (*handler)(struct pc_hw_cpu *cpuc,
+						    struct pt_regs *regs))
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7400_pmu);
+	struct perf_counter *a = counter(test, m, raw(1, 1));
+	struct perf_counter *b = counter(test, m, raw(1, 2));
+	struct perf_counter *c = counter(test, m, raw(2, 3));
+	unsigned int n;
+
+	KUNIT_ASSERT_TRUE(test, a && b && c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_spr_model_count(m, PC_SPR_CYCLES, 0x7fffffff, false);
+	KUNIT_ASSERT_TRUE(test, m->pending);
+	pc_hw_cpu_del(&m->cpuc, b);
+	m->handler = handler;
+	m->handler_events = 1;
+	n = pc_spr_model_storm(m, 1000);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, a);
+	pc_hw_model_free(&m->cpuc, b);
+	pc_hw_model_free(&m->cpuc, c);
+	return n;
+}
+
+/*
+ * The exception is level-sensitive: a handler that sets PMXE again with
+ * a negative PMC whose condition is enabled is interrupted again at
+ * once, for ever. Ours zeroes such a PMC first: one delivery.
+ */
+static void ppc_level_exception_storms_if_a_negative_pmc_is_left_and_ours_leaves_none(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, stale_pmc2_storm(test, naive_irq), 1000);
+	KUNIT_EXPECT_EQ(test, stale_pmc2_storm(test, pc_ppc_irq), 1);
+}
+
 /* Each kind of event n times, n a power of 4 of its own. */
 static u32 ev_amount(unsigned int ev)
 {
@@ -661,6 +829,10 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_event_maps_and_raw_selectors_per_model),
 	KUNIT_CASE(ppc_threshold_words_only_for_exclusive_raw_counters),
 	KUNIT_CASE(ppc_pmcs_held_by_another_user_are_ebusy),
+	KUNIT_CASE(ppc_pmcs_count_on_in_the_handler_and_the_sums_stay_exact),
+	KUNIT_CASE(ppc_two_overflows_in_one_exception_are_both_handled),
+	KUNIT_CASE(ppc_late_exception_after_its_counter_moved_is_not_a_storm),
+	KUNIT_CASE(ppc_level_exception_storms_if_a_negative_pmc_is_left_and_ours_leaves_none),
 	KUNIT_CASE(ppc_events_count_only_what_their_selector_means_on_every_pmc),
 	{}
 };

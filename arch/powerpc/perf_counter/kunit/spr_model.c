@@ -159,7 +159,14 @@ u32 pc_spr_model_sel(const struct pc_spr_model *m, unsigned int pmc)
 	}
 }
 
-/* Signal the exception if PMXE is set and an enabled PMC is negative. */
+/*
+ * Level-sensitive: signal whenever PMXE is set and an enabled PMC is
+ * negative, however it got there — a count, or an mtspr of a negative
+ * value: "Setting an overflowed value may cause an erroneous exception"
+ * (MPC7400 UM 2.1.3.1.1); the 750's is "(PMCnINTCONTROL = 1) & (PMCn[0]
+ * = 1) & (ENINT = 1)" (750GX UM, MMCR0[DISCOUNT]). The processor clears
+ * PMXE as it signals (MPC7400 UM Table 2-7).
+ */
 static void model_check_signal(struct pc_spr_model *m)
 {
 	bool cond = false;
@@ -190,11 +197,19 @@ static void model_run_all(struct pc_spr_model *m, u32 events, bool user)
 		pc_spr_model_count(m, ev, events, user);
 }
 
+/* Inside the handler, time passes at every register access. */
+static void model_handler_runs(struct pc_spr_model *m)
+{
+	if (m->in_handler && m->handler_events)
+		model_run_all(m, m->handler_events, false);
+}
+
 static u64 model_read(void *priv, u32 spr)
 {
 	struct pc_spr_model *m = priv;
 	int i;
 
+	model_handler_runs(m);
 	i = model_pmc(m, spr);
 	if (i >= 0)
 		return m->pmc[i];
@@ -215,6 +230,7 @@ static void model_write(void *priv, u32 spr, u64 val)
 		       MODEL_MMCR1_PMC3_4;
 	int i;
 
+	model_handler_runs(m);
 	i = model_pmc(m, spr);
 	if (val >> 32)
 		m->faults++;
@@ -223,12 +239,10 @@ static void model_write(void *priv, u32 spr, u64 val)
 	} else if (spr == 952) {
 		m->mmcr0 = val;
 	} else if (spr == 956 && model_has_mmcr1(m)) {
-		/* MPC7400 UM Table 11-4: MMCR1 10-31 reserved */
 		if (val & ~(u64)mmcr1_ok)
 			m->faults++;
 		m->mmcr1 = val;
 	} else if (spr == 944 && m->p->has_mmcr2) {
-		/* MPC7400 UM Table 11-5: only THRESHMULT is ours */
 		if (val & ~(u64)PC_MMCR2_THRESHMULT)
 			m->faults++;
 		m->mmcr2 = val;
@@ -262,6 +276,7 @@ void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
 		      BIT(ev)))
 			continue;
 		m->pmc[i] += n;
+		m->counted[i] += n;
 	}
 	model_check_signal(m);
 }
@@ -278,6 +293,18 @@ void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user)
 	model_run_all(m, events, user);
 }
 
+/* Take the pending exception: the handler runs, the PMCs counting. */
+static void model_deliver(struct pc_spr_model *m)
+{
+	m->pending = false;
+	m->in_handler = true;
+	m->handled = m->handler(&m->cpuc, NULL);
+	m->in_handler = false;
+	/* and on its way out, after it let the PMCs go */
+	if (m->handler_events)
+		model_run_all(m, m->handler_events, false);
+}
+
 /**
  * pc_spr_model_service() - deliver a pending exception to the handler
  * @m:		the model
@@ -287,14 +314,28 @@ void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user)
  */
 int pc_spr_model_service(struct pc_spr_model *m)
 {
-	int handled;
-
 	if (!m->pending)
 		return -1;
-	m->pending = false;
-	handled = pc_hw_handle_overflow(&m->cpuc, NULL);
-	pc_ppc_rearm(&m->cpuc);
-	return handled;
+	model_deliver(m);
+	return m->handled;
+}
+
+/**
+ * pc_spr_model_storm() - deliver the exception as long as it is raised
+ * @m:		the model
+ * @max:	the most deliveries
+ *
+ * Return: how many were delivered; @max if it did not stop.
+ */
+unsigned int pc_spr_model_storm(struct pc_spr_model *m, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (m->pending && n < max) {
+		model_deliver(m);
+		n++;
+	}
+	return n;
 }
 
 struct pc_spr_model *pc_spr_model_new(struct kunit *test,
@@ -305,6 +346,7 @@ struct pc_spr_model *pc_spr_model_new(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	m->p = p;
 	m->mmcr0 = PC_MMCR0_FC;
+	m->handler = pc_ppc_irq;
 	m->regs.read = model_read;
 	m->regs.write = model_write;
 	m->regs.priv = m;

@@ -12,11 +12,21 @@
  * nothing. And only if MMCR0 freezes nothing for that state (FC, FCS,
  * FCP).
  *
- * The exception is signalled while MMCR0[PMXE] is set and an enabled PMC
- * is negative (PMC1CE for PMC1, PMCjCE for PMC2-6); the processor clears
- * PMXE as it signals, and the signal waits as pending until
- * pc_spr_model_service() delivers it. Accesses to SPRs the model lacks
- * and writes of bits it reserves count as faults.
+ * The exception is level-sensitive: it is signalled whenever MMCR0[PMXE]
+ * is set and an enabled PMC is negative (PMC1CE for PMC1, PMCjCE for
+ * PMC2-6), at a count or at any register write; the processor clears
+ * PMXE as it signals, and the signal waits as pending, whatever the
+ * driver does meanwhile, until it is delivered (MSR[EE] set). It may so
+ * come after its counter was stopped or moved, and be for several PMCs.
+ *
+ * Delivery runs @handler, the driver's pc_ppc_irq() unless a test puts
+ * another. The PMCs go on counting while it runs: @handler_events of
+ * every kind happen in supervisor state at each register access it
+ * makes, and once more as it returns. @counted[i] is every event PMC i
+ * counted, whatever was written to it since.
+ *
+ * Accesses to SPRs the model lacks and writes of bits it reserves count
+ * as faults.
  */
 #ifndef _PC_SPR_MODEL_H
 #define _PC_SPR_MODEL_H
@@ -50,9 +60,15 @@ struct pc_spr_model {
 	const struct pc_ppc_pmu	*p;
 	u32			mmcr0, mmcr1, mmcr2;
 	u32			pmc[PC_PPC_MAX_PMCS];
+	u64			counted[PC_PPC_MAX_PMCS];
 	bool			pending;
 	unsigned int		signals;
 	unsigned int		faults;
+	unsigned int		handler_events;
+	bool			in_handler;
+	int			(*handler)(struct pc_hw_cpu *cpuc,
+					   struct pt_regs *regs);
+	int			handled;
 	struct pc_hw_regs	regs;
 	struct pc_hw_cpu	cpuc;
 };
@@ -63,6 +79,7 @@ void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
 			u32 n, bool user);
 void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user);
 int pc_spr_model_service(struct pc_spr_model *m);
+unsigned int pc_spr_model_storm(struct pc_spr_model *m, unsigned int max);
 u32 pc_spr_model_sel(const struct pc_spr_model *m, unsigned int pmc);
 unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
 				 unsigned int pmc, u32 sel);
