@@ -816,6 +816,46 @@ static void ppc_events_count_only_what_their_selector_means_on_every_pmc(struct 
 	pc_hw_model_free(&m->cpuc, c);
 }
 
+/*
+ * No path of the driver — enable, disable, the exception, thresholds —
+ * writes an MMCR0 control the model refuses (FCM1/FCM0, FCECE, TBSEL,
+ * TBEE, TRIGGER); the model does count one written.
+ */
+static void ppc_mmcr0_controls_the_model_refuses_stay_clear(struct kunit *test)
+{
+	struct thresh_event ev = { .word = { 0x00150000, PC_MMCR2_THRESHMULT } };
+	struct pc_spr_model *self = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	unsigned int i;
+
+	/* the model: FCECE written is a fault */
+	pc_hw_reg_write(&self->cpuc, PC_SPR_MMCR0, PC_MMCR0_FC | PC_MMCR0_FCECE);
+	KUNIT_EXPECT_EQ(test, self->faults, 1);
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		struct pc_spr_model *m = pc_spr_model_new(test, models[i]);
+		struct perf_counter *a = counter(test, m, raw(1, 1));
+		struct perf_counter *b = counter(test, m, raw(2, 2));
+
+		KUNIT_ASSERT_TRUE(test, a && b);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+		pc_spr_model_run(m, 0x7fffffff, true);
+		KUNIT_EXPECT_EQ(test, pc_spr_model_storm(m, 10), 1);
+		pc_hw_cpu_del(&m->cpuc, b);
+		pc_hw_cpu_del(&m->cpuc, a);
+		KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", models[i]->pmu.name);
+		pc_hw_model_free(&m->cpuc, a);
+		pc_hw_model_free(&m->cpuc, b);
+		if (!models[i]->has_mmcr2)
+			continue;
+		a = thresh_counter(test, m, &ev, 2, true);
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+		pc_hw_model_free(&m->cpuc, a);
+		KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", models[i]->pmu.name);
+	}
+}
+
 static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_selectors_land_in_their_mmcr_field_on_every_pmc),
 	KUNIT_CASE(ppc_condition_enables_follow_the_pmcs_on),
@@ -834,6 +874,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_late_exception_after_its_counter_moved_is_not_a_storm),
 	KUNIT_CASE(ppc_level_exception_storms_if_a_negative_pmc_is_left_and_ours_leaves_none),
 	KUNIT_CASE(ppc_events_count_only_what_their_selector_means_on_every_pmc),
+	KUNIT_CASE(ppc_mmcr0_controls_the_model_refuses_stay_clear),
 	{}
 };
 

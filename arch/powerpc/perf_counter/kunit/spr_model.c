@@ -8,6 +8,19 @@
 #define MODEL_MMCR1_PMC3_4	0xffc00000
 #define MODEL_MMCR1_PMC3_6	0xfffff800
 
+/*
+ * MMCR0 controls the model does not implement, which the driver must
+ * leave clear: FCM1/FCM0 (freeze by MSR[PMM], a mark the kernel never
+ * sets), FCECE and TRIGGER (they make the processor change MMCR0 behind
+ * the driver: seed 004, "MMCR0 can change asynchronously"), TBSEL and
+ * TBEE (time base conditions). The manuals define every MMCR0 bit, so
+ * none is reserved there as such (MPC7400 UM Table 2-7; the MMCR0 tables
+ * of the 604 and 750GX/GL user's manuals).
+ */
+#define MODEL_MMCR0_REFUSED	(PC_MMCR0_FCM1 | PC_MMCR0_FCM0 | \
+				 PC_MMCR0_FCECE | PC_MMCR0_TBSEL | \
+				 PC_MMCR0_TBEE | PC_MMCR0_TRIGGER)
+
 #define P(n)		BIT((n) - 1)
 #define P1_4		(P(1) | P(2) | P(3) | P(4))
 #define P1_6		(P1_4 | P(5) | P(6))
@@ -237,12 +250,16 @@ static void model_write(void *priv, u32 spr, u64 val)
 	if (i >= 0) {
 		m->pmc[i] = val;
 	} else if (spr == 952) {
+		if (val & MODEL_MMCR0_REFUSED)
+			m->faults++;
 		m->mmcr0 = val;
 	} else if (spr == 956 && model_has_mmcr1(m)) {
+		/* MPC7400 UM Table 11-4: MMCR1 10-31 reserved */
 		if (val & ~(u64)mmcr1_ok)
 			m->faults++;
 		m->mmcr1 = val;
 	} else if (spr == 944 && m->p->has_mmcr2) {
+		/* MPC7400 UM Table 11-5: only THRESHMULT is ours */
 		if (val & ~(u64)PC_MMCR2_THRESHMULT)
 			m->faults++;
 		m->mmcr2 = val;

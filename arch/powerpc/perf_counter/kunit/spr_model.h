@@ -26,7 +26,9 @@
  * counted, whatever was written to it since.
  *
  * Accesses to SPRs the model lacks and writes of bits it reserves count
- * as faults.
+ * as faults: in MMCR1 and MMCR2 what the manuals reserve, and in MMCR0
+ * (whose 32 bits the manuals all define) the controls the model does not
+ * implement and the driver must leave clear.
  */
 #ifndef _PC_SPR_MODEL_H
 #define _PC_SPR_MODEL_H
