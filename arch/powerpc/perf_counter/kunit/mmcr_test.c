@@ -5,7 +5,10 @@
  * every PMC, the freeze, exception and condition bits, preloads, the
  * 64-bit sum across wraps at bit 31, periods of 1 (every second event) and 0x7fffffff, no
  * exception storms, placement under each model's event constraints,
- * the event maps, raw and threshold validation, and the reservation.
+ * the event maps, raw and threshold validation, and the reservation;
+ * and against silicon's harder edges: each selector counting only what
+ * its PMC's table says, PMCs counting on in the handler, exceptions
+ * taken late or for two PMCs, and the level-sensitive exception.
  */
 #include <asm/pmc.h>
 
