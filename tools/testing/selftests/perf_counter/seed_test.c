@@ -55,18 +55,18 @@ static uint64_t cpu_ns(clockid_t clk)
 /*
  * The profiled child: three parts in hot_a to one in hot_b, for @ms of
  * its CPU time, asking the kernel the time seldom (periods that end in
- * the kernel are neither samples nor drops).
+ * the kernel are neither samples nor drops). Each call spans several
+ * sampling periods (tens of ms under TCG, against 1 ms), so the samples
+ * cannot fall into step with the calls: with calls of about one period
+ * (100 us) they did under a loaded host, and one function took most.
  */
 static void spin_a_and_b(int ms)
 {
 	uint64_t end = cpu_ns(CLOCK_THREAD_CPUTIME_ID) + ms * 1000000ULL;
-	int i;
 
 	while (cpu_ns(CLOCK_THREAD_CPUTIME_ID) < end) {
-		for (i = 0; i < 20; i++) {
-			hot_a(30000);
-			hot_b(10000);
-		}
+		hot_a(900000);
+		hot_b(300000);
 	}
 }
 
@@ -166,7 +166,7 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	long samples;
 
 	ASSERT_EQ(0, pc_child_start(&child, spin_a_and_b, 300));
-	hw.irq_period = 100000;			/* 100 us */
+	hw.irq_period = 1000000;		/* 1 ms */
 	hw.record_type = PERF_RECORD_IRQ;
 	hw.exclude_kernel = 1;
 	fd = sys_perf_counter_open(&hw, child.pid, -1, -1, 0);
