@@ -83,7 +83,7 @@ const struct pc_x86_driver *pc_x86_chosen(void)
 bool pc_x86_regs_check(const struct pc_x86_driver *d,
 		       const struct pc_x86_msr_safe *msr)
 {
-	u32 ctr = d->perfctr0 + d->pmu.nr_counters - 1;
+	u32 ctr = pc_x86_ctr_msr(d, d->pmu.nr_counters - 1);
 	u64 old, val, pattern = 0x5a5a17ULL;
 	bool ok;
 
@@ -166,7 +166,7 @@ static void pc_x86_unreserve(const struct pc_x86_driver *d,
 	while (nr_ctl--)
 		release_evntsel_nmi(d->ctl_msr(nr_ctl));
 	while (nr_ctr--)
-		release_perfctr_nmi(d->perfctr0 + nr_ctr);
+		release_perfctr_nmi(pc_x86_ctr_msr(d, nr_ctr));
 }
 
 /**
@@ -184,7 +184,7 @@ int pc_x86_reserve(void)
 	unsigned int ctr, ctl;
 
 	for (ctr = 0; ctr < d->pmu.nr_counters; ctr++)
-		if (!reserve_perfctr_nmi(d->perfctr0 + ctr))
+		if (!reserve_perfctr_nmi(pc_x86_ctr_msr(d, ctr)))
 			goto busy;
 	for (ctl = 0; ctl < d->nr_ctl; ctl++)
 		if (!reserve_evntsel_nmi(d->ctl_msr(ctl)))

@@ -14,7 +14,11 @@ struct cpuinfo_x86;
  * struct pc_x86_driver - an x86 PMU driver
  * @pmu:	the core's view of it
  * @match:	does it drive @c?
- * @perfctr0:	MSR of counter 0; the counters' MSRs follow it
+ * @perfctr0:	MSR of counter 0; the counters' MSRs follow it, unless
+ *		@ctr_msr says where they are
+ * @ctr_msr:	optional: the MSR of counter @i, for parts whose counter
+ *		MSRs are not consecutive (AMD's core counters, every other
+ *		MSR from 0xC0010201)
  * @ctl_msr:	control MSR @i of those the kernel's perfctr reservation
  *		covers (EVNTSELs; ESCRs on P4)
  * @nr_ctl:	how many
@@ -38,6 +42,7 @@ struct pc_x86_driver {
 	struct pc_pmu	pmu;
 	bool		(*match)(const struct cpuinfo_x86 *c);
 	u32		perfctr0;
+	u32		(*ctr_msr)(unsigned int i);
 	u32		(*ctl_msr)(unsigned int i);
 	unsigned int	nr_ctl;
 	u32		check_ctl;
@@ -47,6 +52,18 @@ struct pc_x86_driver {
 	void		(*clear)(struct pc_hw_cpu *cpuc);
 	bool		lvtpc_last;
 };
+
+/**
+ * pc_x86_ctr_msr() - the MSR of a driver's counter
+ * @d:		the driver
+ * @i:		the counter
+ *
+ * Return: @d's counter @i's MSR.
+ */
+static inline u32 pc_x86_ctr_msr(const struct pc_x86_driver *d, unsigned int i)
+{
+	return d->ctr_msr ? d->ctr_msr(i) : d->perfctr0 + i;
+}
 
 /* pmi.c: the overflow interrupt */
 int pc_x86_pmi(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
