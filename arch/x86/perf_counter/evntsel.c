@@ -74,6 +74,8 @@ int pc_evntsel_places(const struct pc_evntsel_pmu *p,
 	unsigned int idx;
 	int n = 0;
 
+	if (p->counters)
+		counters &= p->counters(hwc->config);
 	for (c = p->constraints; c && c->event; c++) {
 		if (c->event == event) {
 			counters &= c->counters;

@@ -39,11 +39,16 @@ struct pc_evntsel_constraint {
 /**
  * struct pc_evntsel_pmu - a PMU of counter/EVNTSEL register pairs
  * @x86:	the x86 driver; its pmu ops are the model's own
- * @evntsel0:	MSR of EVNTSEL 0; the others follow it
+ * @evntsel0:	MSR of EVNTSEL 0; the others follow it (for the legacy
+ *		layouts; x86.ctl_msr says where each is)
  * @event_map:	EVNTSEL event and unit mask for each generic id, 0 if the
  *		model has no such event
  * @raw_mask:	the bits a raw event may set
  * @constraints: events tied to some counters, ended by a zero event
+ * @counters:	optional, instead of @constraints: the counters that may
+ *		count the event of EVNTSEL word @config (bit n: counter
+ *		n), where the rule needs more than the event select (AMD
+ *		family 15h: the unit mask, and codes of 12 bits). 0: none.
  */
 struct pc_evntsel_pmu {
 	struct pc_x86_driver			x86;
@@ -51,6 +56,7 @@ struct pc_evntsel_pmu {
 	u64					event_map[PERF_HW_EVENTS_MAX];
 	u64					raw_mask;
 	const struct pc_evntsel_constraint	*constraints;
+	unsigned long				(*counters)(u64 config);
 };
 
 int pc_evntsel_decode(const struct pc_evntsel_pmu *p,
@@ -65,5 +71,8 @@ extern const struct pc_evntsel_pmu pc_p6_pmu;
 extern const struct pc_evntsel_pmu pc_k7_pmu;
 extern const struct pc_evntsel_pmu pc_k8_pmu;
 extern const struct pc_evntsel_pmu pc_k10_pmu;
+extern const struct pc_evntsel_pmu pc_f15h_pmu;
+extern const struct pc_evntsel_pmu pc_zen_pmu;
+extern const struct pc_evntsel_pmu pc_zen4_pmu;
 
 #endif /* _ARCH_X86_PERF_COUNTER_EVNTSEL_H */
