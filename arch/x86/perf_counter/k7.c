@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf_counter on x86: AMD K7 and its descendants — K8 (family 0Fh),
- * K10 (family 10h) and the later families, which keep the same four
- * legacy counter registers at 0xC0010004 and EVNTSELs at 0xC0010000.
+ * perf_counter on x86: AMD K7 (family 6), K8 (family 0Fh) and K10
+ * (family 10h), with the four legacy counter registers at 0xC0010004
+ * and their EVNTSELs at 0xC0010000.
  *
  * Four 48-bit counters, each with its own enable bit, written in full;
- * any event on any counter. From family 10h the event select has four
- * more bits, 35:32.
+ * any event on any counter (AMD Athlon Processor x86 Code Optimization
+ * Guide, 22007, "Performance-Monitoring Counters"; BKDG for AMD Athlon 64
+ * and Opteron, 26094, chapter 10, "Performance Monitoring"; BKDG for
+ * family 10h, 31116, "Performance Counter Events": no event is tied to
+ * a counter).
+ * From family 10h the event select has four more bits, 35:32.
+ *
+ * Family 15h and later have six core counters and rules of their own
+ * (amd_core.c); the families in between (11h, 12h, 14h, 16h), whose
+ * manuals this driver does not follow, get no driver.
  */
 #include <asm/processor.h>
 
-#include "evntsel.h"
+#include "amd.h"
 
-#define K7_PERFCTR0	0xc0010004
-#define K7_EVNTSEL0	0xc0010000
+#define K7_PERFCTR0	AMD_K7_PERFCTR0
+#define K7_EVNTSEL0	AMD_K7_EVNTSEL0
 
 static void k7_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
@@ -65,7 +73,7 @@ static bool k8_match(const struct cpuinfo_x86 *c)
 
 static bool k10_match(const struct cpuinfo_x86 *c)
 {
-	return c->x86_vendor == X86_VENDOR_AMD && c->x86 >= 0x10;
+	return c->x86_vendor == X86_VENDOR_AMD && c->x86 == 0x10;
 }
 
 #define K7_OPS(decode_fn)				\
@@ -96,26 +104,13 @@ static u32 k7_evntsel(unsigned int i)
 	.check_ctl	= K7_EVNTSEL0 + 3,		\
 	.check_on	= PC_EVNTSEL_EN
 
-/*
- * AMD's event codes, the same from K7 on. There is no bus cycle event:
- * PERF_COUNT_BUS_CYCLES is EINVAL on this family.
- */
-#define K7_EVENT_MAP {							\
-	[PERF_COUNT_CPU_CYCLES]		= 0x0076, /* cycles not halted */	\
-	[PERF_COUNT_INSTRUCTIONS]	= 0x00c0, /* retired instructions */	\
-	[PERF_COUNT_CACHE_REFERENCES]	= 0x0040, /* data cache accesses */	\
-	[PERF_COUNT_CACHE_MISSES]	= 0x0041, /* data cache misses */	\
-	[PERF_COUNT_BRANCH_INSTRUCTIONS] = 0x00c2, /* retired branches */	\
-	[PERF_COUNT_BRANCH_MISSES]	= 0x00c3, /* mispredicted */		\
-}
-
 const struct pc_evntsel_pmu pc_k7_pmu = {
 	.x86 = {
 		.pmu		= { .name = "AMD K7", K7_OPS(k7_decode) },
 		K7_X86(k7_match),
 	},
 	.evntsel0	= K7_EVNTSEL0,
-	.event_map	= K7_EVENT_MAP,
+	.event_map	= AMD_K7_EVENT_MAP,
 	.raw_mask	= PC_EVNTSEL_RAW,
 };
 
@@ -125,7 +120,7 @@ const struct pc_evntsel_pmu pc_k8_pmu = {
 		K7_X86(k8_match),
 	},
 	.evntsel0	= K7_EVNTSEL0,
-	.event_map	= K7_EVENT_MAP,
+	.event_map	= AMD_K7_EVENT_MAP,
 	.raw_mask	= PC_EVNTSEL_RAW,
 };
 
@@ -135,6 +130,6 @@ const struct pc_evntsel_pmu pc_k10_pmu = {
 		K7_X86(k10_match),
 	},
 	.evntsel0	= K7_EVNTSEL0,
-	.event_map	= K7_EVENT_MAP,
+	.event_map	= AMD_K7_EVENT_MAP,
 	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,
 };

@@ -22,6 +22,7 @@
 #include <asm/nmi.h>
 #include <asm/processor.h>
 
+#include "amd.h"
 #include "evntsel.h"
 #include "x86_pmu.h"
 
@@ -52,7 +53,7 @@ static const struct pc_hw_regs pc_x86_msrs = {
 
 static const struct pc_x86_driver *const pc_x86_drivers[] = {
 	&pc_p6_pmu.x86, &pc_k7_pmu.x86, &pc_k8_pmu.x86, &pc_k10_pmu.x86,
-	&pc_p4_driver,
+	&pc_f15h_pmu.x86, &pc_zen4_pmu.x86, &pc_zen_pmu.x86, &pc_p4_driver,
 };
 
 static const struct pc_x86_driver *pc_x86_driver;
@@ -342,9 +343,11 @@ static const struct kernel_param_ops pc_x86_pmi_param = {
 module_param_cb(pmi, &pc_x86_pmi_param, NULL, 0400);
 MODULE_PARM_DESC(pmi, "each CPU's overflow interrupt: nmi, vector, masked");
 
-/* Why an Intel family 6 part has no driver, for the boot line. */
+/* Why an Intel family 6 or an AMD part has no driver, for the boot line. */
 static const char *pc_x86_why_no_driver(const struct cpuinfo_x86 *c)
 {
+	if (c->x86_vendor == X86_VENDOR_AMD)
+		return pc_amd_why_no_driver(c);
 	if (c->x86_vendor != X86_VENDOR_INTEL || c->x86 != 6)
 		return "";
 	if (cpu_has(c, X86_FEATURE_ARCH_PERFMON))
