@@ -1,24 +1,174 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The P6/K7 MSR model, see msr_model.h.
+ * The P6/AMD MSR model, see msr_model.h.
  */
 #include <asm/apicdef.h>
 #include <asm/irq_vectors.h>
 
 #include "internal.h"
 #include "msr_model.h"
+#include "../amd.h"
+
+#define P6_PERFCTR0	0xc1
+#define P6_EVNTSEL0	0x186
+
+#define ANY		0
+#define CTR(n)		BIT(n)
+
+/*
+ * P6 (Intel SDM vol. 3B, appendix A, "Performance-Monitoring Events for
+ * the P6 family"): CPU_CLK_UNHALTED, INST_RETIRED, L2_RQSTS with every
+ * MESI state and with I (a miss), BR_INST_RETIRED, BR_MISS_PRED_RETIRED,
+ * BUS_DRDY_CLOCKS; FP_COMP_OPS_EXE, FLOPS and CYCLES_DIV_BUSY count on
+ * counter 0 only, FP_ASSIST, MUL and DIV on counter 1 only.
+ */
+static const struct pc_model_event pc_p6_events[] = {
+	{ 0x79, 0x00, PC_KIND_CYCLES, ANY },
+	{ 0xc0, 0x00, PC_KIND_INSTRUCTIONS, ANY },
+	{ 0x2e, 0x0f, PC_KIND_L2_REQUESTS, ANY },
+	{ 0x2e, 0x01, PC_KIND_L2_MISSES, ANY },
+	{ 0xc4, 0x00, PC_KIND_BRANCHES, ANY },
+	{ 0xc5, 0x00, PC_KIND_BRANCH_MISSES, ANY },
+	{ 0x62, 0x00, PC_KIND_BUS_CYCLES, ANY },
+	{ 0x10, 0x00, PC_KIND_FP_OPS, CTR(0) },
+	{ 0xc1, 0x00, PC_KIND_FP_OPS, CTR(0) },
+	{ 0x14, 0x00, PC_KIND_DIV_BUSY, CTR(0) },
+	{ 0x11, 0x00, PC_KIND_FP_ASSISTS, CTR(1) },
+	{ 0x12, 0x00, PC_KIND_MULS, CTR(1) },
+	{ 0x13, 0x00, PC_KIND_DIVS, CTR(1) },
+};
+
+/*
+ * K7, K8 and family 10h (AMD Athlon code optimization guide 22007,
+ * "Performance-Monitoring Counters"; BKDG 26094 chapter 10; BKDG 31116,
+ * "Performance Counter Events"): data cache accesses (40h) and misses
+ * (41h), cycles not halted (76h), retired instructions (C0h), branches
+ * (C2h) and mispredicted branches (C3h), on any counter.
+ */
+static const struct pc_model_event pc_k7_events[] = {
+	{ 0x040, 0x00, PC_KIND_L1D_ACCESSES, ANY },
+	{ 0x041, 0x00, PC_KIND_L1D_MISSES, ANY },
+	{ 0x076, 0x00, PC_KIND_CYCLES, ANY },
+	{ 0x0c0, 0x00, PC_KIND_INSTRUCTIONS, ANY },
+	{ 0x0c2, 0x00, PC_KIND_BRANCHES, ANY },
+	{ 0x0c3, 0x00, PC_KIND_BRANCH_MISSES, ANY },
+};
+
+/*
+ * Family 15h (BKDG 42301, section 3.24, each event with the PERF_CTL
+ * counters that count it): CPU clocks not halted (076h) on PERF_CTL[2:0]
+ * only; data cache accesses and misses, retired instructions, branches
+ * and mispredicted branches on any; dispatched FPU ops (000h) on
+ * PERF_CTL[5:3], and on PERF_CTL[3] alone when the unit mask selects
+ * single- and dual-pipe ops together.
+ */
+static const struct pc_model_event pc_f15h_events[] = {
+	{ 0x040, 0x00, PC_KIND_L1D_ACCESSES, ANY },
+	{ 0x041, 0x00, PC_KIND_L1D_MISSES, ANY },
+	{ 0x076, 0x00, PC_KIND_CYCLES, CTR(0) | CTR(1) | CTR(2) },
+	{ 0x0c0, 0x00, PC_KIND_INSTRUCTIONS, ANY },
+	{ 0x0c2, 0x00, PC_KIND_BRANCHES, ANY },
+	{ 0x0c3, 0x00, PC_KIND_BRANCH_MISSES, ANY },
+	{ 0x000, 0x01, PC_KIND_FP_OPS, CTR(3) | CTR(4) | CTR(5) },
+	{ 0x000, 0x11, PC_KIND_FP_OPS, CTR(3) },
+};
+
+/*
+ * Families 17h and 19h (PPR 54945 and 55898, core performance events):
+ * LsNotHaltedCyc (076h), ExRetInstr (0C0h), ExRetBrn (0C2h),
+ * ExRetBrnMisp (0C3h), LsDcAccesses (040h), L2RequestG1 (060h, every
+ * unit mask bit: all L2 requests), L2CacheReqStat (064h) with IcFillMiss
+ * and LsRdBlkC (09h: the L2 misses), on any counter. 041h counts MAB
+ * allocations here, no kind the model has.
+ */
+static const struct pc_model_event pc_zen_events[] = {
+	{ 0x040, 0x00, PC_KIND_L1D_ACCESSES, ANY },
+	{ 0x060, 0xff, PC_KIND_L2_REQUESTS, ANY },
+	{ 0x064, 0x09, PC_KIND_L2_MISSES, ANY },
+	{ 0x076, 0x00, PC_KIND_CYCLES, ANY },
+	{ 0x0c0, 0x00, PC_KIND_INSTRUCTIONS, ANY },
+	{ 0x0c2, 0x00, PC_KIND_BRANCHES, ANY },
+	{ 0x0c3, 0x00, PC_KIND_BRANCH_MISSES, ANY },
+};
+
+#define PC_PART_EVENTS(e)	.events = e, .nr_events = ARRAY_SIZE(e)
+
+const struct pc_model_part pc_model_p6 = {
+	.name = "P6", .p6 = true, .nr_legacy = 2, PC_PART_EVENTS(pc_p6_events),
+};
+
+const struct pc_model_part pc_model_k7 = {
+	.name = "K7", .nr_legacy = 4, PC_PART_EVENTS(pc_k7_events),
+};
+
+const struct pc_model_part pc_model_k8 = {
+	.name = "K8", .nr_legacy = 4, PC_PART_EVENTS(pc_k7_events),
+};
+
+const struct pc_model_part pc_model_f10h = {
+	.name = "family 10h", .nr_legacy = 4, .event_hi = true,
+	PC_PART_EVENTS(pc_k7_events),
+};
+
+const struct pc_model_part pc_model_f15h = {
+	.name = "family 15h", .nr_legacy = 4, .nr_core = 6, .event_hi = true,
+	PC_PART_EVENTS(pc_f15h_events),
+};
+
+const struct pc_model_part pc_model_zen = {
+	.name = "family 17h", .nr_legacy = 4, .nr_core = 6, .event_hi = true,
+	PC_PART_EVENTS(pc_zen_events),
+};
+
+const struct pc_model_part pc_model_zen4 = {
+	.name = "Zen 4", .nr_legacy = 4, .nr_core = 6, .event_hi = true,
+	.perfmon_v2 = true, PC_PART_EVENTS(pc_zen_events),
+};
+
+static unsigned int pc_model_nr(const struct pc_msr_model *m)
+{
+	return m->part->nr_core ?: m->part->nr_legacy;
+}
 
 static u64 pc_model_width_mask(const struct pc_msr_model *m)
 {
-	return GENMASK_ULL(m->p->x86.pmu.width - 1, 0);
+	return GENMASK_ULL(m->p6 ? 39 : 47, 0);
 }
 
-/* Which register of a kind @msr is, or -1. */
-static int pc_model_index(const struct pc_msr_model *m, u32 msr, u32 base)
+/*
+ * Which counter @msr is of, in *@idx, and whether it is the control
+ * register (else the counter): the legacy MSRs, and on AMD parts with
+ * core counters their MSRs too, the legacy ones aliases of the first
+ * four. False if @msr is neither.
+ */
+static bool pc_model_reg(const struct pc_msr_model *m, u32 msr, int *idx,
+			 bool *ctl)
 {
-	if (msr >= base && msr < base + m->p->x86.pmu.nr_counters)
-		return msr - base;
-	return -1;
+	const struct pc_model_part *part = m->part;
+	u32 ctr0 = part->p6 ? P6_PERFCTR0 : AMD_K7_PERFCTR0;
+	u32 sel0 = part->p6 ? P6_EVNTSEL0 : AMD_K7_EVNTSEL0;
+
+	if (msr >= ctr0 && msr < ctr0 + part->nr_legacy) {
+		*idx = msr - ctr0;
+		*ctl = false;
+		return true;
+	}
+	if (msr >= sel0 && msr < sel0 + part->nr_legacy) {
+		*idx = msr - sel0;
+		*ctl = true;
+		return true;
+	}
+	if (msr >= AMD_CORE_CTL0 && msr < AMD_CORE_CTL0 + 2 * part->nr_core) {
+		*idx = (msr - AMD_CORE_CTL0) / 2;
+		*ctl = !((msr - AMD_CORE_CTL0) & 1);
+		return true;
+	}
+	return false;
+}
+
+static bool pc_model_global(const struct pc_msr_model *m, u32 msr)
+{
+	return m->part->perfmon_v2 && msr == AMD_GLOBAL_CTL;
 }
 
 /* Inside the handler, time passes at every access: events happen. */
@@ -33,23 +183,24 @@ static u64 pc_model_read(void *priv, u32 msr)
 	struct pc_msr_model *m = priv;
 	void (*hook)(struct pc_msr_model *m) = m->in_read;
 	int idx;
+	bool ctl;
 	u64 val;
 
 	pc_model_handler_runs(m);
-	idx = pc_model_index(m, msr, m->p->x86.perfctr0);
-	if (idx >= 0) {
-		val = m->ctr[idx];
-		if (hook) {
-			m->in_read = NULL;
-			hook(m);
-		}
-		return val;
+	if (pc_model_global(m, msr))
+		return m->global_ctl;
+	if (!pc_model_reg(m, msr, &idx, &ctl)) {
+		m->faults++;
+		return 0;
 	}
-	idx = pc_model_index(m, msr, m->p->evntsel0);
-	if (idx >= 0)
+	if (ctl)
 		return m->sel[idx];
-	m->faults++;
-	return 0;
+	val = m->ctr[idx];
+	if (hook) {
+		m->in_read = NULL;
+		hook(m);
+	}
+	return val;
 }
 
 /* The EVNTSEL bits this model reserves for counter @idx. */
@@ -60,7 +211,7 @@ static u64 pc_model_reserved(const struct pc_msr_model *m, int idx)
 
 	if (!m->p6 || idx == 0)
 		ok |= PC_EVNTSEL_EN;
-	if (m->p->raw_mask & PC_EVNTSEL_EVENT_HI)
+	if (m->part->event_hi)
 		ok |= PC_EVNTSEL_EVENT_HI;
 	return ~ok;
 }
@@ -69,35 +220,43 @@ static void pc_model_write(void *priv, u32 msr, u64 val)
 {
 	struct pc_msr_model *m = priv;
 	int idx;
+	bool ctl;
 
 	pc_model_handler_runs(m);
-	idx = pc_model_index(m, msr, m->p->x86.perfctr0);
-	if (idx >= 0) {
-		if (m->p6) {
-			/* EAX only; bit 31 fills bits 39..32 */
-			val &= 0xffffffffULL;
-			if (val & BIT_ULL(31))
-				val |= GENMASK_ULL(39, 32);
-		} else if (val & ~pc_model_width_mask(m)) {
+	if (pc_model_global(m, msr)) {
+		/* PerfCntrEn, one bit a core counter; the rest reserved */
+		if (val & ~GENMASK_ULL(m->part->nr_core - 1, 0))
 			m->faults++;
-		}
-		m->ctr[idx] = val & pc_model_width_mask(m);
+		m->global_ctl = val;
 		return;
 	}
-	idx = pc_model_index(m, msr, m->p->evntsel0);
-	if (idx >= 0) {
+	if (!pc_model_reg(m, msr, &idx, &ctl)) {
+		m->faults++;
+		return;
+	}
+	if (ctl) {
 		if (val & pc_model_reserved(m, idx))
 			m->faults++;
 		m->sel[idx] = val;
 		return;
 	}
-	m->faults++;
+	if (m->p6) {
+		/* EAX only; bit 31 fills bits 39..32 */
+		val &= 0xffffffffULL;
+		if (val & BIT_ULL(31))
+			val |= GENMASK_ULL(39, 32);
+	} else if (val & ~pc_model_width_mask(m)) {
+		m->faults++;
+	}
+	m->ctr[idx] = val & pc_model_width_mask(m);
 }
 
 static bool pc_model_has(const struct pc_msr_model *m, u32 msr)
 {
-	return pc_model_index(m, msr, m->p->x86.perfctr0) >= 0 ||
-	       pc_model_index(m, msr, m->p->evntsel0) >= 0;
+	int idx;
+	bool ctl;
+
+	return pc_model_global(m, msr) || pc_model_reg(m, msr, &idx, &ctl);
 }
 
 /* rdmsrl_safe(): an MSR the model lacks is an error, not a fault. */
@@ -126,26 +285,58 @@ static bool pc_model_counts(const struct pc_msr_model *m, int idx, bool user)
 	u64 mode = user ? PC_EVNTSEL_USR : PC_EVNTSEL_OS;
 	u64 en = m->p6 ? m->sel[0] : m->sel[idx];
 
+	/* PerfMonV2: PerfCntrGlobalCtl's bit as well as PERF_CTL's */
+	if (m->part->perfmon_v2 && !(m->global_ctl & BIT_ULL(idx)))
+		return false;
 	return (en & PC_EVNTSEL_EN) && (m->sel[idx] & mode);
 }
 
+/* What counter @idx's event counts of @w on this part. */
+static u64 pc_model_counted(const struct pc_msr_model *m, int idx,
+			    const struct pc_model_work *w)
+{
+	const struct pc_model_part *part = m->part;
+	u64 sel = m->sel[idx];
+	u16 event = sel & PC_EVNTSEL_EVENT;
+	u8 umask = (sel & PC_EVNTSEL_UMASK) >> 8;
+	unsigned int i;
+
+	if (part->event_hi)
+		event |= (sel & PC_EVNTSEL_EVENT_HI) >> 24;
+	/* what edge, invert and a threshold make of a count is not modelled */
+	if (sel & (PC_EVNTSEL_EDGE | PC_EVNTSEL_INV | PC_EVNTSEL_CMASK))
+		return 0;
+	for (i = 0; i < part->nr_events; i++) {
+		const struct pc_model_event *e = &part->events[i];
+
+		if (e->event != event || e->umask != umask)
+			continue;
+		if (e->counters && !(e->counters & BIT(idx)))
+			return 0;
+		return w->n[e->kind];
+	}
+	return 0;
+}
+
 /**
- * pc_msr_model_run() - @events events happen in user or kernel mode
+ * pc_msr_model_work() - a workload runs in user or kernel mode
  * @m:		the model
- * @events:	how many; each counter wraps at most once per call
+ * @w:		how many of each kind happen; each counter wraps at most
+ *		once per call
  * @user:	user mode (else kernel mode)
  */
-void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
+void pc_msr_model_work(struct pc_msr_model *m, const struct pc_model_work *w,
+		       bool user)
 {
 	u64 mask = pc_model_width_mask(m);
 	unsigned int idx;
 
-	for (idx = 0; idx < m->p->x86.pmu.nr_counters; idx++) {
+	for (idx = 0; idx < pc_model_nr(m); idx++) {
 		u64 next;
 
 		if (!pc_model_counts(m, idx, user))
 			continue;
-		next = m->ctr[idx] + events;
+		next = m->ctr[idx] + pc_model_counted(m, idx, w);
 		if (next > mask && (m->sel[idx] & PC_EVNTSEL_INT)) {
 			if (m->lvtpc & APIC_LVT_MASKED)
 				m->pmis_lost++;
@@ -154,6 +345,22 @@ void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
 		}
 		m->ctr[idx] = next & mask;
 	}
+}
+
+/**
+ * pc_msr_model_run() - @events events of every kind happen
+ * @m:		the model
+ * @events:	how many; each counter wraps at most once per call
+ * @user:	user mode (else kernel mode)
+ */
+void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user)
+{
+	struct pc_model_work w;
+	unsigned int kind;
+
+	for (kind = 0; kind < PC_KINDS; kind++)
+		w.n[kind] = events;
+	pc_msr_model_work(m, &w, user);
 }
 
 u64 pc_msr_model_wrap_run(struct pc_msr_model *m, struct perf_counter *counter,
@@ -250,14 +457,25 @@ unsigned int pc_msr_model_storm(struct pc_msr_model *m, unsigned int max)
 	return n;
 }
 
-struct pc_msr_model *pc_msr_model_new(struct kunit *test,
-				      const struct pc_evntsel_pmu *p)
+/**
+ * pc_msr_model_new_part() - a model of @part, for driver @p
+ * @test:	the test
+ * @p:		the driver to run on it
+ * @part:	the part
+ *
+ * Return: the model, its registers all 0 (PerfCntrGlobalCtl too: as a
+ * hypervisor starts it, and as 6.1's perf_events leaves it).
+ */
+struct pc_msr_model *pc_msr_model_new_part(struct kunit *test,
+					   const struct pc_evntsel_pmu *p,
+					   const struct pc_model_part *part)
 {
 	struct pc_msr_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	m->p = p;
-	m->p6 = p == &pc_p6_pmu;
+	m->part = part;
+	m->p6 = part->p6;
 	m->regs.read = pc_model_read;
 	m->regs.write = pc_model_write;
 	m->regs.irq_route = pc_model_irq_route;
@@ -271,4 +489,36 @@ struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 	m->safe.write = pc_model_write_safe;
 	m->safe.priv = m;
 	return m;
+}
+
+/**
+ * pc_msr_model_new() - a model of the part driver @p is for
+ * @test:	the test
+ * @p:		the driver
+ *
+ * Return: the model.
+ */
+struct pc_msr_model *pc_msr_model_new(struct kunit *test,
+				      const struct pc_evntsel_pmu *p)
+{
+	static const struct {
+		const struct pc_evntsel_pmu	*p;
+		const struct pc_model_part	*part;
+	} parts[] = {
+		{ &pc_p6_pmu, &pc_model_p6 },
+		{ &pc_k7_pmu, &pc_model_k7 },
+		{ &pc_k8_pmu, &pc_model_k8 },
+		{ &pc_k10_pmu, &pc_model_f10h },
+		{ &pc_f15h_pmu, &pc_model_f15h },
+		{ &pc_zen_pmu, &pc_model_zen },
+		{ &pc_zen4_pmu, &pc_model_zen4 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		if (parts[i].p == p)
+			return pc_msr_model_new_part(test, p, parts[i].part);
+	KUNIT_ASSERT_TRUE_MSG(test, false, "no model part for %s",
+			      p->x86.pmu.name);
+	return NULL;
 }

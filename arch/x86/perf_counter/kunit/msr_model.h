@@ -1,12 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A model of the P6 and K7 counter MSRs, as seed 004 and the manuals
+ * A model of the P6 and AMD counter MSRs, as seed 004 and the manuals
  * describe them, for running the real drivers under KUnit where the
  * emulated CPU does not count.
  *
- * Counters advance when the model runs events in user or kernel mode:
- * a counter counts if it is enabled (P6: the enable bit of EVNTSEL0,
- * for both; K7: its own) and its EVNTSEL has the mode's USR or OS bit.
+ * The model is of a part (struct pc_model_part): P6, K7, K8, AMD
+ * families 10h, 15h, 17h/19h and Zen 4, with their registers — P6's two
+ * counters, AMD's four legacy ones and, from family 15h, the six core
+ * counters at 0xC0010200 + 2i (the legacy MSRs aliases of the first
+ * four), and on Zen 4 PerfCntrGlobalCtl — and with what each event code
+ * and unit mask counts there.
+ *
+ * Counters advance when the model runs a workload (struct
+ * pc_model_work: so many cycles, instructions, branches, cache accesses
+ * and misses, ...) in user or kernel mode: a counter counts if it is
+ * enabled (P6: the enable bit of EVNTSEL0, for both; AMD: its own, and
+ * on Zen 4 its PerfCntrGlobalCtl bit too) and its EVNTSEL has the mode's
+ * USR or OS bit, and then it counts what its event code and unit mask
+ * mean on that part (the part's events[]): an event the part does not
+ * have, one with edge, invert or a counter mask (which the model does
+ * not follow), and one on a counter its constraints forbid count
+ * nothing. pc_msr_model_run() runs a workload in which every kind
+ * advances by the same number.
+ *
  * They wrap at their width; a wrap with INT set raises the interrupt
  * (a pending bit, serviced by pc_msr_model_service()). P6 counter
  * writes keep the low 32 bits and sign-extend bit 31. Writes of
@@ -41,11 +57,72 @@
 #include "../evntsel.h"
 #include "../x86_pmu.h"
 
+/* What the model's workloads are made of: what an event can count. */
+enum pc_model_kind {
+	PC_KIND_CYCLES,		/* core cycles, not halted */
+	PC_KIND_INSTRUCTIONS,	/* retired */
+	PC_KIND_BRANCHES,	/* retired branches */
+	PC_KIND_BRANCH_MISSES,	/* retired mispredicted branches */
+	PC_KIND_L1D_ACCESSES,	/* data cache accesses */
+	PC_KIND_L1D_MISSES,	/* data cache misses */
+	PC_KIND_L2_REQUESTS,	/* requests to the L2 */
+	PC_KIND_L2_MISSES,	/* of those, the misses */
+	PC_KIND_BUS_CYCLES,	/* bus clocks with data ready (P6) */
+	PC_KIND_FP_OPS,		/* floating-point operations */
+	PC_KIND_FP_ASSISTS,	/* microcode FP assists */
+	PC_KIND_MULS,		/* multiplies */
+	PC_KIND_DIVS,		/* divides */
+	PC_KIND_DIV_BUSY,	/* cycles the divider is busy */
+	PC_KINDS
+};
+
+/* A workload: how many of each kind happen. */
+struct pc_model_work {
+	u64	n[PC_KINDS];
+};
+
+/* What an event code and unit mask count on a part. */
+struct pc_model_event {
+	u16	event;		/* event select, 11:0 */
+	u8	umask;
+	u8	kind;		/* enum pc_model_kind */
+	u8	counters;	/* the counters it counts on; 0: every one */
+};
+
+/**
+ * struct pc_model_part - a part the model is of
+ * @name:	for messages
+ * @p6:		P6's registers and rules, else AMD's
+ * @nr_legacy:	counters at the legacy MSRs (P6 0xC1, AMD 0xC0010004)
+ * @nr_core:	AMD core counters (PerfCtrExtCore), 0 if none
+ * @perfmon_v2:	PerfCntrGlobalCtl gates the counters
+ * @event_hi:	EVNTSEL bits 35:32 (event select 11:8) exist
+ * @events:	what each known event code and unit mask counts
+ * @nr_events:	how many
+ */
+struct pc_model_part {
+	const char			*name;
+	bool				p6;
+	unsigned int			nr_legacy;
+	unsigned int			nr_core;
+	bool				perfmon_v2;
+	bool				event_hi;
+	const struct pc_model_event	*events;
+	unsigned int			nr_events;
+};
+
+extern const struct pc_model_part pc_model_p6, pc_model_k7, pc_model_k8,
+	pc_model_f10h, pc_model_f15h, pc_model_zen, pc_model_zen4;
+
+#define PC_MODEL_MAX_COUNTERS	6
+
 struct pc_msr_model {
 	const struct pc_evntsel_pmu	*p;
+	const struct pc_model_part	*part;
 	bool				p6;
-	u64				ctr[4];
-	u64				sel[4];
+	u64				ctr[PC_MODEL_MAX_COUNTERS];
+	u64				sel[PC_MODEL_MAX_COUNTERS];
+	u64				global_ctl;
 	unsigned long			pending;
 	unsigned int			faults;
 	unsigned int			handler_events;
@@ -68,7 +145,12 @@ struct pc_msr_model {
 
 struct pc_msr_model *pc_msr_model_new(struct kunit *test,
 				      const struct pc_evntsel_pmu *p);
+struct pc_msr_model *pc_msr_model_new_part(struct kunit *test,
+					   const struct pc_evntsel_pmu *p,
+					   const struct pc_model_part *part);
 void pc_msr_model_run(struct pc_msr_model *m, u64 events, bool user);
+void pc_msr_model_work(struct pc_msr_model *m, const struct pc_model_work *w,
+		       bool user);
 int pc_msr_model_service(struct pc_msr_model *m);
 int pc_msr_model_nmi(struct pc_msr_model *m);
 unsigned int pc_msr_model_storm(struct pc_msr_model *m, unsigned int max);

@@ -553,6 +553,62 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 	}
 }
 
+/*
+ * Each generic event counts what it names on the model, whose events
+ * are the SDM's P6 events: cycles, retired instructions, L2 requests and
+ * their misses, retired branches and mispredictions, bus clocks with
+ * data ready. Two at a time, on the two counters.
+ */
+static void p6_generic_events_count_what_they_name(struct kunit *test)
+{
+	static const u8 kind[PERF_HW_EVENTS_MAX] = {
+		[PERF_COUNT_CPU_CYCLES]		= PC_KIND_CYCLES,
+		[PERF_COUNT_INSTRUCTIONS]	= PC_KIND_INSTRUCTIONS,
+		[PERF_COUNT_CACHE_REFERENCES]	= PC_KIND_L2_REQUESTS,
+		[PERF_COUNT_CACHE_MISSES]	= PC_KIND_L2_MISSES,
+		[PERF_COUNT_BRANCH_INSTRUCTIONS] = PC_KIND_BRANCHES,
+		[PERF_COUNT_BRANCH_MISSES]	= PC_KIND_BRANCH_MISSES,
+		[PERF_COUNT_BUS_CYCLES]		= PC_KIND_BUS_CYCLES,
+	};
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct pc_model_work w;
+	unsigned int id, k;
+
+	for (k = 0; k < PC_KINDS; k++)
+		w.n[k] = 1000 + 37 * k;		/* every kind its own count */
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id += 2) {
+		struct perf_counter_hw_event hw = pc_hw_model_generic(id);
+		struct perf_counter *a, *b = NULL;
+
+		a = pc_model_counter(test, m, &hw);
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+		if (id + 1 < PERF_HW_EVENTS_MAX) {
+			hw = pc_hw_model_generic(id + 1);
+			b = pc_model_counter(test, m, &hw);
+			KUNIT_ASSERT_NOT_NULL(test, b);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+		}
+		pc_msr_model_work(m, &w, false);
+		pc_hw_fold(&m->cpuc, a);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&a->count), w.n[kind[id]],
+				    "generic %u", id);
+		if (b) {
+			pc_hw_fold(&m->cpuc, b);
+			KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&b->count),
+					    w.n[kind[id + 1]], "generic %u", id + 1);
+			pc_model_counter_free(m, b);
+		}
+		pc_model_counter_free(m, a);
+	}
+	/* A code the part does not have counts nothing: 0x76 is AMD's. */
+	m->ctr[0] = 0;
+	m->sel[0] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x76;
+	pc_msr_model_work(m, &w, false);
+	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
 static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_wraps_of_the_40_bit_counter_sum_exactly),
 	KUNIT_CASE(p6_period_of_2_31_plus_5_samples_at_its_last_event),
@@ -568,6 +624,7 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_drives_the_models_the_manuals_list),
 	KUNIT_CASE(p6_register_check_reads_evntsel0s_enable_bit),
 	KUNIT_CASE(p6_event_map_and_raw_reserved_bits),
+	KUNIT_CASE(p6_generic_events_count_what_they_name),
 	{}
 };
 
