@@ -11,6 +11,9 @@
 #include "msr_model.h"
 #include "../amd.h"
 
+/* PerfCntrGlobalCtl with the six core counters enabled */
+#define AMD_ALL_SIX	0x3fULL
+
 /* A workload whose kinds all differ, so that a count says which it is. */
 static const struct pc_model_work amd_work = {
 	.n = {
@@ -368,7 +371,7 @@ static void amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken(struct ku
 	KUNIT_EXPECT_EQ(test, m->ctr[2], 0);
 
 	pc_x86_cpu_start(&m->cpuc);
-	KUNIT_EXPECT_EQ(test, m->global_ctl, GENMASK_ULL(AMD_NR_CORE - 1, 0));
+	KUNIT_EXPECT_EQ(test, m->global_ctl, AMD_ALL_SIX);
 	KUNIT_EXPECT_EQ(test, m->sel[2], 0);	/* left on: turned off */
 
 	c = amd_counter(test, m, pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
@@ -380,7 +383,7 @@ static void amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken(struct ku
 	/* A CPU that comes online with the register clear */
 	m->global_ctl = 0;
 	pc_x86_cpu_arrive(&m->cpuc, 1, true);
-	KUNIT_EXPECT_EQ(test, m->global_ctl, GENMASK_ULL(AMD_NR_CORE - 1, 0));
+	KUNIT_EXPECT_EQ(test, m->global_ctl, AMD_ALL_SIX);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	pc_msr_model_work(m, &amd_work, false);
 	KUNIT_EXPECT_EQ(test, amd_count(m, c), 2 * amd_work.n[PC_KIND_CYCLES]);
