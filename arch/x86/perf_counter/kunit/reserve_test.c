@@ -34,8 +34,8 @@ static void pc_expect_all_free(struct kunit *test,
 	unsigned int i;
 
 	for (i = 0; i < p->pmu.nr_counters; i++) {
-		KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(p->perfctr0 + i));
-		release_perfctr_nmi(p->perfctr0 + i);
+		KUNIT_EXPECT_TRUE(test, reserve_perfctr_nmi(pc_x86_ctr_msr(p, i)));
+		release_perfctr_nmi(pc_x86_ctr_msr(p, i));
 	}
 	for (i = 0; i < p->nr_ctl; i++) {
 		KUNIT_EXPECT_TRUE(test, reserve_evntsel_nmi(p->ctl_msr(i)));
@@ -69,10 +69,10 @@ static void our_counters_hold_the_registers_until_the_last_goes(struct kunit *te
 	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
 	b = pc_new_cycles();
 	KUNIT_ASSERT_FALSE(test, IS_ERR(b));
-	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(p->perfctr0));
+	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(pc_x86_ctr_msr(p, 0)));
 	KUNIT_EXPECT_FALSE(test, reserve_evntsel_nmi(p->ctl_msr(1)));
 	pc_counter_put(a);
-	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(p->perfctr0));
+	KUNIT_EXPECT_FALSE(test, reserve_perfctr_nmi(pc_x86_ctr_msr(p, 0)));
 	pc_counter_put(b);
 	pc_expect_all_free(test, p);
 }

@@ -56,9 +56,11 @@ static const char *expected_pmu(int *counters, int *width)
 /* The driver /proc/cpuinfo calls for, with its registers. */
 static const char *expected_pmu(int *counters, int *width)
 {
+	static const int p6_models[] = { 1, 3, 5, 6, 7, 8, 9, 0xa, 0xb, 0xd };
 	char line[1024], vendor[32] = "";
-	int family = -1, perfmon = 0;
+	int family = -1, model = -1, perfmon = 0, core = 0, v2 = 0;
 	FILE *f = fopen("/proc/cpuinfo", "r");
+	unsigned int i;
 
 	if (!f)
 		return "none";
@@ -67,21 +69,37 @@ static const char *expected_pmu(int *counters, int *width)
 			continue;
 		if (family < 0 && sscanf(line, "cpu family : %d", &family) == 1)
 			continue;
-		if (!strncmp(line, "flags", 5) && strstr(line, " arch_perfmon"))
-			perfmon = 1;
+		if (model < 0 && sscanf(line, "model : %d", &model) == 1)
+			continue;
+		if (!strncmp(line, "flags", 5)) {
+			perfmon = !!strstr(line, " arch_perfmon");
+			core = !!strstr(line, " perfctr_core");
+			v2 = !!strstr(line, " perfmon_v2");
+		}
 		if (line[0] == '\n')
 			break;		/* the first CPU is enough */
 	}
 	fclose(f);
 	*counters = 4;
 	*width = 48;
-	if (!strcmp(vendor, "AuthenticAMD"))
-		return family == 6 ? "AMD K7" : family == 15 ? "AMD K8" :
-		       family >= 16 ? "AMD K10" : "none";
-	if (!strcmp(vendor, "GenuineIntel") && family == 6 && !perfmon) {
-		*counters = 2;
-		*width = 40;
-		return "P6";
+	if (!strcmp(vendor, "AuthenticAMD")) {
+		if (family == 6 || family == 15 || family == 16)
+			return family == 6 ? "AMD K7" : family == 15 ? "AMD K8" :
+			       "AMD K10";
+		*counters = 6;		/* the core counters */
+		if (family == 21 && core)
+			return "AMD family 15h";
+		if ((family == 23 || family == 25) && core)
+			return v2 ? "AMD Zen 4" : "AMD Zen";
+		return "none";
+	}
+	for (i = 0; i < ARRAY_SIZE(p6_models); i++) {
+		if (!strcmp(vendor, "GenuineIntel") && family == 6 &&
+		    !perfmon && model == p6_models[i]) {
+			*counters = 2;
+			*width = 40;
+			return "P6";
+		}
 	}
 	if (!strcmp(vendor, "GenuineIntel") && family == 15) {
 		*counters = 18;
