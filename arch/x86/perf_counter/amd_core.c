@@ -12,16 +12,21 @@
  *   them: see f15h_class[] and f15h_rules[].
  * - Families 17h and 19h (PPR for AMD family 17h model 01h, 54945, and
  *   for family 19h model 01h, 55898, "Performance Monitor Counters",
- *   2.1.17 in the latter): the same six counters, any event on any; PMCx041 no longer counts data cache misses, so the cache events
- *   are the L2's (zen_map).
+ *   2.1.17 in the latter): the same six counters, any event on any;
+ *   PMCx041 no longer counts data cache misses, so the cache events are
+ *   the L2's (zen_map).
  * - PerfMonV2 (AMD64 APM vol. 2, 24593, section 13.2, Performance
  *   Monitoring Counters; CPUID 0x80000022 EAX bit 0, EBX[3:0] the number
  *   of core counters): a counter counts only while its bit in
  *   PerfCntrGlobalCtl (0xC0000301) is set as well as its PERF_CTL's
- *   enable bit. Nothing promises that register's value to a new user: a
- *   hypervisor starts it at zero, and 6.1's perf_events clears it when
- *   it stops its counters. Each CPU's is set as the registers are taken
- *   (zen4_clear()).
+ *   enable bit; a wrap sets its bit in PerfCntrGlobalStatus (0xC0000300)
+ *   until PerfCntrGlobalStatusClr (0xC0000302) clears it. Nothing
+ *   promises those registers' values to a new user: 6.1's perf_events
+ *   writes PerfCntrGlobalCtl 0 in its reset and whenever it stops its
+ *   counters. As the registers are taken, each CPU's status is cleared
+ *   and every counter enabled (zen4_clear()); as they are given back,
+ *   the status is cleared again and the enables left at 0
+ *   (zen4_stop()).
  *
  * Families this file and k7.c do not model — 11h, 12h, 14h, 16h, 1Ah and
  * later, or 15h to 19h without the CPUID bits above — get no driver and
@@ -203,9 +208,15 @@ static bool amd_zen_family(const struct cpuinfo_x86 *c)
 	return c->x86 == 0x17 || c->x86 == 0x19;
 }
 
+/*
+ * Family 15h without PerfMonV2: a part that has it (a hypervisor may
+ * say so) gates its counters by PerfCntrGlobalCtl, which this driver
+ * does not set up.
+ */
 static bool f15h_match(const struct cpuinfo_x86 *c)
 {
-	return amd_core(c) && c->x86 == 0x15;
+	return amd_core(c) && c->x86 == 0x15 &&
+	       !cpu_has(c, X86_FEATURE_PERFMON_V2);
 }
 
 static bool zen_match(const struct cpuinfo_x86 *c)
@@ -256,13 +267,16 @@ const char *pc_amd_why_no_driver(const struct cpuinfo_x86 *c)
 		return " (a family perf_counter does not model: it drives K7, K8 and families 10h, 15h, 17h and 19h)";
 	if (!cpu_has(c, X86_FEATURE_PERFCTR_CORE))
 		return " (no core performance counters: CPUID 0x80000001 ECX bit 23, PerfCtrExtCore, is clear)";
+	if (cpu_has(c, X86_FEATURE_PERFMON_V2) && c->x86 == 0x15)
+		return " (PerfMonV2 on family 15h, whose driver does not set up PerfCntrGlobalCtl)";
 	if (cpu_has(c, X86_FEATURE_PERFMON_V2))
 		return " (PerfMonV2 with fewer than six core counters: CPUID 0x80000022 EBX[3:0])";
 	return "";
 }
 
 /*
- * Zen 4: each CPU's counters are turned off, then every one enabled in
+ * Zen 4: each CPU's counters are turned off, the overflow status a
+ * previous user left is cleared, then every counter is enabled in
  * PerfCntrGlobalCtl, so that a PERF_CTL's enable bit alone starts and
  * stops its counter, as on the parts before.
  */
@@ -272,7 +286,24 @@ static void zen4_clear(struct pc_hw_cpu *cpuc)
 
 	for (i = 0; i < AMD_NR_CORE; i++)
 		pc_hw_reg_write(cpuc, core_ctl(i), 0);
+	pc_hw_reg_write(cpuc, AMD_GLOBAL_STATUS_CLR,
+			GENMASK_ULL(AMD_NR_CORE - 1, 0));
 	pc_hw_reg_write(cpuc, AMD_GLOBAL_CTL, GENMASK_ULL(AMD_NR_CORE - 1, 0));
+}
+
+/*
+ * Zen 4, as the registers are given back: the overflow status bits are
+ * sticky (only PerfCntrGlobalStatusClr clears them), and 6.1's
+ * perf_events clears them only as a CPU comes up — a bit we left set is
+ * "an overflow of an inactive counter" to its handler, and makes it
+ * wait for one on every stop. So they are cleared, and
+ * PerfCntrGlobalCtl left at 0, as perf_events' own reset leaves it.
+ */
+static void zen4_stop(struct pc_hw_cpu *cpuc)
+{
+	pc_hw_reg_write(cpuc, AMD_GLOBAL_STATUS_CLR,
+			GENMASK_ULL(AMD_NR_CORE - 1, 0));
+	pc_hw_reg_write(cpuc, AMD_GLOBAL_CTL, 0);
 }
 
 #define CORE_OPS(decode_fn, places_fn)			\
@@ -343,6 +374,7 @@ const struct pc_evntsel_pmu pc_zen4_pmu = {
 			    CORE_OPS(zen4_decode, zen4_places) },
 		CORE_X86(zen4_match),
 		.clear		= zen4_clear,
+		.stop		= zen4_stop,
 	},
 	.evntsel0	= AMD_CORE_CTL0,
 	.event_map	= ZEN_EVENT_MAP,

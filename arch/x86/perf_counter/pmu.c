@@ -152,12 +152,30 @@ static void pc_x86_start_this_cpu(void *unused)
 	pc_x86_cpu_start(pc_hw_this_cpu());
 }
 
+/**
+ * pc_x86_cpu_stop() - leave one CPU's registers to the next user
+ * @cpuc:	its registers (the CPU's own, or a model's)
+ *
+ * As the registers are given back, their counters all off: the driver
+ * puts back what it changed beyond the counters (@stop). A second
+ * thread writes nothing.
+ */
+void pc_x86_cpu_stop(struct pc_hw_cpu *cpuc)
+{
+	const struct pc_x86_driver *d =
+		container_of(cpuc->pmu, struct pc_x86_driver, pmu);
+
+	if (!cpuc->forbidden && d->stop)
+		d->stop(cpuc);
+}
+
 /*
  * LVTPC back on NMI, where perf_events, the next user, expects it: on
  * every CPU, second threads too (each thread has its own local APIC).
  */
 static void pc_x86_stop_this_cpu(void *unused)
 {
+	pc_x86_cpu_stop(pc_hw_this_cpu());
 	apic_write(APIC_LVTPC, APIC_DM_NMI);
 }
 

@@ -35,6 +35,10 @@ struct cpuinfo_x86;
  *		one that comes online while they are held, before any
  *		counter is on it: turn off what a previous user (the
  *		firmware, a kexec'd kernel) may have left on (P4's CCCRs)
+ * @stop:	optional: on each CPU as the registers are given back, the
+ *		counters all off: leave them as the next user (6.1's
+ *		perf_events) expects them (Zen 4: no overflow status left,
+ *		PerfCntrGlobalCtl 0)
  * @lvtpc_last:	unmask LVTPC after the overflows are handled, not before
  *		(P4: its interrupt stays asserted while an OVF flag is set)
  */
@@ -50,6 +54,7 @@ struct pc_x86_driver {
 	void		(*setup)(void);
 	bool		(*second_thread)(int cpu);
 	void		(*clear)(struct pc_hw_cpu *cpuc);
+	void		(*stop)(struct pc_hw_cpu *cpuc);
 	bool		lvtpc_last;
 };
 
@@ -86,6 +91,7 @@ bool pc_x86_regs_check(const struct pc_x86_driver *d,
 
 /* pmu.c: the reservation of the chosen driver's registers */
 void pc_x86_cpu_start(struct pc_hw_cpu *cpuc);
+void pc_x86_cpu_stop(struct pc_hw_cpu *cpuc);
 void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, int cpu, bool held);
 int pc_x86_overflow(struct pt_regs *regs);
 DECLARE_PER_CPU(bool, pc_x86_in_vector);

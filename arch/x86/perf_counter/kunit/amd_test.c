@@ -124,7 +124,7 @@ static void amd_families_get_the_driver_their_manuals_give(struct kunit *test)
 					want = "AMD K8";
 				else if (family == 0x10)
 					want = "AMD K10";
-				else if (family == 0x15 && core)
+				else if (family == 0x15 && core && !v2)
 					want = "AMD family 15h";
 				else if ((family == 0x17 || family == 0x19) &&
 					 core)
@@ -392,6 +392,40 @@ static void amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken(struct ku
 }
 
 /*
+ * Zen 4's overflow status bits are sticky, and 6.1's perf_events, the
+ * next user, takes one it did not cause for an overflow of an inactive
+ * counter (a WARN) and waits on it at every stop. Taking the registers
+ * clears a previous user's; giving them back clears ours, and leaves
+ * PerfCntrGlobalCtl at 0 as perf_events' reset does. (Without it the
+ * wraps of our counters stayed in the status register.)
+ */
+static void amd_zen4_leaves_no_overflow_status_behind(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_zen4_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c;
+
+	m->global_status = BIT_ULL(5);		/* a previous user's */
+	pc_x86_cpu_start(&m->cpuc);
+	KUNIT_EXPECT_EQ(test, m->global_status, 0);
+
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = amd_counter(test, m, hw);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_msr_model_run(m, 1000, true);
+	KUNIT_EXPECT_EQ(test, m->global_status, BIT_ULL(c->hw.place.idx));
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	pc_hw_cpu_del(&m->cpuc, c);
+
+	pc_x86_cpu_stop(&m->cpuc);
+	KUNIT_EXPECT_EQ(test, m->global_status, 0);
+	KUNIT_EXPECT_EQ(test, m->global_ctl, 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
+/*
  * K7, K8, family 10h and 15h: each generic event counts what it names
  * on the model — cycles, retired instructions, data cache accesses and
  * misses, retired branches and mispredictions — and bus cycles are
@@ -442,6 +476,7 @@ static struct kunit_case pc_amd_cases[] = {
 	KUNIT_CASE(amd_f15h_constraints_follow_the_bkdg_table),
 	KUNIT_CASE(amd_zen_cache_events_count_the_l2s_requests_and_misses),
 	KUNIT_CASE(amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken),
+	KUNIT_CASE(amd_zen4_leaves_no_overflow_status_behind),
 	KUNIT_CASE(amd_k7_to_f15h_generic_events_count_what_they_name),
 	{}
 };

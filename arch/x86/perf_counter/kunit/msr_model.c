@@ -168,7 +168,9 @@ static bool pc_model_reg(const struct pc_msr_model *m, u32 msr, int *idx,
 
 static bool pc_model_global(const struct pc_msr_model *m, u32 msr)
 {
-	return m->part->perfmon_v2 && msr == AMD_GLOBAL_CTL;
+	return m->part->perfmon_v2 &&
+	       (msr == AMD_GLOBAL_CTL || msr == AMD_GLOBAL_STATUS ||
+		msr == AMD_GLOBAL_STATUS_CLR);
 }
 
 /* Inside the handler, time passes at every access: events happen. */
@@ -187,8 +189,11 @@ static u64 pc_model_read(void *priv, u32 msr)
 	u64 val;
 
 	pc_model_handler_runs(m);
-	if (pc_model_global(m, msr))
-		return m->global_ctl;
+	if (pc_model_global(m, msr)) {
+		if (msr == AMD_GLOBAL_STATUS_CLR)
+			m->faults++;		/* write-only */
+		return msr == AMD_GLOBAL_CTL ? m->global_ctl : m->global_status;
+	}
 	if (!pc_model_reg(m, msr, &idx, &ctl)) {
 		m->faults++;
 		return 0;
@@ -224,10 +229,14 @@ static void pc_model_write(void *priv, u32 msr, u64 val)
 
 	pc_model_handler_runs(m);
 	if (pc_model_global(m, msr)) {
-		/* PerfCntrEn, one bit a core counter; the rest reserved */
-		if (val & ~GENMASK_ULL(m->part->nr_core - 1, 0))
+		/* one bit a core counter; the rest reserved here */
+		if ((val & ~GENMASK_ULL(m->part->nr_core - 1, 0)) ||
+		    msr == AMD_GLOBAL_STATUS)	/* read-only */
 			m->faults++;
-		m->global_ctl = val;
+		else if (msr == AMD_GLOBAL_STATUS_CLR)
+			m->global_status &= ~val;
+		else
+			m->global_ctl = val;
 		return;
 	}
 	if (!pc_model_reg(m, msr, &idx, &ctl)) {
@@ -337,6 +346,9 @@ void pc_msr_model_work(struct pc_msr_model *m, const struct pc_model_work *w,
 		if (!pc_model_counts(m, idx, user))
 			continue;
 		next = m->ctr[idx] + pc_model_counted(m, idx, w);
+		/* PerfMonV2: a wrap sets its sticky status bit */
+		if (next > mask && m->part->perfmon_v2)
+			m->global_status |= BIT_ULL(idx);
 		if (next > mask && (m->sel[idx] & PC_EVNTSEL_INT)) {
 			if (m->lvtpc & APIC_LVT_MASKED)
 				m->pmis_lost++;

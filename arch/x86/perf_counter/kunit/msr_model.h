@@ -123,6 +123,7 @@ struct pc_msr_model {
 	u64				ctr[PC_MODEL_MAX_COUNTERS];
 	u64				sel[PC_MODEL_MAX_COUNTERS];
 	u64				global_ctl;
+	u64				global_status;	/* sticky wraps */
 	unsigned long			pending;
 	unsigned int			faults;
 	unsigned int			handler_events;
