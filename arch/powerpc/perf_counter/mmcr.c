@@ -305,6 +305,8 @@ bool pc_ppc_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
 /**
  * pc_ppc_rearm() - end the performance monitor exception's work
  * @cpuc:	this CPU's registers, the core's overflow work done
+ * @frozen:	MMCR0[FC] was set when the exception came (the counters
+ *		paused on purpose): it stays set
  *
  * The counters on were loaded again by the core. A PMC no counter owns
  * may still read negative (its counter went off or moved after it
@@ -313,10 +315,10 @@ bool pc_ppc_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
  * enabled signals it again at once (MPC7400 User's Manual, 2.1.3.1.1;
  * IBM 750GX/GL User's Manual, MMCR0[DISCOUNT]), so leaving one would
  * storm. Then, if any counter is on, the counters are let go (FC, set
- * by pc_ppc_irq()) and PMXE, which the processor cleared as it
- * signalled, is set again, in one write.
+ * by pc_ppc_irq()) unless they were frozen before, and PMXE, which the
+ * processor cleared as it signalled, is set again, in one write.
  */
-void pc_ppc_rearm(struct pc_hw_cpu *cpuc)
+void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen)
 {
 	unsigned int idx;
 	u32 mmcr0;
@@ -327,9 +329,10 @@ void pc_ppc_rearm(struct pc_hw_cpu *cpuc)
 			pc_ppc_write(cpuc, idx, 0);
 	if (!READ_ONCE(cpuc->nr_on))
 		return;
-	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0,
-			(mmcr0 & ~PC_MMCR0_FC) | PC_MMCR0_PMXE);
+	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0) & ~PC_MMCR0_FC;
+	if (frozen)
+		mmcr0 |= PC_MMCR0_FC;
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_PMXE);
 }
 
 /**
@@ -353,6 +356,6 @@ int pc_ppc_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 
 	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_FC);
 	handled = pc_hw_handle_overflow(cpuc, regs);
-	pc_ppc_rearm(cpuc);
+	pc_ppc_rearm(cpuc, mmcr0 & PC_MMCR0_FC);
 	return handled;
 }

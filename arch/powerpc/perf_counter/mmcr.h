@@ -128,7 +128,7 @@ void pc_ppc_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val);
 bool pc_ppc_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw);
 bool pc_ppc_compatible(const struct pc_hw_counter *a,
 		       const struct pc_hw_counter *b);
-void pc_ppc_rearm(struct pc_hw_cpu *cpuc);
+void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen);
 int pc_ppc_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 u32 pc_ppc_pmc_spr(unsigned int idx);
 
