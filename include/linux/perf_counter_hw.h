@@ -67,7 +67,6 @@ struct pc_hw_place {
  * @on:		it holds @place.idx now
  * @throttled:	its sample was refused for the CPU's budget: it is loaded
  *		for the longest period until the tick (pc_hw_unthrottle())
- * @nmi:	its overflow interrupt is to be an NMI (see pc_hw_cpu)
  * @prev:	the register's raw value when last folded into the count
  * @left:	events to the next sample (sampling counters)
  */
@@ -77,7 +76,6 @@ struct pc_hw_counter {
 	struct pc_hw_place	place;
 	bool			on;
 	bool			throttled;
-	bool			nmi;
 	local64_t		prev;
 	local64_t		left;
 };

@@ -225,8 +225,6 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	if (pmu->places(hwc, place) <= 0)
 		return -EINVAL;
 	local64_set(&hwc->left, counter->hw_event.irq_period);
-	/* Honoured only for CAP_SYS_ADMIN: the syscall cleared it else. */
-	hwc->nmi = counter->hw_event.nmi;
 	return 0;
 }
 
@@ -324,7 +322,8 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 	cpuc->used |= place->uses;
 	cpuc->nr_on++;
 	/* The first that asks for an NMI gets it before it can wrap. */
-	if (hwc->nmi && !cpuc->nr_nmi++)
+	/* hw_event.nmi: honoured for CAP_SYS_ADMIN, cleared at open else */
+	if (counter->hw_event.nmi && !cpuc->nr_nmi++)
 		pc_hw_irq_route(cpuc);
 	hwc->on = true;
 	/* Seen by the overflow handler before it can raise anything. */
@@ -406,7 +405,7 @@ static void pc_hw_off(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	barrier();
 	cpuc->used &= ~hwc->place.uses;
 	cpuc->nr_on--;
-	if (hwc->nmi && !--cpuc->nr_nmi)
+	if (counter->hw_event.nmi && !--cpuc->nr_nmi)
 		pc_hw_irq_route(cpuc);
 	hwc->on = false;
 }
