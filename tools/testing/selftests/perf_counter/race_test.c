@@ -134,6 +134,10 @@ static void close_while_children_exit(struct __test_metadata *_metadata,
 		close(go[1]);		/* all of them go */
 		close(fd);		/* while they exit */
 		ASSERT_EQ(0, reap(pids, CHILDREN));
+		/* a round that grows slower as they go would show here */
+		if ((round + 1) % 100 == 0)
+			TH_LOG("%d rounds at %ld s", round + 1,
+			       (long)(time(NULL) - start));
 	}
 	TH_LOG("%d rounds in %ld s", rounds, (long)(time(NULL) - start));
 	v = pc_read(kept);
