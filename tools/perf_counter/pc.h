@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-counter: the user tool of the perf_counter subsystem. Shared
+ * declarations; each .c file has one concern (see Makefile).
+ */
+#ifndef PC_TOOL_H
+#define PC_TOOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <linux/perf_counter.h>
+
+#define PC_NAME_MAX	96
+
+enum pc_kind {
+	PC_HW,		/* a generic hardware event */
+	PC_SW,		/* a software event */
+	PC_TP,		/* a tracepoint, by its tracefs id */
+	PC_RAW,		/* rNNN: a raw code */
+	PC_NAMED,	/* this CPU's named event, from pc_pmu_tables */
+};
+
+struct pc_event {
+	char name[PC_NAME_MAX];
+	enum pc_kind kind;
+	uint64_t config;		/* event_config as opened */
+	uint64_t extra;			/* one control word, if nr_extra */
+	unsigned int nr_extra;
+	int exclude_user, exclude_kernel;
+};
+
+struct pc_open_args {
+	pid_t pid;
+	int cpu;
+	int group_fd;
+	int disabled, inherit, exclude_idle, exclusive;
+	uint64_t period, record_type;
+};
+
+/* util.c */
+void *pc_zalloc(size_t size);
+void *pc_realloc(void *p, size_t size);
+char *pc_strdup(const char *s);
+void pc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+						 noreturn));
+void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *pc_commas(uint64_t v, char *buf, size_t len);
+uint64_t pc_now_ns(void);
+int pc_read_file(const char *path, char *buf, size_t len);
+int pc_nr_cpus(void);
+int pc_parse_cpus(const char *list, int *cpus, int max);
+int pc_paranoid(void);
+int pc_edit_distance(const char *a, const char *b);
+
+/* sys.c */
+int pc_open(const struct pc_event *ev, const struct pc_open_args *a);
+void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
+		   int err);
+int pc_wait_status(int status);
+int pc_fork_command(char **argv, int *go_fd);
+int pc_start_command(int go_fd);
+
+/* events.c */
+int pc_parse_event(const char *str, struct pc_event *ev);
+int pc_parse_event_list(const char *list, struct pc_event **evs, int *nr);
+void pc_unknown_event(const char *str);
+const char *pc_cpu_identity(void);
+const struct pc_pmu_table *pc_cpu_table(void);
+int pc_event_is_clock(const struct pc_event *ev);
+const char *pc_tracefs_events(void);
+int pc_generic_event(unsigned int i, const char **name, const char **desc,
+		     int *sw);
+
+/* symbols.c */
+struct pc_map {
+	uint32_t pid;
+	uint64_t start, end, pgoff;
+	char *path;
+};
+
+struct pc_maps {
+	struct pc_map *map;
+	int nr;
+};
+
+int pc_read_maps(pid_t pid, struct pc_maps *maps);
+void pc_maps_add(struct pc_maps *maps, uint32_t pid, uint64_t start,
+		 uint64_t end, uint64_t pgoff, const char *path);
+const struct pc_map *pc_maps_find(const struct pc_maps *maps, uint32_t pid,
+				  uint64_t ip);
+void pc_maps_free(struct pc_maps *maps);
+const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
+		       uint64_t ip, const char **dso, int *kernel);
+
+/* the subcommands */
+int cmd_stat(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+
+#endif /* PC_TOOL_H */

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter report: the flat profile of a record file, samples per
+ * function, the most sampled first.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc.h"
+#include "record.h"
+
+struct hist {
+	const char *dso, *sym;
+	uint64_t ip;		/* the first address seen, for no name */
+	int kernel;
+	uint64_t count;
+};
+
+static int swap;
+
+static uint32_t g32(uint32_t v)
+{
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t g64(uint64_t v)
+{
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static int cmp_hist(const void *a, const void *b)
+{
+	const struct hist *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: perf-counter report [-i FILE] [-n LINES]\n"
+"  -i FILE   the record file (default perf-counter.data)\n"
+"  -n LINES  at most LINES functions (default all)\n"
+"Samples per function: user addresses through the ELF symbols of the\n"
+"files the command had mapped, kernel addresses through /proc/kallsyms\n"
+"(of the running kernel: report in the boot that recorded).\n");
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	if (!f)
+		pc_die("%s: %s", path, strerror(errno));
+	*len = 0;
+	do {
+		if (*len + 65536 > cap) {
+			cap = cap * 2 + 65536;
+			buf = pc_realloc(buf, cap);
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+	} while (n);
+	fclose(f);
+	return buf;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *in = "perf-counter.data", *ev_name = "?";
+	struct pc_maps maps = { NULL, 0 };
+	struct hist *h = NULL;
+	int nr_h = 0, opt, i, max_lines = -1, pass;
+	uint64_t period = 0, samples = 0, lost = 0, kernel = 0;
+	const char *cmd = "?";
+	size_t len, off;
+	char *buf;
+	const struct pc_file_header *hdr;
+
+	while ((opt = getopt(argc, argv, "i:n:h")) != -1) {
+		switch (opt) {
+		case 'i':
+			in = optarg;
+			break;
+		case 'n':
+			max_lines = atoi(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	buf = slurp(in, &len);
+	hdr = (const void *)buf;
+	if (len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
+		pc_die("%s: not a perf-counter record file", in);
+	swap = hdr->byte_order != PC_FILE_BYTE_ORDER;
+	if (swap && hdr->byte_order != __builtin_bswap32(PC_FILE_BYTE_ORDER))
+		pc_die("%s: unknown byte order", in);
+	if (g32(hdr->version) != PC_FILE_VERSION)
+		pc_die("%s: version %u, this report reads %u", in,
+		       g32(hdr->version), PC_FILE_VERSION);
+
+	/* the mappings first (they are written last), then the samples */
+	for (pass = 0; pass < 2; pass++) {
+		for (off = sizeof(*hdr); off + sizeof(struct pc_item) <= len;) {
+			const struct pc_item *it = (const void *)(buf + off);
+			const void *body = it + 1;
+			uint32_t type = g32(it->type), size = g32(it->size);
+
+			if (size < sizeof(*it) || size % 8 || off + size > len)
+				pc_die("%s: item at %zu is cut short", in, off);
+			off += size;
+			if (pass == 0 && type == PC_ITEM_MMAP) {
+				const struct pc_item_mmap *m = body;
+
+				pc_maps_add(&maps, g32(m->pid), g64(m->start),
+					    g64(m->end), g64(m->pgoff),
+					    m->path);
+			} else if (pass == 0 && type == PC_ITEM_EVENT) {
+				const struct pc_item_event *e = body;
+
+				ev_name = e->name;
+				period = g64(e->irq_period);
+			} else if (pass == 0 && type == PC_ITEM_COMMAND) {
+				cmd = body;
+			} else if (pass == 0 && type == PC_ITEM_LOST) {
+				lost += g64(*(const uint64_t *)body);
+			} else if (pass == 1 && type == PC_ITEM_SAMPLE) {
+				const struct pc_item_sample *s = body;
+				uint64_t ip = g64(s->ip);
+				const char *dso, *sym;
+				int k;
+
+				sym = pc_resolve(&maps, g32(s->pid), ip, &dso,
+						 &k);
+				samples++;
+				kernel += k;
+				for (i = 0; i < nr_h; i++)
+					if (!strcmp(h[i].dso, dso) && (h[i].sym == sym ||
+					    (sym && h[i].sym &&
+					     !strcmp(h[i].sym, sym))))
+						break;
+				if (i == nr_h) {
+					h = pc_realloc(h, (nr_h + 1) *
+						       sizeof(*h));
+					h[nr_h].dso = dso;
+					h[nr_h].sym = sym;
+					h[nr_h].ip = ip;
+					h[nr_h].kernel = k;
+					h[nr_h].count = 0;
+					nr_h++;
+				}
+				h[i].count++;
+			}
+		}
+	}
+	qsort(h, nr_h, sizeof(*h), cmp_hist);
+	printf("# perf-counter report of %s: command %s\n", in, cmd);
+	printf("# %llu samples of %s every %llu, %llu lost; %llu in the kernel\n",
+	       (unsigned long long)samples, ev_name,
+	       (unsigned long long)period, (unsigned long long)lost,
+	       (unsigned long long)kernel);
+	printf("#\n# %8s %8s  %-20s %s\n", "Overhead", "Samples", "DSO",
+	       "Symbol");
+	for (i = 0; i < nr_h && (max_lines < 0 || i < max_lines); i++) {
+		char sym[64];
+
+		if (!h[i].sym)
+			snprintf(sym, sizeof(sym), "0x%llx",
+				 (unsigned long long)h[i].ip);
+		printf("  %7.2f%% %8llu  %-20s [%c] %s\n",
+		       100.0 * h[i].count / samples,
+		       (unsigned long long)h[i].count, h[i].dso,
+		       h[i].kernel ? 'k' : '.', h[i].sym ? h[i].sym : sym);
+	}
+	free(h);
+	pc_maps_free(&maps);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter stat: count a command's events (or a task's, or every
+ * task's on some CPUs) and print them with what they imply.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pc.h"
+
+#define MAX_CPUS	256
+
+struct stat_counter {
+	struct pc_event ev;
+	int leader;		/* index of its group's leader */
+	int unsupported;	/* a default event this machine lacks */
+	int *fd;		/* one per CPU counted */
+	double *scaled;		/* per run */
+	uint64_t val, ena, run;	/* the last run's, summed over CPUs */
+	double sum_share;	/* running/enabled, summed over runs */
+	int runs_counted;
+};
+
+static const char * const default_events =
+	"task-clock,context-switches,cpu-migrations,page-faults,"
+	"cycles,instructions,branches,branch-misses,"
+	"cache-references,cache-misses";
+
+/* Events counted in one group, so that their ratio is of one interval. */
+static const char * const pairs[][2] = {
+	{ "cycles", "instructions" },
+	{ "cache-references", "cache-misses" },
+	{ "branches", "branch-misses" },
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: perf-counter stat [-e EVENT,...] [-a] [-C CPUS] [-p PID] [-r N]\n"
+"                         [-x SEP] [-o FILE] [-X] [--] [COMMAND ARGS]\n"
+"  -e EVENT,...  events to count (default: %s)\n"
+"  -a            every CPU, every task (CAP_SYS_ADMIN)\n"
+"  -C CPUS       these CPUs only, every task: 0,2-3 (CAP_SYS_ADMIN)\n"
+"  -p PID        an existing task (needs the right to trace it)\n"
+"  -r N          run the command N times: mean and +- standard deviation\n"
+"  -x SEP        CSV with SEP between fields, one line an event:\n"
+"                value,unit,event,running%%,raw count,time enabled ns,\n"
+"                time running ns,stddev%%,metric,metric unit\n"
+"                (10 fields always; empty where none)\n"
+"  -o FILE       write the table there instead of to stderr\n"
+"  -X            every group exclusive: groups take turns (multiplexed)\n"
+"Without COMMAND, -a/-C/-p count until SIGINT (or the task's exit).\n"
+"Hardware events that belong together (cycles and instructions, cache\n"
+"references and misses, branches and misses) are counted as a group.\n"
+"A counter that ran part of the time (multiplexed) is scaled:\n"
+"value * enabled / running, printed with its running share and a bound\n"
+"of +-(1 - running/enabled) of the estimate, which holds if the event's\n"
+"rate while the counter was off was between 0 and twice the rate seen.\n"
+"Exit status: the command's (128 + N if signal N killed it).\n",
+		default_events);
+}
+
+static int find(struct stat_counter *c, int nr, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(c[i].ev.name, name) && c[i].ev.kind == PC_HW)
+			return i;
+	return -1;
+}
+
+static void make_groups(struct stat_counter *c, int nr)
+{
+	unsigned int p;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		c[i].leader = i;
+	for (p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+		int a = find(c, nr, pairs[p][0]), b = find(c, nr, pairs[p][1]);
+
+		if (a < 0 || b < 0 || c[a].leader != a || c[b].leader != b)
+			continue;
+		if (a < b)
+			c[b].leader = a;
+		else
+			c[a].leader = b;
+	}
+}
+
+struct stat_opts {
+	int all, nr_cpus, cpus[MAX_CPUS];
+	pid_t pid;
+	int runs, exclusive, defaults;
+	const char *sep, *out;
+};
+
+/* Open every counter for one run on @pid (or the CPUs); 0 or -1. */
+static int open_all(struct stat_counter *c, int nr, struct stat_opts *o,
+		    pid_t pid, int on_command)
+{
+	int i, k;
+
+	for (i = 0; i < nr; i++) {
+		struct stat_counter *s = &c[i];
+		int ncpu = o->nr_cpus ? o->nr_cpus : 1;
+
+		if (s->unsupported)
+			continue;
+		for (k = 0; k < ncpu; k++) {
+			struct pc_open_args a = { 0 };
+			int lead = s->leader;
+
+			a.pid = o->nr_cpus ? -1 : pid;
+			a.cpu = o->nr_cpus ? o->cpus[k] : -1;
+			a.group_fd = lead != i && !c[lead].unsupported ?
+				     c[lead].fd[k] : -1;
+			a.inherit = !o->nr_cpus;
+			/* leaders wait for the child's prctl() at exec */
+			a.disabled = on_command && !o->nr_cpus &&
+				     a.group_fd < 0;
+			a.exclusive = o->exclusive && a.group_fd < 0;
+			s->fd[k] = pc_open(&s->ev, &a);
+			if (s->fd[k] >= 0)
+				continue;
+			if (o->defaults && errno == EACCES && a.pid >= 0 &&
+			    !s->ev.exclude_kernel) {
+				/* unprivileged at paranoid 2: user mode */
+				s->ev.exclude_kernel = 1;
+				strncat(s->ev.name, ":u",
+					sizeof(s->ev.name) -
+					strlen(s->ev.name) - 1);
+				k--;
+				continue;
+			}
+			if (o->defaults && k == 0 &&
+			    (errno == ENODEV || errno == EINVAL ||
+			     errno == ENOSPC || errno == EOPNOTSUPP)) {
+				s->unsupported = 1;
+				break;
+			}
+			pc_open_error(&s->ev, &a, errno);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void read_all(struct stat_counter *c, int nr, struct stat_opts *o,
+		     int run)
+{
+	int i, k, ncpu = o->nr_cpus ? o->nr_cpus : 1;
+
+	for (i = 0; i < nr; i++) {
+		struct stat_counter *s = &c[i];
+
+		s->val = s->ena = s->run = 0;
+		if (s->unsupported)
+			continue;
+		for (k = 0; k < ncpu; k++) {
+			uint64_t v[3];
+
+			if (read(s->fd[k], v, sizeof(v)) == sizeof(v)) {
+				s->val += v[0];
+				s->ena += v[1];
+				s->run += v[2];
+			}
+			close(s->fd[k]);
+		}
+		if (s->run) {
+			s->scaled[run] = s->run < s->ena ?
+				(double)s->val * s->ena / s->run :
+				(double)s->val;
+			s->sum_share += (double)s->run / s->ena;
+			s->runs_counted++;
+		} else {
+			s->scaled[run] = 0;
+		}
+	}
+}
+
+static void mean_sd(const double *v, int n, double *mean, double *sd_pct)
+{
+	double m = 0, var = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		m += v[i];
+	m /= n ? n : 1;
+	for (i = 0; i < n; i++)
+		var += (v[i] - m) * (v[i] - m);
+	*mean = m;
+	*sd_pct = n > 1 && m ? 100.0 * sqrt(var / (n - 1)) / m : 0;
+}
+
+static double value_of(struct stat_counter *c, int nr, const char *name,
+		       int runs)
+{
+	double m, sd;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		const char *n = c[i].ev.name;
+		size_t l = strlen(name);
+
+		if (strncmp(n, name, l) || (n[l] && n[l] != ':') ||
+		    c[i].unsupported || !c[i].runs_counted)
+			continue;
+		mean_sd(c[i].scaled, runs, &m, &sd);
+		return m;
+	}
+	return -1;
+}
+
+/* The derived line of counter @i: a value and what it is, or 0. */
+static int metric(struct stat_counter *c, int nr, int i, int runs,
+		  double elapsed_ns, double *val, const char **unit)
+{
+	const char *n = c[i].ev.name;
+	double v = value_of(c, nr, n, runs), d;
+
+	if (v < 0)
+		return 0;
+	if (pc_event_is_clock(&c[i].ev)) {
+		*val = elapsed_ns ? v / elapsed_ns : 0;
+		*unit = "CPUs utilized";
+		return 1;
+	}
+	if (!strncmp(n, "instructions", 12) &&
+	    (d = value_of(c, nr, "cycles", runs)) > 0) {
+		*val = v / d;
+		*unit = "insns per cycle";
+		return 1;
+	}
+	if (!strncmp(n, "cache-misses", 12) &&
+	    (d = value_of(c, nr, "cache-references", runs)) > 0) {
+		*val = 100.0 * v / d;
+		*unit = "% of all cache refs";
+		return 1;
+	}
+	if (!strncmp(n, "branch-misses", 13) &&
+	    (d = value_of(c, nr, "branches", runs)) > 0) {
+		*val = 100.0 * v / d;
+		*unit = "% of all branches";
+		return 1;
+	}
+	d = value_of(c, nr, "task-clock", runs);
+	if (d > 0) {
+		*val = v * 1e3 / d;
+		*unit = "M/sec";
+		return 1;
+	}
+	return 0;
+}
+
+static void print_csv(FILE *f, struct stat_counter *c, int nr, int runs,
+		      double elapsed, const char *sep)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct stat_counter *s = &c[i];
+		int clock = pc_event_is_clock(&s->ev);
+		double m, sd, mv;
+		const char *mu;
+
+		if (s->unsupported || !s->runs_counted) {
+			fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n",
+				s->unsupported ? "<not supported>" :
+				"<not counted>", sep, clock ? "msec" : "", sep,
+				s->ev.name, sep, "0.00", sep, "0", sep,
+				"0", sep, "0", sep, "", sep, "", sep, "");
+			continue;
+		}
+		mean_sd(s->scaled, runs, &m, &sd);
+		if (clock)
+			fprintf(f, "%.2f%smsec", m / 1e6, sep);
+		else
+			fprintf(f, "%.0f%s", m, sep);
+		fprintf(f, "%s%s%s%.2f%s%llu%s%llu%s%llu%s", sep, s->ev.name,
+			sep, 100.0 * s->sum_share / s->runs_counted, sep,
+			(unsigned long long)s->val, sep,
+			(unsigned long long)s->ena, sep,
+			(unsigned long long)s->run, sep);
+		if (runs > 1)
+			fprintf(f, "%.2f", sd);
+		fputs(sep, f);
+		if (metric(c, nr, i, runs, elapsed, &mv, &mu))
+			fprintf(f, "%.4f%s%s\n", mv, sep, mu);
+		else
+			fprintf(f, "%s\n", sep);
+	}
+}
+
+static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
+			double *elapsed, const char *what)
+{
+	double el, el_sd, mv;
+	const char *mu;
+	char buf[40];
+	int i;
+
+	mean_sd(elapsed, runs, &el, &el_sd);
+	fprintf(f, "\n Performance counter stats for %s", what);
+	if (runs > 1)
+		fprintf(f, " (%d runs)", runs);
+	fprintf(f, ":\n\n");
+	for (i = 0; i < nr; i++) {
+		struct stat_counter *s = &c[i];
+		double m, sd, share;
+
+		if (s->unsupported || !s->runs_counted) {
+			fprintf(f, "  %18s  %-24s\n", s->unsupported ?
+				"<not supported>" : "<not counted>",
+				s->ev.name);
+			continue;
+		}
+		mean_sd(s->scaled, runs, &m, &sd);
+		if (pc_event_is_clock(&s->ev))
+			fprintf(f, "  %13.2f msec  %-24s", m / 1e6,
+				s->ev.name);
+		else
+			fprintf(f, "  %18s  %-24s",
+				pc_commas((uint64_t)(m + 0.5), buf,
+					  sizeof(buf)), s->ev.name);
+		if (metric(c, nr, i, runs, el, &mv, &mu))
+			fprintf(f, " # %10.3f %-20s", mv, mu);
+		else
+			fprintf(f, "   %10s %-20s", "", "");
+		if (runs > 1)
+			fprintf(f, " ( +-%6.2f%% )", sd);
+		share = s->sum_share / s->runs_counted;
+		if (share < 0.99995)
+			fprintf(f, "  (%.2f%% running; scaled from %s, +-%.2f%%)",
+				100.0 * share,
+				pc_commas(s->val, buf, sizeof(buf)),
+				100.0 * (1 - share));
+		fputc('\n', f);
+	}
+	fprintf(f, "\n  %15.9f seconds time elapsed", el / 1e9);
+	if (runs > 1)
+		fprintf(f, "   ( +-%6.2f%% )", el_sd);
+	fprintf(f, "\n\n");
+}
+
+static pid_t wait_window(struct stat_opts *o)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!stop) {
+		if (o->pid > 0 && kill(o->pid, 0) < 0 && errno == ESRCH)
+			break;
+		usleep(100000);
+	}
+	return 0;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_opts o = { .runs = 1 };
+	struct stat_counter *c;
+	struct pc_event *evs = NULL;
+	int nr = 0, opt, i, run, status = 0, ret = 0;
+	double *elapsed;
+	char what[256] = "";
+	FILE *out = stderr;
+
+	while ((opt = getopt(argc, argv, "+e:aC:p:r:x:o:Xh")) != -1) {
+		switch (opt) {
+		case 'e':
+			if (pc_parse_event_list(optarg, &evs, &nr))
+				return 1;
+			break;
+		case 'a':
+			o.all = 1;
+			break;
+		case 'C':
+			o.nr_cpus = pc_parse_cpus(optarg, o.cpus, MAX_CPUS);
+			if (o.nr_cpus <= 0)
+				pc_die("-C %s: a CPU list is like 0,2-3",
+				       optarg);
+			break;
+		case 'p':
+			o.pid = atoi(optarg);
+			if (o.pid <= 0)
+				pc_die("-p %s: not a pid", optarg);
+			break;
+		case 'r':
+			o.runs = atoi(optarg);
+			if (o.runs < 1)
+				pc_die("-r %s: at least 1 run", optarg);
+			break;
+		case 'x':
+			o.sep = optarg;
+			break;
+		case 'o':
+			o.out = optarg;
+			break;
+		case 'X':
+			o.exclusive = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	argv += optind;
+	argc -= optind;
+	if (!nr) {
+		o.defaults = 1;
+		if (pc_parse_event_list(default_events, &evs, &nr))
+			return 1;
+	}
+	if (o.all) {
+		o.nr_cpus = pc_nr_cpus();
+		if (o.nr_cpus > MAX_CPUS)
+			o.nr_cpus = MAX_CPUS;
+		for (i = 0; i < o.nr_cpus; i++)
+			o.cpus[i] = i;
+	}
+	if (!argc && !o.nr_cpus && !o.pid) {
+		usage(stderr);
+		return 1;
+	}
+	if (!argc && o.runs > 1)
+		pc_die("-r needs a COMMAND to run again");
+	if (o.pid && o.nr_cpus)
+		pc_die("-p counts one task; -a and -C count CPUs");
+	if (o.out && !(out = fopen(o.out, "w")))
+		pc_die("%s: %s", o.out, strerror(errno));
+
+	c = pc_zalloc(nr * sizeof(*c));
+	for (i = 0; i < nr; i++) {
+		c[i].ev = evs[i];
+		c[i].fd = pc_zalloc(MAX_CPUS * sizeof(int));
+		c[i].scaled = pc_zalloc(o.runs * sizeof(double));
+	}
+	make_groups(c, nr);
+	elapsed = pc_zalloc(o.runs * sizeof(double));
+
+	for (run = 0; run < o.runs; run++) {
+		pid_t child = 0;
+		int go = -1;
+		uint64_t t0;
+
+		if (argc) {
+			child = pc_fork_command(argv, &go);
+			signal(SIGINT, SIG_IGN);
+		}
+		if (open_all(c, nr, &o, o.pid ? o.pid : child, argc &&
+			     !o.pid)) {
+			if (child) {
+				close(go);
+				waitpid(child, NULL, 0);
+			}
+			return 1;
+		}
+		t0 = pc_now_ns();
+		if (argc) {
+			pc_start_command(go);
+			while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+				;
+			ret = pc_wait_status(status);
+		} else {
+			wait_window(&o);
+		}
+		elapsed[run] = pc_now_ns() - t0;
+		read_all(c, nr, &o, run);
+	}
+
+	if (argc) {
+		size_t l = 0;
+
+		l += snprintf(what + l, sizeof(what) - l, "'");
+		for (i = 0; i < argc && l < sizeof(what) - 2; i++)
+			l += snprintf(what + l, sizeof(what) - l, "%s%s",
+				      i ? " " : "", argv[i]);
+		if (l < sizeof(what) - 1)
+			snprintf(what + l, sizeof(what) - l, "'");
+	} else if (o.pid) {
+		snprintf(what, sizeof(what), "process id '%d'", o.pid);
+	} else {
+		snprintf(what, sizeof(what), "%s",
+			 o.all ? "all CPUs" : "the CPUs asked for");
+	}
+	if (o.sep) {
+		double el, sd;
+
+		mean_sd(elapsed, o.runs, &el, &sd);
+		print_csv(out, c, nr, o.runs, el, o.sep);
+	} else {
+		print_table(out, c, nr, o.runs, elapsed, what);
+	}
+	if (out != stderr)
+		fclose(out);
+	return ret;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter: the system call, what its errors mean to a person, and
+ * the command the counters watch.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pc.h"
+
+/* The same number on x86_64, i386 and powerpc. */
+#ifndef __NR_perf_counter_open
+#define __NR_perf_counter_open	451
+#endif
+
+int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
+{
+	uint64_t buf[8 + 2];
+	struct perf_counter_hw_event *hw = (void *)buf;
+	long fd;
+
+	memset(buf, 0, sizeof(buf));
+	hw->event_config = ev->config;
+	hw->irq_period = a->period;
+	hw->record_type = a->record_type;
+	if (!a->period)
+		hw->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING;
+	hw->disabled = !!a->disabled;
+	hw->inherit = !!a->inherit;
+	hw->exclude_user = !!ev->exclude_user;
+	hw->exclude_kernel = !!ev->exclude_kernel;
+	hw->exclude_idle = !!a->exclude_idle;
+	hw->exclusive = !!a->exclusive;
+	if (ev->nr_extra) {
+		hw->extra_config_len = 8 * ev->nr_extra;
+		buf[8] = ev->extra;
+	}
+	fd = syscall(__NR_perf_counter_open, hw, a->pid, a->cpu,
+		     a->group_fd, 0UL);
+	return fd;
+}
+
+static void explain_access(const struct pc_event *ev,
+			   const struct pc_open_args *a)
+{
+	int level = pc_paranoid();
+
+	if (a->pid < 0) {
+		fprintf(stderr,
+			"  counting every task on a CPU (-a, -C, top) needs CAP_SYS_ADMIN\n"
+			"  (or CAP_PERFMON), or kernel.perf_event_paranoid at 0 or below\n"
+			"  (now %d: /proc/sys/kernel/perf_event_paranoid)\n",
+			level);
+		return;
+	}
+	if (level >= 3) {
+		fprintf(stderr,
+			"  kernel.perf_event_paranoid is %d: without CAP_PERFMON or\n"
+			"  CAP_SYS_ADMIN nothing may be counted; as root, write 2 or\n"
+			"  less to /proc/sys/kernel/perf_event_paranoid\n", level);
+		return;
+	}
+	if (level >= 2 && !ev->exclude_kernel)
+		fprintf(stderr,
+			"  at kernel.perf_event_paranoid %d an unprivileged user must\n"
+			"  exclude the kernel: add :u to the event (-e %s:u), or lower\n"
+			"  /proc/sys/kernel/perf_event_paranoid to 1\n",
+			level, ev->name);
+	if (a->pid > 0)
+		fprintf(stderr,
+			"  counting pid %d needs the right to trace it: the same user\n"
+			"  and a dumpable process, or CAP_SYS_PTRACE\n", a->pid);
+}
+
+void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
+		   int err)
+{
+	fprintf(stderr, "perf-counter: cannot open '%s' (config 0x%llx): %s\n",
+		ev->name, (unsigned long long)ev->config, strerror(err));
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		explain_access(ev, a);
+		break;
+	case ENODEV:
+		fprintf(stderr,
+			"  no working PMU driver for this CPU (%s): hardware and raw\n"
+			"  events cannot be counted; software events (task-clock,\n"
+			"  page-faults, ...) can\n", pc_cpu_identity());
+		break;
+	case EINVAL:
+	case EOPNOTSUPP:
+		if (ev->kind == PC_RAW || ev->kind == PC_NAMED)
+			fprintf(stderr,
+				"  the PMU driver refuses raw code 0x%llx: bits it owns or\n"
+				"  the model reserves, or an event it has no counter for\n",
+				(unsigned long long)PERF_COUNTER_ID(ev->config));
+		else if (ev->kind == PC_HW)
+			fprintf(stderr,
+				"  this CPU's PMU driver has no '%s' event\n",
+				ev->name);
+		else if (ev->kind == PC_TP)
+			fprintf(stderr,
+				"  perf_counter cannot count this tracepoint (syscalls:*,\n"
+				"  lock:* and dynamic events have no static tracepoint;\n"
+				"  try raw_syscalls:sys_enter)\n");
+		else if (a->period)
+			fprintf(stderr,
+				"  a clock event's period is ns, at least 50000\n");
+		break;
+	case ENOENT:
+		fprintf(stderr, "  no tracepoint has that id\n");
+		break;
+	case ESRCH:
+		fprintf(stderr, "  no process %d\n", a->pid);
+		break;
+	case ENOSPC:
+		fprintf(stderr,
+			"  the group's hardware events cannot be on the registers\n"
+			"  at once: name fewer of them\n");
+		break;
+	case EBUSY:
+		fprintf(stderr,
+			"  another user of the PMU (perf_events, the NMI watchdog)\n"
+			"  holds its registers\n");
+		break;
+	case ENOSYS:
+		fprintf(stderr,
+			"  this kernel has no perf_counter_open() (system call %d)\n",
+			__NR_perf_counter_open);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The exit status a shell would give: a signal is 128 + its number. */
+int pc_wait_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}
+
+/*
+ * Fork @argv, held until pc_start_command(): the counters are opened
+ * on the child, disabled, meanwhile; the child enables every counter
+ * on itself with prctl() right before exec, so the tool's own work
+ * after fork is not counted. Returns the child's pid.
+ */
+int pc_fork_command(char **argv, int *go_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		pc_die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		pc_die("fork: %s", strerror(errno));
+	if (!pid) {
+		char c;
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		close(p[0]);
+		prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
+		execvp(argv[0], argv);
+		fprintf(stderr, "perf-counter: cannot run '%s': %s\n",
+			argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go_fd = p[1];
+	return pid;
+}
+
+int pc_start_command(int go_fd)
+{
+	int ret = write(go_fd, "g", 1) == 1 ? 0 : -1;
+
+	close(go_fd);
+	return ret;
+}

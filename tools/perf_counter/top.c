@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter top: sample every CPU, every task, and show the hottest
+ * functions every few seconds, as 2009's kerneltop did.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pc.h"
+
+#define MAX_CPUS	256
+#define NR_SHOWN	20
+
+struct top_entry {
+	const char *dso, *sym;
+	uint64_t ip;
+	int kernel;
+	uint64_t count;
+};
+
+struct top_state {
+	struct pc_maps maps;
+	pid_t *pids;
+	int nr_pids;
+	struct top_entry *e;
+	int nr_e;
+	uint64_t samples, lost;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: perf-counter top [-e EVENT] [-c PERIOD] [-d SECS] [-n ITERATIONS]\n"
+"                        [-C CPUS]\n"
+"  -e EVENT       the event to sample (default cpu-clock)\n"
+"  -c PERIOD      a sample every PERIOD events (default: 1000000 ns for\n"
+"                 the clock events, 100000 for any other)\n"
+"  -d SECS        seconds between refreshes (default 2)\n"
+"  -n ITERATIONS  stop after so many refreshes (default: until SIGINT)\n"
+"  -C CPUS        these CPUs only (default: every online CPU)\n"
+"Needs CAP_SYS_ADMIN (or perf_event_paranoid at 0 or below).\n");
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct top_entry *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+static void add_sample(struct top_state *st, uint32_t pid, uint64_t ip)
+{
+	const char *dso, *sym;
+	int i, k;
+
+	for (i = 0; pid && i < st->nr_pids; i++)
+		if (st->pids[i] == (pid_t)pid)
+			break;
+	if (pid && i == st->nr_pids) {
+		st->pids = pc_realloc(st->pids, (i + 1) * sizeof(pid_t));
+		st->pids[st->nr_pids++] = pid;
+		if (pc_read_maps(pid, &st->maps) <= 0)
+			/* a kernel thread, or gone: no user mappings */
+			pc_maps_add(&st->maps, pid, 0, 0, 0, "/");
+	}
+	sym = pc_resolve(&st->maps, pid, ip, &dso, &k);
+	st->samples++;
+	for (i = 0; i < st->nr_e; i++)
+		if (!strcmp(st->e[i].dso, dso) && (st->e[i].sym == sym ||
+		    (sym && st->e[i].sym && !strcmp(st->e[i].sym, sym))))
+			break;
+	if (i == st->nr_e) {
+		st->e = pc_realloc(st->e, (i + 1) * sizeof(*st->e));
+		st->e[i].dso = dso;
+		st->e[i].sym = sym;
+		st->e[i].ip = ip;
+		st->e[i].kernel = k;
+		st->e[i].count = 0;
+		st->nr_e++;
+	}
+	st->e[i].count++;
+}
+
+static void take(struct top_state *st, const char *buf, ssize_t len)
+{
+	ssize_t off = 0;
+
+	while (off + (ssize_t)sizeof(struct perf_counter_record_header) <= len) {
+		const struct perf_counter_record_header *h =
+			(const void *)(buf + off);
+		const uint64_t *body = (const void *)(h + 1);
+
+		if (h->size < sizeof(*h) || off + (ssize_t)h->size > len)
+			break;
+		if (h->type == PERF_COUNTER_REC_SAMPLE &&
+		    h->size >= sizeof(*h) + 16) {
+			uint32_t pid;
+
+			memcpy(&pid, &body[1], 4);
+			add_sample(st, pid, body[0]);
+		} else if (h->type == PERF_COUNTER_REC_LOST) {
+			st->lost += body[0];
+		}
+		off += h->size;
+	}
+}
+
+static void show(struct top_state *st, const struct pc_event *ev,
+		 uint64_t period, int ncpu, double secs)
+{
+	int i;
+
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[2J", stdout);
+	printf("------------------------------------------------------------------------------\n");
+	printf(" perf-counter top: %.0f samples/s of %s every %llu [%d CPU%s], %llu lost\n",
+	       st->samples / secs, ev->name, (unsigned long long)period,
+	       ncpu, ncpu == 1 ? "" : "s", (unsigned long long)st->lost);
+	printf("------------------------------------------------------------------------------\n\n");
+	printf("  %8s  %6s  %-20s     %s\n\n", "samples", "pcnt", "DSO",
+	       "function");
+	qsort(st->e, st->nr_e, sizeof(*st->e), cmp_entry);
+	for (i = 0; i < st->nr_e && i < NR_SHOWN; i++) {
+		char sym[32];
+
+		if (!st->e[i].sym)
+			snprintf(sym, sizeof(sym), "0x%llx",
+				 (unsigned long long)st->e[i].ip);
+		printf("  %8llu  %5.1f%%  %-20s [%c] %s\n",
+		       (unsigned long long)st->e[i].count,
+		       100.0 * st->e[i].count / (st->samples ? st->samples : 1),
+		       st->e[i].dso, st->e[i].kernel ? 'k' : '.',
+		       st->e[i].sym ? st->e[i].sym : sym);
+	}
+	fflush(stdout);
+	st->nr_e = 0;
+	st->samples = 0;
+	st->lost = 0;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	const char *ev_name = "cpu-clock";
+	struct top_state st = { { NULL, 0 }, NULL, 0, NULL, 0, 0, 0 };
+	struct pollfd pfd[MAX_CPUS];
+	struct pc_event ev;
+	struct sigaction sa = { 0 };
+	uint64_t period = 0;
+	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k;
+	static char buf[65536];
+
+	while ((opt = getopt(argc, argv, "e:c:d:n:C:h")) != -1) {
+		switch (opt) {
+		case 'e':
+			ev_name = optarg;
+			break;
+		case 'c':
+			period = strtoull(optarg, NULL, 0);
+			break;
+		case 'd':
+			delay = atoi(optarg);
+			if (delay < 1)
+				delay = 1;
+			break;
+		case 'n':
+			iters = atoi(optarg);
+			break;
+		case 'C':
+			ncpu = pc_parse_cpus(optarg, cpus, MAX_CPUS);
+			if (ncpu <= 0)
+				pc_die("-C %s: a CPU list is like 0,2-3",
+				       optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (pc_parse_event(ev_name, &ev)) {
+		pc_unknown_event(ev_name);
+		return 1;
+	}
+	if (!period)
+		period = pc_event_is_clock(&ev) ? 1000000 : 100000;
+	if (!ncpu) {
+		ncpu = pc_nr_cpus();
+		if (ncpu > MAX_CPUS)
+			ncpu = MAX_CPUS;
+		for (k = 0; k < ncpu; k++)
+			cpus[k] = k;
+	}
+	for (k = 0; k < ncpu; k++) {
+		struct pc_open_args a = { .pid = -1, .cpu = cpus[k],
+					  .group_fd = -1, .period = period };
+
+		a.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID;
+		pfd[k].fd = pc_open(&ev, &a);
+		pfd[k].events = POLLIN;
+		if (pfd[k].fd < 0) {
+			pc_open_error(&ev, &a, errno);
+			return 1;
+		}
+	}
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (it = 0; !stop && (!iters || it < iters); it++) {
+		uint64_t t0 = pc_now_ns(), end = t0 + delay * 1000000000ULL;
+		uint64_t now;
+
+		while (!stop && (now = pc_now_ns()) < end) {
+			int left = (end - now) / 1000000;
+
+			if (poll(pfd, ncpu, left > 0 ? left : 1) <= 0)
+				continue;
+			for (k = 0; k < ncpu; k++) {
+				ssize_t n;
+
+				if (!(pfd[k].revents & POLLIN))
+					continue;
+				n = read(pfd[k].fd, buf, sizeof(buf));
+				if (n > 0)
+					take(&st, buf, n);
+			}
+		}
+		show(&st, &ev, period, ncpu, (pc_now_ns() - t0) / 1e9);
+	}
+	for (k = 0; k < ncpu; k++)
+		close(pfd[k].fd);
+	return 0;
+}

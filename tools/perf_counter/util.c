@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter: small helpers every subcommand uses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pc.h"
+
+void *pc_zalloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		pc_die("out of memory");
+	return p;
+}
+
+void *pc_realloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		pc_die("out of memory");
+	return p;
+}
+
+char *pc_strdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		pc_die("out of memory");
+	return d;
+}
+
+void pc_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perf-counter: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void pc_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perf-counter: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* @v with a comma every three digits: 1,234,567. */
+char *pc_commas(uint64_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)v);
+	size_t o = 0;
+	int i;
+
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+uint64_t pc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Read a small file into @buf, NUL-terminated; the length or -1. */
+int pc_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+int pc_nr_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? n : 1;
+}
+
+/* "0,2-3" into @cpus; how many, or -1 on a malformed list. */
+int pc_parse_cpus(const char *list, int *cpus, int max)
+{
+	const char *p = list;
+	int nr = 0;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p || a < 0)
+			return -1;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -1;
+			p = end;
+		}
+		for (; a <= b && nr < max; a++)
+			cpus[nr++] = a;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return nr;
+}
+
+/* kernel.perf_event_paranoid, which perf_counter obeys; 2 if unknown. */
+int pc_paranoid(void)
+{
+	char buf[32];
+
+	if (pc_read_file("/proc/sys/kernel/perf_event_paranoid", buf,
+			 sizeof(buf)) < 0)
+		return 2;
+	return atoi(buf);
+}
+
+/* Levenshtein distance, for suggestions. */
+int pc_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int *row = pc_zalloc((lb + 1) * sizeof(int));
+	int d;
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		int diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
