@@ -38,6 +38,15 @@ if grep -q '^CONFIG_FAULT_INJECTION_DEBUG_FS=y' "$config"; then
 	fail="failslab "
 fi
 
+# The user tool, /bin/perf-counter, in every guest but the fuzzer's:
+# static, against the target's headers, warnings fatal.
+perf_counter_tool() {
+	make -s -C "$SRC/tools/perf_counter" CC="$TEST_CC" HDR="$hdr" \
+		OUT="$out/perf-counter" ||
+		die "perf-counter does not build for $target"
+	cp "$out/perf-counter/perf-counter" "$root/bin/perf-counter"
+}
+
 pc_fuzz() {
 	[ -f "$st/pc_fuzz.c" ] || die "$st/pc_fuzz.c missing: $target's $mode run needs the fuzzer"
 	$TEST_CC $cflags -I"$st" -o "$root/bin/pc_fuzz" "$st/pc_fuzz.c" -lpthread
@@ -57,6 +66,7 @@ if [ "$mode" = fuzz ]; then
 	pc_fuzz
 	fuzz_line "${FUZZ_SECONDS:-4800}" "${FUZZ_CALLS:-1000000}" "${FUZZ_ARGS:-}"
 elif [ "$mode" = test ]; then
+	perf_counter_tool
 	# the target's TEST_ENV (NAME=VALUE ...) in every program's
 	# environment, and its TEST_TIMEOUT (seconds) for each program
 	envs=${TEST_TIMEOUT:+timeout=$TEST_TIMEOUT }
@@ -97,6 +107,7 @@ elif [ "$mode" = test ]; then
 	fi
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c
+	perf_counter_tool
 	$TEST_CC $cflags -o "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c"
 	echo "/bin/pc-$mode" >> "$root/etc/pc-run"
 fi

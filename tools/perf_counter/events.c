@@ -67,7 +67,7 @@ static const struct pc_name pc_names[] = {
 	  NULL },
 };
 
-#define PC_NR_NAMES	(sizeof(pc_names) / sizeof(pc_names[0]))
+#define PC_NR_NAMES	ARRAY_SIZE(pc_names)
 
 /* For list: the generic and software events with their descriptions. */
 int pc_generic_event(unsigned int i, const char **name, const char **desc,
@@ -134,9 +134,10 @@ const char *pc_cpu_identity(void)
 		unsigned int hi, lo, pvr = 0;
 		char *p;
 
-		if (pc_read_file("/proc/cpuinfo", info, sizeof(info)) > 0 &&
-		    (p = strstr(info, "(pvr ")) &&
-		    sscanf(p, "(pvr %x %x)", &hi, &lo) == 2)
+		if (pc_read_file("/proc/cpuinfo", info, sizeof(info)) < 0)
+			info[0] = '\0';
+		p = strstr(info, "(pvr ");
+		if (p && sscanf(p, "(pvr %x %x)", &hi, &lo) == 2)
 			pvr = hi << 16 | lo;
 		else
 			__asm__ __volatile__("mfpvr %0" : "=r" (pvr));

@@ -12,6 +12,8 @@
 #include <linux/perf_counter.h>
 
 #define PC_NAME_MAX	96
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 
 enum pc_kind {
 	PC_HW,		/* a generic hardware event */
@@ -42,9 +44,8 @@ struct pc_open_args {
 void *pc_zalloc(size_t size);
 void *pc_realloc(void *p, size_t size);
 char *pc_strdup(const char *s);
-void pc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						 noreturn));
-void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void pc_die(const char *fmt, ...);
+void pc_warn(const char *fmt, ...);
 char *pc_commas(uint64_t v, char *buf, size_t len);
 uint64_t pc_now_ns(void);
 int pc_read_file(const char *path, char *buf, size_t len);
@@ -90,6 +91,7 @@ void pc_maps_add(struct pc_maps *maps, uint32_t pid, uint64_t start,
 const struct pc_map *pc_maps_find(const struct pc_maps *maps, uint32_t pid,
 				  uint64_t ip);
 void pc_maps_free(struct pc_maps *maps);
+void pc_symbols_init(void);
 const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		       uint64_t ip, const char **dso, int *kernel);
 

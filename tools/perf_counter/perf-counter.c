@@ -20,12 +20,12 @@ static const struct {
 	{ "top", cmd_top, "system-wide profile, refreshed (kerneltop)" },
 };
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	unsigned int i;
 
 	fprintf(f, "usage: perf-counter COMMAND [ARGS]\n\n");
-	for (i = 0; i < sizeof(pc_cmds) / sizeof(pc_cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(pc_cmds); i++)
 		fprintf(f, "  %-8s %s\n", pc_cmds[i].name, pc_cmds[i].what);
 	fprintf(f, "\n'perf-counter COMMAND -h' shows a command's options.\n"
 		"Documentation/perf_counter/tool.rst describes them all.\n");
@@ -36,13 +36,13 @@ int main(int argc, char **argv)
 	unsigned int i;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(argc < 2 ? stderr : stdout);
+		print_help(argc < 2 ? stderr : stdout);
 		return argc < 2;
 	}
-	for (i = 0; i < sizeof(pc_cmds) / sizeof(pc_cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(pc_cmds); i++)
 		if (!strcmp(argv[1], pc_cmds[i].name))
 			return pc_cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "perf-counter: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	print_help(stderr);
 	return 1;
 }

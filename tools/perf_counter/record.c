@@ -21,7 +21,7 @@
 
 #define QUEUE_BYTES	(256 * 1024)
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 "usage: perf-counter record [-e EVENT] [-c PERIOD | -F FREQ] [-o FILE]\n"
@@ -107,13 +107,15 @@ static void write_command(FILE *f, char **argv)
 static void spin_100ms(void)
 {
 	uint64_t end = pc_now_ns() + 100000000ULL;
-	volatile unsigned long x = 0;
+	unsigned long x = 0;
 
 	while (pc_now_ns() < end) {
 		unsigned long i;
 
-		for (i = 0; i < 10000; i++)
+		for (i = 0; i < 10000; i++) {
 			x += i;
+			__asm__ __volatile__("" : "+r" (x));
+		}
 	}
 }
 
@@ -259,17 +261,17 @@ int cmd_record(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 1;
 		}
 	}
 	argv += optind;
 	argc -= optind;
 	if (!argc) {
-		usage(stderr);
+		print_help(stderr);
 		return 1;
 	}
 	if (period && freq)

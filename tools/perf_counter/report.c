@@ -37,7 +37,7 @@ static int cmp_hist(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 "usage: perf-counter report [-i FILE] [-n LINES]\n"
@@ -90,10 +90,10 @@ int cmd_report(int argc, char **argv)
 			max_lines = atoi(optarg);
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 1;
 		}
 	}

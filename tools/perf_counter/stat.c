@@ -27,10 +27,7 @@ struct stat_counter {
 	int runs_counted;
 };
 
-static const char * const default_events =
-	"task-clock,context-switches,cpu-migrations,page-faults,"
-	"cycles,instructions,branches,branch-misses,"
-	"cache-references,cache-misses";
+static const char * const default_events = "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses,cache-references,cache-misses";
 
 /* Events counted in one group, so that their ratio is of one interval. */
 static const char * const pairs[][2] = {
@@ -39,15 +36,7 @@ static const char * const pairs[][2] = {
 	{ "branches", "branch-misses" },
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 "usage: perf-counter stat [-e EVENT,...] [-a] [-C CPUS] [-p PID] [-r N]\n"
@@ -91,7 +80,7 @@ static void make_groups(struct stat_counter *c, int nr)
 
 	for (i = 0; i < nr; i++)
 		c[i].leader = i;
-	for (p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+	for (p = 0; p < ARRAY_SIZE(pairs); p++) {
 		int a = find(c, nr, pairs[p][0]), b = find(c, nr, pairs[p][1]);
 
 		if (a < 0 || b < 0 || c[a].leader != a || c[b].leader != b)
@@ -241,20 +230,24 @@ static int metric(struct stat_counter *c, int nr, int i, int runs,
 		*unit = "CPUs utilized";
 		return 1;
 	}
-	if (!strncmp(n, "instructions", 12) &&
-	    (d = value_of(c, nr, "cycles", runs)) > 0) {
+	d = -1;
+	if (!strncmp(n, "instructions", 12))
+		d = value_of(c, nr, "cycles", runs);
+	else if (!strncmp(n, "cache-misses", 12))
+		d = value_of(c, nr, "cache-references", runs);
+	else if (!strncmp(n, "branch-misses", 13))
+		d = value_of(c, nr, "branches", runs);
+	if (!strncmp(n, "instructions", 12) && d > 0) {
 		*val = v / d;
 		*unit = "insns per cycle";
 		return 1;
 	}
-	if (!strncmp(n, "cache-misses", 12) &&
-	    (d = value_of(c, nr, "cache-references", runs)) > 0) {
+	if (!strncmp(n, "cache-misses", 12) && d > 0) {
 		*val = 100.0 * v / d;
 		*unit = "% of all cache refs";
 		return 1;
 	}
-	if (!strncmp(n, "branch-misses", 13) &&
-	    (d = value_of(c, nr, "branches", runs)) > 0) {
+	if (!strncmp(n, "branch-misses", 13) && d > 0) {
 		*val = 100.0 * v / d;
 		*unit = "% of all branches";
 		return 1;
@@ -358,19 +351,21 @@ static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
 	fprintf(f, "\n\n");
 }
 
-static pid_t wait_window(struct stat_opts *o)
+/* Until SIGINT or SIGTERM, or until the task counted (-p) is gone. */
+static void wait_window(struct stat_opts *o)
 {
-	struct sigaction sa = { 0 };
+	struct timespec tick = { 0, 100000000 };
+	sigset_t set;
 
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	while (!stop) {
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	while (sigtimedwait(&set, NULL, &tick) < 0) {
 		if (o->pid > 0 && kill(o->pid, 0) < 0 && errno == ESRCH)
 			break;
-		usleep(100000);
 	}
-	return 0;
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -418,10 +413,10 @@ int cmd_stat(int argc, char **argv)
 			o.exclusive = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 1;
 		}
 	}
@@ -440,15 +435,18 @@ int cmd_stat(int argc, char **argv)
 			o.cpus[i] = i;
 	}
 	if (!argc && !o.nr_cpus && !o.pid) {
-		usage(stderr);
+		print_help(stderr);
 		return 1;
 	}
 	if (!argc && o.runs > 1)
 		pc_die("-r needs a COMMAND to run again");
 	if (o.pid && o.nr_cpus)
 		pc_die("-p counts one task; -a and -C count CPUs");
-	if (o.out && !(out = fopen(o.out, "w")))
-		pc_die("%s: %s", o.out, strerror(errno));
+	if (o.out) {
+		out = fopen(o.out, "w");
+		if (!out)
+			pc_die("%s: %s", o.out, strerror(errno));
+	}
 
 	c = pc_zalloc(nr * sizeof(*c));
 	for (i = 0; i < nr; i++) {

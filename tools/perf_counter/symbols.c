@@ -44,11 +44,21 @@ static struct pc_sym *ksyms;
 static int nr_ksyms, ksyms_loaded;
 static char *kstrings;
 
+/* A section marker (__cpuidle_text_start) names no function. */
+static int marker(const char *name)
+{
+	return !strncmp(name, "__", 2) && (strstr(name, "_start") ||
+					   strstr(name, "_end"));
+}
+
+/* By address; of names at one address the marker first, so not taken. */
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct pc_sym *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return marker(y->name) - marker(x->name);
 }
 
 /* ELF fields in the file's own byte order. */
@@ -283,6 +293,13 @@ static void load_kallsyms(void)
 	qsort(ksyms, nr_ksyms, sizeof(*ksyms), cmp_sym);
 }
 
+/* Read /proc/kallsyms now, not in the middle of a measurement. */
+void pc_symbols_init(void)
+{
+	if (!ksyms_loaded)
+		load_kallsyms();
+}
+
 void pc_maps_add(struct pc_maps *maps, uint32_t pid, uint64_t start,
 		 uint64_t end, uint64_t pgoff, const char *path)
 {
@@ -315,7 +332,9 @@ int pc_read_maps(pid_t pid, struct pc_maps *maps)
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %799s", &start,
 			   &end, perms, &pgoff, file) != 5)
 			continue;
-		if (perms[2] != 'x' || file[0] != '/')
+		/* files, and the vDSO (named, though it has no file) */
+		if (perms[2] != 'x' ||
+		    (file[0] != '/' && strcmp(file, "[vdso]")))
 			continue;
 		pc_maps_add(maps, pid, start, end, pgoff, file);
 		n++;

@@ -131,11 +131,6 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 			"  another user of the PMU (perf_events, the NMI watchdog)\n"
 			"  holds its registers\n");
 		break;
-	case ENOSYS:
-		fprintf(stderr,
-			"  this kernel has no perf_counter_open() (system call %d)\n",
-			__NR_perf_counter_open);
-		break;
 	default:
 		break;
 	}

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "pc.h"
@@ -32,15 +33,7 @@ struct top_state {
 	uint64_t samples, lost;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 "usage: perf-counter top [-e EVENT] [-c PERIOD] [-d SECS] [-n ITERATIONS]\n"
@@ -155,11 +148,12 @@ int cmd_top(int argc, char **argv)
 {
 	const char *ev_name = "cpu-clock";
 	struct top_state st = { { NULL, 0 }, NULL, 0, NULL, 0, 0, 0 };
-	struct pollfd pfd[MAX_CPUS];
+	struct pollfd pfd[MAX_CPUS + 1];
 	struct pc_event ev;
-	struct sigaction sa = { 0 };
+	sigset_t set;
 	uint64_t period = 0;
 	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k;
+	int stop = 0;
 	static char buf[65536];
 
 	while ((opt = getopt(argc, argv, "e:c:d:n:C:h")) != -1) {
@@ -185,10 +179,10 @@ int cmd_top(int argc, char **argv)
 				       optarg);
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_help(stderr);
 			return 1;
 		}
 	}
@@ -205,6 +199,7 @@ int cmd_top(int argc, char **argv)
 		for (k = 0; k < ncpu; k++)
 			cpus[k] = k;
 	}
+	pc_symbols_init();
 	for (k = 0; k < ncpu; k++) {
 		struct pc_open_args a = { .pid = -1, .cpu = cpus[k],
 					  .group_fd = -1, .period = period };
@@ -217,9 +212,13 @@ int cmd_top(int argc, char **argv)
 			return 1;
 		}
 	}
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* SIGINT and SIGTERM end the loop, through a signalfd polled too */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	pfd[ncpu].fd = signalfd(-1, &set, SFD_CLOEXEC);
+	pfd[ncpu].events = POLLIN;
 	for (it = 0; !stop && (!iters || it < iters); it++) {
 		uint64_t t0 = pc_now_ns(), end = t0 + delay * 1000000000ULL;
 		uint64_t now;
@@ -227,8 +226,10 @@ int cmd_top(int argc, char **argv)
 		while (!stop && (now = pc_now_ns()) < end) {
 			int left = (end - now) / 1000000;
 
-			if (poll(pfd, ncpu, left > 0 ? left : 1) <= 0)
+			if (poll(pfd, ncpu + 1, left > 0 ? left : 1) <= 0)
 				continue;
+			if (pfd[ncpu].revents & POLLIN)
+				stop = 1;
 			for (k = 0; k < ncpu; k++) {
 				ssize_t n;
 

@@ -38,7 +38,7 @@ char *pc_strdup(const char *s)
 	return d;
 }
 
-void pc_die(const char *fmt, ...)
+_Noreturn void pc_die(const char *fmt, ...)
 {
 	va_list ap;
 

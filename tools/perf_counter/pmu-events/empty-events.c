@@ -10,6 +10,8 @@
 
 #include "pmu-events.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const struct pc_pmu_event p6_events[] = {
 	{ "l2_lines_in", "cache", "L2 lines allocated", 0x24, 0, 0, "" },
 	{ "data_mem_refs", "memory", "memory references, loads and stores",
@@ -28,9 +30,9 @@ const struct pc_pmu_table pc_pmu_tables[] = {
 		.dir = "x86/p6",
 		.cpu_name = "Intel P6 (stand-in table)",
 		.events = p6_events,
-		.nr_events = sizeof(p6_events) / sizeof(p6_events[0]),
+		.nr_events = ARRAY_SIZE(p6_events),
 	},
 };
 
 const unsigned int pc_pmu_nr_tables =
-	sizeof(pc_pmu_tables) / sizeof(pc_pmu_tables[0]);
+	ARRAY_SIZE(pc_pmu_tables);

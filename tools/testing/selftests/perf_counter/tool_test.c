@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The user tool, /bin/perf-counter, run as a person would and its
+ * output parsed: stat's counts, CSV, exit status, repeated runs and
+ * multiplexed scaling; record and report naming a known busy function;
+ * list; top; the errors a person can act on.
+ *
+ * The workloads are this program itself, run again with PC_TOOL_SPIN
+ * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages), PC_TOOL_EXIT (a
+ * status) or PC_TOOL_KILL (a signal) in its environment.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/stat.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+#define TOOL	"/bin/perf-counter"
+#define SELF	"/bin/tool_test"
+#define OUT	"/tmp/tool_test.out"
+#define ERR	"/tmp/tool_test.err"
+
+/*
+ * The function record/report must find: user-mode work only, never
+ * inlined into its caller (noipa: nor cloned).
+ */
+__attribute__((noipa)) void tool_spin_loop(uint64_t ns)
+{
+	pc_spin_ns(ns);
+}
+
+__attribute__((constructor(101))) static void tool_workload(void)
+{
+	const char *touch = getenv("PC_TOOL_TOUCH");
+	const char *spin = getenv("PC_TOOL_SPIN");
+	const char *status = getenv("PC_TOOL_EXIT");
+	const char *sig = getenv("PC_TOOL_KILL");
+
+	if (touch) {
+		pc_touch_pages(atoi(touch));
+		pc_spin_ns(100000000ULL);
+		_exit(0);
+	}
+	if (spin) {
+		tool_spin_loop(atoll(spin) * 1000000ULL);
+		_exit(0);
+	}
+	if (status)
+		_exit(atoi(status));
+	if (sig) {
+		signal(atoi(sig), SIG_DFL);
+		raise(atoi(sig));
+		_exit(99);
+	}
+}
+
+static char out_buf[1 << 16], err_buf[1 << 16];
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? 0 : read(fd, buf, len - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Run perf-counter with @argv (NULL-terminated, without the program)
+ * and @env (NAME=VALUE or NULL) as user @uid (-1: as we are); its exit
+ * status as a shell gives it, stdout in out_buf, stderr in err_buf.
+ */
+static int run_tool_as(int uid, const char *env, const char * const *args)
+{
+	const char *argv[32] = { TOOL };
+	int i, status;
+	pid_t pid;
+
+	for (i = 0; args[i] && i < 30; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	pid = fork();
+	if (!pid) {
+		int o = open(OUT, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		int e = open(ERR, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		dup2(o, 1);
+		dup2(e, 2);
+		if (env)
+			putenv((char *)env);
+		if (uid >= 0 && (setgid(uid) || setuid(uid)))
+			_exit(98);
+		execv(TOOL, (char **)argv);
+		_exit(97);
+	}
+	waitpid(pid, &status, 0);
+	slurp(OUT, out_buf, sizeof(out_buf));
+	slurp(ERR, err_buf, sizeof(err_buf));
+	fprintf(stderr, "# %s", TOOL);
+	for (i = 0; args[i]; i++)
+		fprintf(stderr, " %s", args[i]);
+	fprintf(stderr, "%s%s: status %d\n", env ? " with " : "",
+		env ? env : "", WIFEXITED(status) ? WEXITSTATUS(status) :
+		128 + WTERMSIG(status));
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+#define run_tool(env, ...) \
+	run_tool_as(-1, env, (const char * const []){ __VA_ARGS__, NULL })
+
+/* One CSV line of stat -x, split; how many fields. */
+struct csv {
+	char buf[512];
+	char *f[16];
+	int nr;
+};
+
+static int csv_split(const char *line, size_t len, char sep, struct csv *c)
+{
+	char *p;
+
+	if (len >= sizeof(c->buf))
+		len = sizeof(c->buf) - 1;
+	memcpy(c->buf, line, len);
+	c->buf[len] = '\0';
+	c->nr = 0;
+	p = c->buf;
+	c->f[c->nr++] = p;
+	for (; *p; p++)
+		if (*p == sep && c->nr < 16) {
+			*p = '\0';
+			c->f[c->nr++] = p + 1;
+		}
+	return c->nr;
+}
+
+/* The CSV line of @event in @text; 0 if none. */
+static int csv_find(const char *text, char sep, const char *event,
+		    struct csv *c)
+{
+	const char *line = text;
+
+	while (*line) {
+		const char *end = strchrnul(line, '\n');
+
+		csv_split(line, end - line, sep, c);
+		if (c->nr >= 3 && !strcmp(c->f[2], event))
+			return 1;
+		line = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static void show_output(void)
+{
+	fprintf(stderr, "# stdout:\n%s# stderr:\n%s", out_buf, err_buf);
+}
+
+/* Is there a PMU driver? Hardware counters are ENODEV without one. */
+static int have_pmu(void)
+{
+	struct perf_counter_hw_event hw;
+	int fd;
+
+	memset(&hw, 0, sizeof(hw));
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+					      PERF_COUNT_CPU_CYCLES);
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 || errno != ENODEV;
+}
+
+TEST(stat_counts_task_clock_and_the_pages_touched)
+{
+	struct csv c;
+	int status = run_tool("PC_TOOL_TOUCH=500", "stat", "-x", ",", "-o",
+			      "/tmp/tool_test.csv", "-e",
+			      "task-clock,page-faults,context-switches", "--",
+			      SELF);
+
+	slurp("/tmp/tool_test.csv", out_buf, sizeof(out_buf));
+	show_output();
+	ASSERT_EQ(0, status);
+	ASSERT_TRUE(csv_find(out_buf, ',', "task-clock", &c));
+	/* at least most of the 100 ms spin, in msec */
+	EXPECT_GT(strtod(c.f[0], NULL), 50.0);
+	EXPECT_STREQ("msec", c.f[1]);
+	ASSERT_TRUE(csv_find(out_buf, ',', "page-faults", &c));
+	EXPECT_GE(strtoull(c.f[0], NULL, 10), 500ULL);
+	EXPECT_STREQ("100.00", c.f[3]);
+}
+
+TEST(csv_lines_have_ten_fields_whatever_the_event)
+{
+	const char *line;
+	int lines = 0, status;
+
+	/* the default events: hardware ones may be <not supported> */
+	status = run_tool("PC_TOOL_SPIN=50", "stat", "-x", ";", "-o",
+			  "/tmp/tool_test.csv", SELF);
+	slurp("/tmp/tool_test.csv", out_buf, sizeof(out_buf));
+	show_output();
+	ASSERT_EQ(0, status);
+	for (line = out_buf; *line;) {
+		const char *end = strchrnul(line, '\n');
+		struct csv c;
+
+		EXPECT_EQ(10, csv_split(line, end - line, ';', &c));
+		lines++;
+		line = *end ? end + 1 : end;
+	}
+	EXPECT_EQ(10, lines);
+}
+
+TEST(exit_status_is_the_commands)
+{
+	EXPECT_EQ(3, run_tool("PC_TOOL_EXIT=3", "stat", "-e", "task-clock",
+			      SELF));
+	EXPECT_EQ(0, run_tool("PC_TOOL_EXIT=0", "stat", "-e", "task-clock",
+			      SELF));
+	EXPECT_EQ(128 + SIGTERM, run_tool("PC_TOOL_KILL=15", "stat", "-e",
+					  "task-clock", SELF));
+	EXPECT_EQ(3, run_tool("PC_TOOL_EXIT=3", "record", "-o",
+			      "/tmp/tool_test.data", SELF));
+	/* a command that cannot be run: a shell's 127 */
+	EXPECT_EQ(127, run_tool(NULL, "stat", "/nonexistent"));
+}
+
+TEST(repeated_runs_print_a_standard_deviation)
+{
+	struct csv c;
+	int status = run_tool("PC_TOOL_SPIN=30", "stat", "-r", "3", "-e",
+			      "task-clock,page-faults", SELF);
+
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "(3 runs)") != NULL);
+	EXPECT_TRUE(strstr(err_buf, "( +-") != NULL);
+	EXPECT_TRUE(strstr(err_buf, "seconds time elapsed") != NULL);
+	status = run_tool("PC_TOOL_SPIN=30", "stat", "-r", "3", "-x", ",",
+			  "-e", "task-clock", SELF);
+	ASSERT_EQ(0, status);
+	ASSERT_TRUE(csv_find(err_buf, ',', "task-clock", &c));
+	EXPECT_NE('\0', c.f[7][0]);	/* the stddev column */
+}
+
+/*
+ * Check each line of a multiplexed stat -x: ran part of the time, and
+ * the printed value is raw * enabled / running.
+ */
+static void check_scaled(struct __test_metadata *_metadata,
+			 const char * const *events, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct csv c;
+		double val, raw, ena, run, share;
+
+		ASSERT_TRUE(csv_find(err_buf, ',', events[i], &c));
+		ASSERT_EQ(10, c.nr);
+		val = strtod(c.f[0], NULL);
+		share = strtod(c.f[3], NULL);
+		raw = strtod(c.f[4], NULL);
+		ena = strtod(c.f[5], NULL);
+		run = strtod(c.f[6], NULL);
+		ASSERT_GT(run, 0);
+		EXPECT_LT(share, 100.0);
+		EXPECT_LT(run, ena);
+		EXPECT_LT(dabs(share - 100.0 * run / ena), 0.011);
+		if (!strcmp(c.f[1], "msec"))
+			val *= 1e6;
+		/* %.2f msec: 5000 ns of rounding; %.0f: 0.5 */
+		EXPECT_LT(dabs(val - raw * ena / run),
+			  strcmp(c.f[1], "msec") ? 1.0 : 5001.0);
+	}
+}
+
+TEST(software_groups_taking_turns_are_scaled)
+{
+	static const char * const ev[] = { "task-clock", "page-faults",
+					   "cpu-clock" };
+	int status;
+
+	/* -X: each group exclusive, so they take turns at each tick */
+	status = run_tool("PC_TOOL_TOUCH=2000", "stat", "-X", "-x", ",", "-e",
+			  "task-clock,page-faults,cpu-clock", SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	check_scaled(_metadata, ev, 3);
+	status = run_tool("PC_TOOL_TOUCH=2000", "stat", "-X", "-e",
+			  "task-clock,page-faults,cpu-clock", SELF);
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "% running; scaled from") != NULL);
+}
+
+TEST(hardware_groups_taking_turns_are_scaled)
+{
+	static const char * const ev[] = { "cycles", "branches" };
+	int status;
+
+	if (!have_pmu())
+		SKIP(return, "no PMU driver on this CPU: hardware counters are ENODEV");
+	status = run_tool("PC_TOOL_SPIN=300", "stat", "-X", "-x", ",", "-e",
+			  "cycles,branches", SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	check_scaled(_metadata, ev, 2);
+}
+
+TEST(record_and_report_name_the_busy_function)
+{
+	char *line;
+	int status;
+
+	/*
+	 * User mode only: under TCG the sampling timer's interrupt often
+	 * lands in the softirqs of the tick before it.
+	 */
+	status = run_tool("PC_TOOL_SPIN=1500", "record", "-e", "task-clock:u",
+			  "-c", "1000000", "-o", "/tmp/tool_test.data", SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "perf-counter record:") != NULL);
+	status = run_tool(NULL, "report", "-i", "/tmp/tool_test.data");
+	show_output();
+	ASSERT_EQ(0, status);
+	/* the first line of the profile is the busy function */
+	line = strstr(out_buf, "\n  ");
+	ASSERT_TRUE(line != NULL);
+	line = strtok(line + 1, "\n");
+	ASSERT_TRUE(strstr(line, "tool_spin_loop") != NULL);
+	EXPECT_TRUE(strstr(line, "tool_test") != NULL);
+	EXPECT_GT(strtod(line, NULL), 50.0);
+}
+
+TEST(unknown_event_suggests_the_nearest_names)
+{
+	int status = run_tool(NULL, "stat", "-e", "cylces", SELF);
+
+	show_output();
+	EXPECT_EQ(1, status);
+	EXPECT_TRUE(strstr(err_buf, "unknown event 'cylces'") != NULL);
+	EXPECT_TRUE(strstr(err_buf, "did you mean: cycles") != NULL);
+	status = run_tool(NULL, "record", "-e", "task-clok", SELF);
+	EXPECT_EQ(1, status);
+	EXPECT_TRUE(strstr(err_buf, "did you mean: task-clock") != NULL);
+}
+
+TEST(cpu_wide_counting_without_privilege_names_the_capability)
+{
+	char old[16] = "";
+	int fd, status;
+
+	/* the base kernel's default level, whatever this boot has */
+	slurp("/proc/sys/kernel/perf_event_paranoid", old, sizeof(old));
+	fd = open("/proc/sys/kernel/perf_event_paranoid", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(2, write(fd, "2\n", 2));
+	status = run_tool_as(65534, NULL, (const char * const []){ "stat",
+			     "-a", "-e", "task-clock", SELF, NULL });
+	show_output();
+	lseek(fd, 0, SEEK_SET);
+	if (write(fd, old, strlen(old)) < 0)
+		perror("restore perf_event_paranoid");
+	close(fd);
+	EXPECT_EQ(1, status);
+	EXPECT_TRUE(strstr(err_buf, "Permission denied") != NULL);
+	EXPECT_TRUE(strstr(err_buf, "CAP_SYS_ADMIN") != NULL);
+	EXPECT_TRUE(strstr(err_buf, "perf_event_paranoid") != NULL);
+}
+
+TEST(raw_event_the_driver_refuses_says_why)
+{
+	/* P6's EN bit (22) is the driver's: refused where there is one */
+	const char *why = have_pmu() ? "refuses raw code" :
+				       "no working PMU driver";
+	int status = run_tool(NULL, "stat", "-e", "r400000", SELF);
+
+	show_output();
+	EXPECT_EQ(1, status);
+	EXPECT_TRUE(strstr(err_buf, why) != NULL);
+}
+
+/* Is this a CPU the tables cover: a P6 by CPUID (the Pentium M)? */
+static int is_p6_pentium_m(void)
+{
+	char info[8192];
+
+	slurp("/proc/cpuinfo", info, sizeof(info));
+	return strstr(info, "GenuineIntel") && strstr(info, "cpu family\t: 6\n") &&
+	       strstr(info, "model\t\t: 13\n");
+}
+
+TEST(list_shows_every_kind_of_event)
+{
+	int status = run_tool(NULL, "list");
+
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "cycles") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "task-clock") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "page-faults") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "rNNN") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "Named events of this CPU") != NULL);
+	if (is_p6_pentium_m()) {
+		EXPECT_TRUE(strstr(out_buf, "none in the tables") == NULL);
+		EXPECT_TRUE(strstr(out_buf, "P6") != NULL);
+	}
+}
+
+TEST(top_refreshes_as_often_as_asked)
+{
+	const char *p = out_buf;
+	int n = 0;
+	int status = run_tool(NULL, "top", "-d", "1", "-n", "2");
+
+	show_output();
+	ASSERT_EQ(0, status);
+	while ((p = strstr(p, "perf-counter top:"))) {
+		n++;
+		p++;
+	}
+	EXPECT_EQ(2, n);
+	EXPECT_TRUE(strstr(out_buf, "[k]") != NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (!__constructor_order)
+		__constructor_order = _CONSTRUCTOR_ORDER_BACKWARD;
+	return test_harness_run(argc, argv);
+}
