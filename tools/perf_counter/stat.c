@@ -171,6 +171,19 @@ static void read_all(struct stat_counter *c, int nr, struct stat_opts *o,
 			}
 			close(s->fd[k]);
 		}
+	}
+	for (i = 0; i < nr; i++) {
+		struct stat_counter *s = &c[i];
+
+		if (s->unsupported)
+			continue;
+		/*
+		 * A member runs exactly when its leader does, but is enabled
+		 * from its open while the leader waits for the command's
+		 * exec: the group's enabled time is the leader's.
+		 */
+		if (s->leader != i && !c[s->leader].unsupported)
+			s->ena = c[s->leader].ena;
 		if (s->run) {
 			s->scaled[run] = s->run < s->ena ?
 				(double)s->val * s->ena / s->run :

@@ -222,6 +222,26 @@ TEST(csv_lines_have_ten_fields_whatever_the_event)
 	EXPECT_EQ(10, lines);
 }
 
+TEST(default_table_names_every_event_and_what_it_implies)
+{
+	static const char * const names[] = {
+		"task-clock", "context-switches", "cpu-migrations",
+		"page-faults", "cycles", "instructions", "branches",
+		"branch-misses", "cache-references", "cache-misses",
+		"CPUs utilized", "seconds time elapsed",
+		"Performance counter stats for '" SELF "'",
+	};
+	unsigned int i;
+	int status = run_tool("PC_TOOL_TOUCH=100", "stat", SELF);
+
+	show_output();
+	ASSERT_EQ(0, status);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		EXPECT_TRUE(strstr(err_buf, names[i]) != NULL);
+	if (!have_pmu())
+		EXPECT_TRUE(strstr(err_buf, "<not supported>") != NULL);
+}
+
 TEST(exit_status_is_the_commands)
 {
 	EXPECT_EQ(3, run_tool("PC_TOOL_EXIT=3", "stat", "-e", "task-clock",
@@ -404,18 +424,22 @@ static int is_p6_pentium_m(void)
 
 TEST(list_shows_every_kind_of_event)
 {
-	int status = run_tool(NULL, "list");
+	int status = run_tool(NULL, "list", "cpu");
 
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "Named events of this CPU") != NULL);
+	if (is_p6_pentium_m()) {
+		EXPECT_TRUE(strstr(out_buf, "none in the tables") == NULL);
+		EXPECT_TRUE(strstr(out_buf, "P6") != NULL);
+	}
+	status = run_tool(NULL, "list");
 	ASSERT_EQ(0, status);
 	EXPECT_TRUE(strstr(out_buf, "cycles") != NULL);
 	EXPECT_TRUE(strstr(out_buf, "task-clock") != NULL);
 	EXPECT_TRUE(strstr(out_buf, "page-faults") != NULL);
 	EXPECT_TRUE(strstr(out_buf, "rNNN") != NULL);
 	EXPECT_TRUE(strstr(out_buf, "Named events of this CPU") != NULL);
-	if (is_p6_pentium_m()) {
-		EXPECT_TRUE(strstr(out_buf, "none in the tables") == NULL);
-		EXPECT_TRUE(strstr(out_buf, "P6") != NULL);
-	}
 }
 
 TEST(top_refreshes_as_often_as_asked)
