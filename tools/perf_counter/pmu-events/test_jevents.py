@@ -610,6 +610,46 @@ def driver_accepts(pmu, e):
     return None
 
 
+# The tool's table lookup (tools/perf_counter: "^(%s)$", REG_EXTENDED,
+# REG_ICASE), for each identity given: the directory of every table that
+# matches, "-" for none; exit status 1 if two match.
+REGCOMP_MAIN = r'''
+#include <regex.h>
+#include <stdio.h>
+#include "pmu-events.h"
+
+int main(int argc, char **argv)
+{
+	int i, status = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *hit = "-";
+		unsigned int t, n = 0;
+
+		for (t = 0; t < pc_pmu_nr_tables; t++) {
+			char src[512];
+			regex_t re;
+
+			snprintf(src, sizeof(src), "^(%s)$", pc_pmu_tables[t].cpuid);
+			if (regcomp(&re, src, REG_EXTENDED | REG_NOSUB | REG_ICASE)) {
+				fprintf(stderr, "%s does not compile\n", src);
+				return 1;
+			}
+			if (!regexec(&re, argv[i], 0, NULL, 0)) {
+				hit = pc_pmu_tables[t].dir;
+				n++;
+			}
+			regfree(&re);
+		}
+		if (n > 1)
+			status = 1;
+		printf("%s %s\n", argv[i], hit);
+	}
+	return status;
+}
+'''
+
+
 class RealTree(unittest.TestCase):
     """arch/ as committed: it generates, compiles, and every config is
     one its driver accepts."""
@@ -639,6 +679,36 @@ class RealTree(unittest.TestCase):
                             capture_output=True, text=True)
         self.assertEqual((cc.returncode, cc.stderr), (0, ''))
         self.assertTrue(os.path.exists(obj))
+
+    def test_identities_compile_and_match_with_posix_regcomp(self):
+        """The tool matches "^(identity)$" with regcomp(REG_EXTENDED):
+        glibc's POSIX matcher, not Python's, must pick each CPU."""
+        gcc = shutil.which('gcc')
+        if not gcc:
+            self.skipTest('gcc is not installed')
+        main = os.path.join(self.tmp, 'match.c')
+        with open(main, 'w') as f:
+            f.write(REGCOMP_MAIN)
+        exe = os.path.join(self.tmp, 'match')
+        cc = subprocess.run([gcc, '-Wall', '-Wextra', '-Werror', '-I', HERE,
+                             main, self.out, '-o', exe],
+                            capture_output=True, text=True)
+        self.assertEqual((cc.returncode, cc.stderr), (0, ''))
+        cases = {'GenuineIntel-6-13': 'x86/p6', 'GenuineIntel-6-1': 'x86/p6',
+                 'GenuineIntel-6-14': '-', 'GenuineIntel-6-130': '-',
+                 'AuthenticAMD-6-8': 'x86/k7', 'AuthenticAMD-15-65': 'x86/k8',
+                 'AuthenticAMD-16-4': 'x86/k10', 'AuthenticAMD-23-1': '-',
+                 'GenuineIntel-15-4': 'x86/p4', '0x00040103': 'powerpc/604',
+                 '0x000a0203': 'powerpc/604e', '0x00083203': 'powerpc/750',
+                 '0x70020101': 'powerpc/750', '0x000c0209': 'powerpc/7400',
+                 '0x800c1101': 'powerpc/7400', '0x80040202': 'powerpc/7450',
+                 '0x80050000': '-', '0x00390202': '-'}
+        run = subprocess.run([exe] + list(cases), capture_output=True,
+                             text=True)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        got = dict(line.split(' ', 1) for line in run.stdout.split('\n')
+                   if line)
+        self.assertEqual(got, cases)
 
     def test_every_cpu_and_size(self):
         dirs = [t.dir for t in self.tables]
