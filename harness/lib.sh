@@ -25,6 +25,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # base tree's own directories.
 OVERLAY_DIRS="include kernel arch tools Documentation"
 OWN_DIRS="kernel/perf_counter arch/x86/perf_counter arch/powerpc/perf_counter
+	tools/perf_counter
 	tools/testing/selftests/perf_counter Documentation/perf_counter"
 OWN_FILES="include/linux/perf_counter.h include/linux/perf_counter_hw.h
 	include/uapi/linux/perf_counter.h"
