@@ -599,9 +599,13 @@ def main(argv):
         print(f'{e.filename}:0: {e.strerror}', file=sys.stderr)
         return 1
     tmp = output + '.tmp'
-    with open(tmp, 'w', encoding='utf-8') as f:
-        f.write(text)
-    os.replace(tmp, output)
+    try:
+        with open(tmp, 'w', encoding='utf-8') as f:
+            f.write(text)
+        os.replace(tmp, output)
+    except OSError as e:
+        print(f'{output}:0: cannot write: {e.strerror}', file=sys.stderr)
+        return 1
     return 0
 
 
