@@ -15,6 +15,11 @@ kmemleak list on a target with kmemleak is a failure, never a pass.
 With --lint-man first (make test), one more result: mandoc -Tlint finds
 nothing to say of the man pages in man2/.
 
+build/host/test/console-host.log, from harness/host-tests.sh, is the host
+unit tests' log (no kernel): the same PC-RUN / PC-EXIT markers and KTAP,
+each case one result, every one of HOST_PROGRAMS run to its exit, and
+"the host tests reached their end" (PC-DONE ok).
+
 Usage: report.py [--lint-man] LOG...   Exit status 1 if anything failed.
 """
 import fnmatch
@@ -59,6 +64,8 @@ LEAK = re.compile(r'^unreferenced object (0x[0-9a-f]+) \(size (\d+)\)')
 ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
                        r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# What harness/host-tests.sh runs, as its PC-RUN lines name them.
+HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py']
 
 
 def manifest(target):
@@ -287,6 +294,14 @@ def report(path, res):
     # target and mode from build/TARGET/MODE/console-CPU.log
     parts = path.rsplit('/', 3)
     target, mode = (parts[-3], parts[-2]) if len(parts) >= 3 else ('', '')
+    if target == 'host':
+        # the host unit tests: no kernel, no boot checks
+        done = [line for line in lines if line.startswith('PC-DONE')]
+        res.add(f'{where} host tests reached their end, every program '
+                'passed', 'ok' if done == ['PC-DONE ok'] else 'fail',
+                done[0] if done else 'no PC-DONE')
+        selftests(lines, res, where, HOST_PROGRAMS)
+        return
     want = manifest(target)
     if want is None:
         res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')

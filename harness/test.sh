@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build, boot and test every target; print each result and one closing
-# line "N passed, N failed[, N skipped]". Exit status 1 on any failure.
+# Run the host unit tests, then build, boot and test every target; print
+# each result and one closing line "N passed, N failed[, N skipped]".
+# Exit status 1 on any failure.
 # Usage: test.sh TARGET...
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-logs=()
+# the host unit tests first (seconds, no kernel): their log is one more
+logs=("$(bash "$TOP/harness/host-tests.sh")")
 for target in "$@"; do
 	. "$TOP/configs/$target.env"
 	bash "$TOP/harness/build-kernel.sh" "$target" || {
