@@ -88,10 +88,13 @@ static void list_cpu_events(void)
 
 			if (strcmp(e->topic, topic))
 				continue;
-			printf("  %-32s %s [raw 0x%llx%s%s]\n", e->name,
-			       e->desc, e->config,
-			       e->counters[0] ? ", counters " : "",
-			       e->counters);
+			printf("  %-32s %s [raw 0x%llx", e->name, e->desc,
+			       e->config);
+			if (e->nr_extra)
+				printf(", extra 0x%llx", e->extra);
+			if (e->counters[0])
+				printf(", counters %s", e->counters);
+			printf("]\n");
 		}
 	}
 }

@@ -329,9 +329,10 @@ static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
 	for (i = 0; i < nr; i++) {
 		struct stat_counter *s = &c[i];
 		double m, sd, share;
+		int more;
 
 		if (s->unsupported || !s->runs_counted) {
-			fprintf(f, "  %18s  %-24s\n", s->unsupported ?
+			fprintf(f, "  %18s  %s\n", s->unsupported ?
 				"<not supported>" : "<not counted>",
 				s->ev.name);
 			continue;
@@ -344,13 +345,14 @@ static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
 			fprintf(f, "  %18s  %-24s",
 				pc_commas((uint64_t)(m + 0.5), buf,
 					  sizeof(buf)), s->ev.name);
+		share = s->sum_share / s->runs_counted;
+		more = runs > 1 || share < 0.99995;
 		if (metric(c, nr, i, runs, el, &mv, &mu))
-			fprintf(f, " # %10.3f %-20s", mv, mu);
-		else
+			fprintf(f, " # %10.3f %-*s", mv, more ? 20 : 0, mu);
+		else if (more)
 			fprintf(f, "   %10s %-20s", "", "");
 		if (runs > 1)
 			fprintf(f, " ( +-%6.2f%% )", sd);
-		share = s->sum_share / s->runs_counted;
 		if (share < 0.99995)
 			fprintf(f, "  (%.2f%% running; scaled from %s, +-%.2f%%)",
 				100.0 * share,
