@@ -101,7 +101,8 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 			fprintf(stderr,
 				"  the PMU driver refuses raw code 0x%llx: bits it owns or\n"
 				"  the model reserves, or an event it has no counter for\n",
-				(unsigned long long)PERF_COUNTER_ID(ev->config));
+				(unsigned long long)(ev->config &
+						     PERF_COUNTER_CONFIG_MASK));
 		else if (ev->kind == PC_HW)
 			fprintf(stderr,
 				"  this CPU's PMU driver has no '%s' event\n",
