@@ -6,6 +6,8 @@
  * own children count too), then touches memory, forks, sleeps and
  * computes. The parent prints each counter's value, time enabled and
  * time running, beside 6.1's perf_events counting the same events.
+ * "pc-demo --workload" runs the workload alone: make run counts it with
+ * perf-counter stat and profiles it with perf-counter record and report.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -39,15 +41,12 @@ static const struct {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_EVENTS ARRAY_SIZE(events)
 
-static void workload(void)
+/* memory: 4096 fresh pages, a fault each */
+static void touch_memory(void)
 {
 	size_t len = 16 << 20;
-	unsigned long sum = 0;
-	unsigned long n, d;
 	char *p;
-	int i, status;
 
-	/* memory: 4096 fresh pages */
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p != MAP_FAILED) {
@@ -55,7 +54,13 @@ static void workload(void)
 			p[off] = 1;
 		munmap(p, len);
 	}
-	/* forks: 20 children that each touch a little memory */
+}
+
+/* forks: 20 children that each touch a little memory */
+static void fork_children(void)
+{
+	int i, status;
+
 	for (i = 0; i < 20; i++) {
 		pid_t pid = fork();
 
@@ -67,20 +72,38 @@ static void workload(void)
 		}
 		waitpid(pid, &status, 0);
 	}
-	/* sleep: 50 ms off the CPU */
-	usleep(50000);
-	/* compute: primes below 200000 by trial division */
-	for (n = 2; n < 200000; n++) {
+}
+
+/*
+ * compute: primes below @limit by trial division, the profile's top
+ * line (not static, so that it stays a function of its own)
+ */
+unsigned long count_primes(unsigned long limit);
+unsigned long count_primes(unsigned long limit)
+{
+	unsigned long n, d, sum = 0;
+
+	for (n = 2; n < limit; n++) {
 		for (d = 2; d * d <= n; d++)
 			if (n % d == 0)
 				break;
 		if (d * d > n)
 			sum++;
 	}
-	printf("pc-demo: the child found %lu primes below 200000\n", sum);
+	return sum;
 }
 
-int main(void)
+static void workload(void)
+{
+	touch_memory();
+	fork_children();
+	/* sleep: 50 ms off the CPU */
+	usleep(50000);
+	printf("pc-demo: the child found %lu primes below 200000\n",
+	       count_primes(200000));
+}
+
+int main(int argc, char **argv)
 {
 	int ours[NR_EVENTS], theirs[NR_EVENTS], go[2], status;
 	uint64_t v[3], pe;
@@ -88,6 +111,11 @@ int main(void)
 	char c = 0;
 	pid_t pid;
 
+	/* the workload alone, for perf-counter stat and record to count */
+	if (argc > 1 && !strcmp(argv[1], "--workload")) {
+		workload();
+		return 0;
+	}
 	if (pipe(go))
 		return 1;
 	pid = fork();

@@ -110,6 +110,15 @@ else
 	perf_counter_tool
 	$TEST_CC $cflags -o "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c"
 	echo "/bin/pc-$mode" >> "$root/etc/pc-run"
+	if [ "$mode" = demo ]; then
+		# the same workload through the user tool: its stat table,
+		# then a profile of its user-mode time (a sample a ms)
+		{
+			echo "/bin/perf-counter stat /bin/pc-demo --workload"
+			echo "/bin/perf-counter record -e task-clock:u -c 1000000 -o /tmp/pc-demo.data /bin/pc-demo --workload"
+			echo "/bin/perf-counter report -i /tmp/pc-demo.data"
+		} >> "$root/etc/pc-run"
+	fi
 fi
 
 # gen_init_cpio makes device nodes without root.
