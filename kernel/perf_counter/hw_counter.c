@@ -243,7 +243,9 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
  * @cpuc:	the CPU the counter is on
  * @counter:	a counter on one of @cpuc's registers
  *
- * Safe against the overflow interrupt folding the same counter.
+ * Safe against the overflow interrupt folding the same counter. Only a
+ * sampling counter has a period to take the events from: a counting
+ * counter's left stays as it was (on 32-bit, one 64-bit atomic less).
  *
  * Return: the events added.
  */
@@ -260,7 +262,8 @@ u64 pc_hw_fold(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 
 	delta = (now - prev) & pc_hw_mask(cpuc->pmu);
 	atomic64_add(delta, &counter->count);
-	local64_sub(delta, &hwc->left);
+	if (pc_is_sampling(counter))
+		local64_sub(delta, &hwc->left);
 	return delta;
 }
 
