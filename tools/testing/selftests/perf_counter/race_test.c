@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -34,16 +35,62 @@ static int race_rounds(void)
 }
 
 /*
- * Children that wait on @go and exit when its write end closes. Each
- * first closes its descriptors of the counter @fd and of @go's write
- * end (the copy it holds needs neither) and says so on a pipe of its
- * own; this returns once all have, so the parent's close() is the last
- * of the counter's file, the one that ends the counter while the
- * children exit. (A child still holding it would end the counter in
- * its own close, before closing @go: the others could not exit until it
- * was done, and nothing would race.) Their orphaned children are this
- * task's to reap (a thousand rounds of them left to init would use up
- * the PIDs).
+ * The children share this task's memory (CLONE_VM, as vfork's do) but
+ * are processes of their own: their own descriptors, their own copies
+ * of the counters, their own exit. Copying the address space is what
+ * a fork spends most on under KASAN (some 30 ms a child under TCG, so
+ * that a thousand rounds of 64 took over half an hour); the counters'
+ * copies are made and ended by the same code either way. Each has its
+ * own stack below; the grandchildren are real forks, so a fork that
+ * copies an address space races the close too.
+ */
+#define CHILD_STACK	(64 << 10)
+
+struct waiter {
+	int fd, go_r, go_w, ready_r, ready_w;
+	int fork_more;
+};
+
+static struct waiter waiters[CHILDREN];
+static char *stacks;
+
+/*
+ * A child: closes its descriptors of the counter and of the go pipe's
+ * write end (the copies it holds need neither: without CLONE_FILES its
+ * table is its own), says so, waits for go,
+ * touches its pages and exits (after forking, for the sampling
+ * variant). Only system calls: it shares the parent's memory, libc's
+ * state too.
+ */
+static int waiter_run(void *arg)
+{
+	struct waiter *w = arg;
+	char c;
+
+	close(w->fd);
+	close(w->go_w);
+	close(w->ready_r);
+	if (write(w->ready_w, "r", 1) != 1)
+		_exit(1);
+	close(w->ready_w);
+	if (read(w->go_r, &c, 1) < 0)
+		_exit(1);
+	pc_touch_pages(CHILD_PAGES);
+	/* A grandchild forked as the counter closes: its own memory. */
+	if (w->fork_more && syscall(SYS_fork) == 0)
+		syscall(SYS_exit, 0);
+	_exit(0);
+}
+
+/*
+ * Children that wait on @go and exit when its write end closes; this
+ * returns once each has closed what it must not hold, so the parent's
+ * close() is the last of the counter's file, the one that ends the
+ * counter while the children exit. (A child still holding it would end
+ * the counter in its own close, before closing @go: the others could
+ * not exit until it was done, and nothing would race.) Their orphaned
+ * children are this task's to reap (a thousand rounds of them left to
+ * init would use up the PIDs).
  */
 static int start_waiters(pid_t *pids, int n, const int go[2], int fd,
 			 int fork_more)
@@ -51,27 +98,30 @@ static int start_waiters(pid_t *pids, int n, const int go[2], int fd,
 	int i, ready[2], heard = 0;
 	char c;
 
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(ready))
+	if (!stacks) {
+		stacks = mmap(NULL, (size_t)CHILDREN * CHILD_STACK,
+			      PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (stacks == MAP_FAILED) {
+			stacks = NULL;
+			return -1;
+		}
+	}
+	if (n > CHILDREN || prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(ready))
 		return -1;
 	for (i = 0; i < n; i++) {
-		pids[i] = fork();
+		struct waiter *w = &waiters[i];
+
+		w->fd = fd;
+		w->go_r = go[0];
+		w->go_w = go[1];
+		w->ready_r = ready[0];
+		w->ready_w = ready[1];
+		w->fork_more = fork_more;
+		pids[i] = clone(waiter_run, stacks + (i + 1) * CHILD_STACK,
+				CLONE_VM | SIGCHLD, w);
 		if (pids[i] < 0)
 			break;
-		if (pids[i] == 0) {
-			close(fd);
-			close(go[1]);
-			close(ready[0]);
-			if (write(ready[1], "r", 1) != 1)
-				_exit(1);
-			close(ready[1]);
-			if (read(go[0], &c, 1) < 0)
-				_exit(1);
-			pc_touch_pages(CHILD_PAGES);
-			/* A grandchild forked as the counter closes. */
-			if (fork_more && fork() == 0)
-				_exit(0);
-			_exit(0);
-		}
 	}
 	close(ready[1]);
 	while (heard < i && read(ready[0], &c, 1) == 1)
