@@ -36,8 +36,12 @@ class InputError(Exception):
 # ---------------------------------------------------------------------------
 # The drivers: what a raw event looks like to each.
 
+# Counter 1 of the BPU group: p4.c never uses it (p4.h P4_BROKEN_COUNTER).
+P4_BROKEN_COUNTER = 1
+
 # P4 ESCRs (Intel SDM vol. 3B, "Performance Counter MSRs and Associated
-# CCCR and ESCR MSRs"): name -> (MSR, CCCR ESCR_SELECT, counters it feeds).
+# CCCR and ESCR MSRs"): name -> (MSR, CCCR ESCR_SELECT, counters
+# it feeds that the driver uses).
 def _p4_escr_table():
     table = {}
     rows = [
@@ -62,7 +66,8 @@ def _p4_escr_table():
             if unit == 'SSU' and half == 1:
                 continue        # there is no SSU_ESCR1
             base = first[group] + 2 * half
-            counters = [base, base + 1]
+            counters = [c for c in (base, base + 1)
+                        if c != P4_BROKEN_COUNTER]
             if group == 'IQ':
                 counters.append(16 + half)
             # CRU_ESCR0/1, CRU_ESCR2/3, CRU_ESCR4/5 are numbered by pair

@@ -110,7 +110,7 @@ def good_files():
         'x86/p4t/pipeline.json': js([
             {'ArchStdEvent': 'CPU_CYCLES', 'EventCode': '0x13',
              'UMask': '0x0001', 'ESCR': 'FSB_ESCR0,FSB_ESCR1',
-             'Counter': '0,1,2,3'},
+             'Counter': '0,2,3'},
             {'EventName': 'INSTR_RETIRED', 'EventCode': '0x02',
              'UMask': '0x0003', 'ESCR': 'cru_escr1,CRU_ESCR0',
              'Counter': '12,13,14,15,16,17',
@@ -164,11 +164,12 @@ class GoodTree(unittest.TestCase):
 
     def test_p4_cccr_escr_and_extra_word(self):
         e = self.by['x86/p4t']['cpu_cycles']
-        # FSB_ESCR0 is MSR 0x3a2, CCCR ESCR_SELECT 6
+        # FSB_ESCR0 is MSR 0x3a2, CCCR ESCR_SELECT 6; it feeds counters
+        # 0 and 1, but the driver never uses BPU counter 1
         self.assertEqual(e['config'], 0x3a2 << 32 | 6 << 13)
         self.assertEqual(e['extra'], 0x13 << 25 | 0x0001 << 9)
         self.assertEqual(e['nr_extra'], 1)
-        self.assertEqual(e['counters'], '0,1')
+        self.assertEqual(e['counters'], '0')
         e = self.by['x86/p4t']['instr_retired']
         # the first ESCR named is the one encoded: CRU_ESCR1, 0x3b9
         self.assertEqual(e['config'], 0x3b9 << 32 | 4 << 13)
@@ -388,7 +389,7 @@ class Malformed(unittest.TestCase):
               'Counter': '0,1,2,3', 'BriefDescription': 'w'}
         self.check({'x86/p4t/pipeline.json': js([ev])},
                    'x86/p4t/pipeline.json', 6,
-                   'Counter: the ESCRs named feed counters 0,1')
+                   'Counter: the ESCRs named feed counters 0')
 
     def test_p4_missing_escr(self):
         ev = {'EventName': 'W', 'EventCode': '1', 'Counter': '0,1',
@@ -479,6 +480,12 @@ def p4_escrs_of_the_driver():
     return {int(m[0], 16): (int(m[2]), groups[m[1]], int(m[3]))
             for m in re.findall(r'\{ (0x[0-9a-f]+), (P4_\w+), (\d), (\d) \}',
                                 body)}
+
+
+def p4_broken_counter_of_the_driver():
+    """p4.h's P4_BROKEN_COUNTER: the counter p4_places() never offers."""
+    text = driver_source('arch/x86/perf_counter/p4.h')
+    return int(re.search(r'#define P4_BROKEN_COUNTER\s+(\d+)', text)[1])
 
 
 def p6_constraints_of_the_driver():
@@ -583,6 +590,7 @@ def driver_accepts(pmu, e):
         fed = {group * 4 + half * 2, group * 4 + half * 2 + 1}
         if group == 3:
             fed.add(16 + half)
+        fed.discard(p4_broken_counter_of_the_driver())
         if not counters_of(e, set()) <= fed or not e['counters']:
             return f'counters {e["counters"]} not the ESCR\'s {sorted(fed)}'
         return None
@@ -781,9 +789,12 @@ class RealTree(unittest.TestCase):
         ours = {msr: (select, tuple(counters))
                 for msr, select, counters in jevents.P4_ESCRS.values()}
         self.assertEqual(set(ours), set(driver))
+        broken = p4_broken_counter_of_the_driver()
+        self.assertEqual(jevents.P4_BROKEN_COUNTER, broken)
         for msr, (select, group, half) in driver.items():
             first = group * 4 + half * 2
             fed = (first, first + 1) + ((16 + half,) if group == 3 else ())
+            fed = tuple(c for c in fed if c != broken)
             self.assertEqual(ours[msr], (select, fed), hex(msr))
 
     def test_identities_pick_the_drivers_cpus(self):
