@@ -137,7 +137,35 @@ KIND_FIELDS = {
 }
 ALL_FIELDS = COMMON_FIELDS.union(*KIND_FIELDS.values())
 
-NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.]*$')
+NAME_RE = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.]*')
+
+# The tool's generic and software event names (tools/perf_counter/events.c,
+# pc_names[]): the tool looks them up before a table's names, so a table
+# event of one of these names could never be reached by -e.
+GENERIC_NAMES = frozenset((
+    'cycles', 'cpu-cycles', 'instructions', 'cache-references',
+    'cache-misses', 'branches', 'branch-instructions', 'branch-misses',
+    'bus-cycles', 'cpu-clock', 'task-clock', 'page-faults', 'faults',
+    'minor-faults', 'major-faults', 'context-switches', 'cs',
+    'cpu-migrations', 'migrations'))
+# A name the tool reads as a raw code (events.c, parse_raw()).
+RAW_RE = re.compile(r'r[0-9a-fA-F]+')
+# A number in a string: hex with 0x, or decimal.
+NUMBER_RE = re.compile(r'0x[0-9a-fA-F]+|[0-9]+')
+# A description: printable, no control character (C0, DEL or C1).
+CONTROL_RE = re.compile(r'[\x00-\x1f\x7f-\x9f]')
+
+
+def name_problem(name):
+    """Why @name cannot be an event name, or None."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        return f'{json.dumps(name)} is not letters, digits, _ and .'
+    if name.lower() in GENERIC_NAMES:
+        return f'"{name}" is the tool\'s generic event "{name.lower()}", ' \
+            'which -e finds first'
+    if RAW_RE.fullmatch(name.lower()):
+        return f'"{name}" reads as the raw code "{name.lower()}" to -e'
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -438,8 +466,11 @@ def read_std_events(arch_dir, arch):
                 raise ev.error('a standard event cannot name another',
                                'ArchStdEvent')
             name = ev.fields.get('EventName')
-            if not isinstance(name, str) or not NAME_RE.match(name):
+            if not isinstance(name, str) or not NAME_RE.fullmatch(name):
                 raise ev.error('missing or bad field "EventName"')
+            why = name_problem(name)
+            if why:
+                raise ev.error(f'EventName: {why}', 'EventName')
             if name.lower() in std:
                 raise ev.error(f'duplicate standard event "{name.lower()}"',
                                'EventName')
@@ -475,9 +506,9 @@ def build_event(ev, std, pmu, topic):
         if key not in fields:
             raise ev.error(f'missing field "{key}"')
     name = fields['EventName']
-    if not isinstance(name, str) or not NAME_RE.match(name):
-        raise ev.error(f'EventName: "{name}" is not letters, digits, _ '
-                       'and .', 'EventName')
+    why = name_problem(name)
+    if why:
+        raise ev.error(f'EventName: {why}', 'EventName')
     desc = fields['BriefDescription']
     if not isinstance(desc, str) or not desc.strip():
         raise ev.error('BriefDescription: empty or not a string',

@@ -73,7 +73,7 @@ MAPFILE = '''# identity,dir,pmu,name
 X86_STD = [
     {'EventName': 'CPU_CYCLES', 'Counter': 'any',
      'BriefDescription': 'standard cycles'},
-    {'EventName': 'BRANCHES', 'EventCode': '0xc4', 'Counter': 'any',
+    {'EventName': 'BR_RETIRED', 'EventCode': '0xc4', 'Counter': 'any',
      'BriefDescription': 'standard branches'},
 ]
 PPC_STD = [
@@ -83,8 +83,8 @@ PPC_STD = [
 
 P6_PIPE = [
     {'ArchStdEvent': 'cpu_cycles', 'EventCode': '0x79'},
-    {'ArchStdEvent': 'BRANCHES', 'EventCode': 197,
-     'BriefDescription': 'overridden', 'Counter': '1'},
+    {'ArchStdEvent': 'BR_RETIRED', 'EventCode': 197,
+     'BriefDescription': 'overridden', 'Counter': '0,1'},
     {'EventName': 'Zeta', 'EventCode': '0x2e', 'UMask': '0x41',
      'EdgeDetect': 1, 'Invert': '1', 'CounterMask': '3', 'Counter': '0,1',
      'BriefDescription': 'say "hi" \\ ??= \u00e9\n\tend'},
@@ -202,10 +202,10 @@ class GoodTree(unittest.TestCase):
         self.assertEqual((e['config'], e['desc']), (0x01, 'cycles'))
 
     def test_arch_std_event_overridden(self):
-        e = self.by['x86/p6t']['branches']
+        e = self.by['x86/p6t']['br_retired']
         self.assertEqual(e['desc'], 'overridden')
         self.assertEqual(e['config'], 197)
-        self.assertEqual(e['counters'], '1')
+        self.assertEqual(e['counters'], '')
 
     def test_names_lower_case_topic_from_file(self):
         self.assertIn('zeta', self.by['x86/p6t'])
@@ -226,7 +226,7 @@ class GoodTree(unittest.TestCase):
         names = re.findall(r'\.name = "([^"]*)"', out)
         p6 = names[:5]
         # by topic (bus before pipeline), then by name
-        self.assertEqual(p6, ['bus_x', 'alpha', 'branches', 'cpu_cycles',
+        self.assertEqual(p6, ['bus_x', 'alpha', 'br_retired', 'cpu_cycles',
                               'zeta'])
         dirs = re.findall(r'\.dir = "([^"]*)"', out)
         self.assertEqual(dirs, ['x86/p6t', 'x86/k10t', 'x86/p4t',
@@ -296,9 +296,9 @@ class Malformed(unittest.TestCase):
 
     def test_missing_comma_between_events(self):
         text = js(P6_PIPE).replace('},\n    {\n        "ArchStdEvent": '
-                                   '"BRANCHES"',
+                                   '"BR_RETIRED"',
                                    '}\n    {\n        "ArchStdEvent": '
-                                   '"BRANCHES"')
+                                   '"BR_RETIRED"')
         self.check({'x86/p6t/pipeline.json': text},
                    'x86/p6t/pipeline.json', 6,
                    "malformed JSON: expecting ',' or ']'")
@@ -751,15 +751,15 @@ class RealTree(unittest.TestCase):
         want = {
             # p6.c's event_map; k7.c's AMD_K7_EVENT_MAP (amd.h); p4.c's
             # p4_generic[]; models.c's events[]
-            'x86/p6': {'cpu_cycles': 0x79, 'instructions': 0xc0,
+            'x86/p6': {'cpu_cycles': 0x79, 'inst_retired': 0xc0,
                        'branch_instructions': 0xc4, 'branch_misses': 0xc5,
                        'l2_rqsts': 0x0f2e, 'l2_rqsts.i_state': 0x012e,
                        'bus_drdy_clocks': 0x62},
-            'x86/k8': {'cpu_cycles': 0x76, 'instructions': 0xc0,
+            'x86/k8': {'cpu_cycles': 0x76, 'retired_instructions': 0xc0,
                        'branch_instructions': 0xc2, 'branch_misses': 0xc3,
                        'dc_accesses': 0x40, 'dc_misses': 0x41},
             'x86/p4': {'cpu_cycles': 0x3a2 << 32 | 6 << 13,
-                       'instructions': 0x3b8 << 32 | 4 << 13,
+                       'instr_retired': 0x3b8 << 32 | 4 << 13,
                        'branch_misses': 0x3c2 << 32 | 2 << 13},
             'powerpc/604': {'data_cache_misses': 0x206,
                             'branches_completed': 0x208,
@@ -779,9 +779,25 @@ class RealTree(unittest.TestCase):
                     self.assertEqual(by[d][name]['config'], config)
         p4 = by['x86/p4']
         self.assertEqual(p4['cpu_cycles']['extra'], 0x13 << 25 | 1 << 9)
-        self.assertEqual(p4['instructions']['extra'], 0x02 << 25 | 3 << 9)
+        self.assertEqual(p4['instr_retired']['extra'], 0x02 << 25 | 3 << 9)
         self.assertEqual(p4['branch_misses']['extra'],
                          0x05 << 25 | 0x1e << 9)
+
+    def test_generator_knows_the_tools_generic_names(self):
+        text = driver_source('tools/perf_counter/events.c')
+        body = text[text.index('pc_names[] = {'):]
+        body = body[:body.index('};')]
+        names = set(re.findall(r'\{ "([^"]+)",', body))
+        self.assertGreaterEqual(len(names), 19)
+        self.assertEqual(set(jevents.GENERIC_NAMES), names)
+
+    def test_no_event_name_the_tool_reads_otherwise(self):
+        for t in self.tables:
+            for e in t.events:
+                with self.subTest(f'{t.dir} {e["name"]}'):
+                    self.assertNotIn(e['name'], jevents.GENERIC_NAMES)
+                    self.assertIsNone(re.fullmatch(r'r[0-9a-f]+',
+                                                   e['name']))
 
     def test_generator_escrs_are_the_drivers(self):
         driver = p4_escrs_of_the_driver()
