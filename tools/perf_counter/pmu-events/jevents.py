@@ -258,9 +258,9 @@ def number(event, key, lo, hi):
     if isinstance(value, bool):
         value = None
     elif isinstance(value, str):
-        try:
-            value = int(value, 0)
-        except ValueError:
+        if NUMBER_RE.fullmatch(value):
+            value = int(value, 16 if value.startswith('0x') else 10)
+        else:
             value = None
     if not isinstance(value, int):
         raise event.error(f'{key}: {json.dumps(event.fields[key])} is not '
@@ -282,13 +282,15 @@ def counter_list(event, nr, first):
     out = set()
     for part in value.split(','):
         part = part.strip()
-        if not part.isdigit():
+        if not re.fullmatch(r'[0-9]+', part):
             raise event.error(f'Counter: "{value}" is not "any" or a list '
                               'of counter numbers', 'Counter')
         n = int(part)
         if not first <= n < first + nr:
             raise event.error(f'Counter: {n} out of range '
                               f'{first}-{first + nr - 1}', 'Counter')
+        if n in out:
+            raise event.error(f'Counter: {n} listed twice', 'Counter')
         out.add(n)
     return sorted(out)
 
@@ -316,12 +318,19 @@ def encode_evntsel(event, pmu):
     if 'CounterMask' in f:
         config |= number(event, 'CounterMask', 0, 0xff) << 24
     counters = counter_list(event, pmu['counters'], 0)
+    every = set(range(pmu['counters']))
     allowed = pmu.get('constraints', {}).get(code & 0xff)
-    if allowed is not None and (counters is None or
-                                not set(counters) <= allowed):
+    listed = every if counters is None else set(counters)
+    # the list is what the driver enforces: the event's constraint, or
+    # every counter ("any") for an unconstrained event
+    if allowed is not None and listed != allowed:
         raise event.error(
             f'Counter: event {code:#x} counts only on counter ' +
             ','.join(map(str, sorted(allowed))), 'Counter')
+    if allowed is None and listed != every:
+        raise event.error(
+            f'Counter: the driver puts event {code:#x} on any counter: '
+            '"any" or ' + ','.join(map(str, sorted(every))), 'Counter')
     return config, 0, 0, counters
 
 
@@ -367,11 +376,15 @@ def encode_ppc(event, pmu):
     elif counters is None:
         raise event.error(f'Counter: selector {sel:#x} does not count '
                           'alike on every PMC: name the PMCs', 'Counter')
-    else:
-        # one PMC named (or several the driver does not take as alike):
-        # the event is encoded for the first
+    elif len(counters) == 1:
+        # one PMC named: the event is encoded for it
         pmc = counters[0]
         where = [pmc]
+    else:
+        raise event.error(
+            f'Counter: the driver takes selector {sel:#x} as alike on ' +
+            (','.join(map(str, sorted(alike))) or 'no PMCs') +
+            ': list exactly those, or one PMC', 'Counter')
     for p in where:
         if sel >> PPC_SEL_BITS[p - 1]:
             raise event.error(f'EventCode: selector {sel:#x} is wider '
@@ -389,7 +402,7 @@ ENCODERS = {'evntsel': encode_evntsel, 'p4': encode_p4, 'ppc': encode_ppc}
 class Table:
     def __init__(self, cpuid, dir, pmu, name):
         self.cpuid, self.dir, self.pmu, self.name = cpuid, dir, pmu, name
-        self.events = []
+        self.events, self.line = [], 0
 
 
 def check_identity(path, line, regex):
@@ -441,7 +454,13 @@ def read_mapfile(arch_dir):
                 if t.dir == dir and t.pmu != pmu:
                     raise InputError(path, line_no, f'directory "{dir}" is '
                                      f'for pmu "{t.pmu}" on an earlier line')
+                # the tool matches without case; the first row wins
+                if t.cpuid.lower() == cpuid.lower():
+                    raise InputError(path, line_no, f'identity "{cpuid}" '
+                                     f'is on line {t.line} already: this '
+                                     'row could never match')
             tables.append(Table(cpuid, dir, pmu, name))
+            tables[-1].line = line_no
     if not tables:
         raise InputError(path, 1, 'no CPU in the mapfile')
     return tables
@@ -513,6 +532,9 @@ def build_event(ev, std, pmu, topic):
     if not isinstance(desc, str) or not desc.strip():
         raise ev.error('BriefDescription: empty or not a string',
                        'BriefDescription')
+    if CONTROL_RE.search(desc):
+        raise ev.error('BriefDescription: holds a newline or another '
+                       'control character', 'BriefDescription')
     resolved = Event(ev.path, ev.text, ev.start, ev.end, fields)
     config, extra, nr_extra, counters = \
         ENCODERS[kind](resolved, PMUS[pmu])

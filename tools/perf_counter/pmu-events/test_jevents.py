@@ -87,7 +87,7 @@ P6_PIPE = [
      'BriefDescription': 'overridden', 'Counter': '0,1'},
     {'EventName': 'Zeta', 'EventCode': '0x2e', 'UMask': '0x41',
      'EdgeDetect': 1, 'Invert': '1', 'CounterMask': '3', 'Counter': '0,1',
-     'BriefDescription': 'say "hi" \\ ??= \u00e9\n\tend'},
+     'BriefDescription': 'say "hi" \\ ??= \u00e9 end'},
     {'EventName': 'ALPHA', 'EventCode': '0x10', 'Counter': '0',
      'BriefDescription': 'fp ops'},
 ]
@@ -119,9 +119,9 @@ def good_files():
             {'ArchStdEvent': 'CPU_CYCLES'},
             {'EventName': 'STORES', 'EventCode': '0x14', 'Counter': '1,2',
              'BriefDescription': 'stores'},
-            {'EventName': 'VPU', 'EventCode': '0x08', 'Counter': '1,2',
+            {'EventName': 'VPU', 'EventCode': '0x08', 'Counter': '1,4,2',
              'BriefDescription': 'vpu'},
-            {'EventName': 'L1_MISS', 'EventCode': '0x17', 'Counter': '3,2',
+            {'EventName': 'L1_MISS', 'EventCode': '0x17', 'Counter': '2',
              'BriefDescription': 'misses'},
             {'EventName': 'L2_HITS', 'EventCode': '0x02', 'Counter': '5',
              'BriefDescription': 'l2 hits'}]),
@@ -183,10 +183,9 @@ class GoodTree(unittest.TestCase):
         # 0x14: the driver's class of PMC1-2, exactly the PMCs listed
         self.assertEqual((t['stores']['config'], t['stores']['counters']),
                          (0x14, '1,2'))
-        # 0x08: the driver takes it alike on PMC1, 2 and 4, the table says
-        # PMC1 and 2: encoded on PMC1
+        # 0x08: the driver takes it alike on PMC1, 2 and 4, as listed
         self.assertEqual((t['vpu']['config'], t['vpu']['counters']),
-                         (0x108, '1'))
+                         (0x08, '1,2,4'))
         self.assertEqual((t['l1_miss']['config'], t['l1_miss']['counters']),
                          (0x217, '2'))
         self.assertEqual(t['l2_hits']['config'], 0x502)
@@ -214,12 +213,11 @@ class GoodTree(unittest.TestCase):
 
     def test_c_strings_escaped(self):
         out = self.tree.output()
-        self.assertIn(r'.desc = "say \"hi\" \\ \?\?= \303\251\n\tend",',
-                      out)
+        self.assertIn(r'.desc = "say \"hi\" \\ \?\?= \303\251 end",', out)
         self.assertIn(r'.cpu_name = "P6, test",', out)
         self.assertIn(r'.cpuid = "^GenuineIntel-6-(1|3)$",', out)
-        self.assertEqual(jevents.c_string('a?"\\\x01'),
-                         r'"a\?\"\\\001"')
+        self.assertEqual(jevents.c_string('a?"\\\x01\n\t'),
+                         r'"a\?\"\\\001\n\t"')
 
     def test_ordering_deterministic(self):
         out = self.tree.output()
@@ -421,6 +419,116 @@ class Malformed(unittest.TestCase):
                    'duplicate event "cpu_cycles" (first at ' +
                    '{TREE}/x86/p6t/bus.json' + ':2)')
 
+    def test_name_with_trailing_newline(self):
+        ev = dict(P6_BUS[0], EventName='FOO\n')
+        self.check({'x86/p6t/bus.json': js([ev])}, 'x86/p6t/bus.json', 3,
+                   'EventName: "FOO\\n" is not letters, digits, _ and .')
+
+    def test_std_name_with_trailing_newline(self):
+        std = X86_STD + [{'EventName': 'X\n', 'BriefDescription': 'x'}]
+        self.check({'x86/std.json': js(std)}, 'x86/std.json', 13,
+                   'missing or bad field "EventName"')
+
+    def test_numbers_only_hex_or_decimal(self):
+        for key, value, line in (('EventCode', '0x4_3', 4),
+                                 ('EventCode', '+67', 4),
+                                 ('EventCode', ' 67', 4),
+                                 ('EventCode', '0X43', 4),
+                                 ('EventCode', '\u0661', 4),
+                                 ('UMask', '0b11', 7),
+                                 ('CounterMask', '0o7', 7)):
+            with self.subTest(value):
+                ev = dict(P6_BUS[0], **{key: value})
+                self.check({'x86/p6t/bus.json': js([ev])},
+                           'x86/p6t/bus.json', line,
+                           f'{key}: {json.dumps(value)} is not a number')
+
+    def test_counter_listed_twice(self):
+        ev = dict(P6_BUS[0], Counter='0,0')
+        self.check({'x86/p6t/bus.json': js([ev])}, 'x86/p6t/bus.json', 5,
+                   'Counter: 0 listed twice')
+
+    def test_counter_not_a_digit(self):
+        ev = dict(P6_BUS[0], Counter='0,\u00b2')
+        self.check({'x86/p6t/bus.json': js([ev])}, 'x86/p6t/bus.json', 5,
+                   'Counter: "0,\u00b2" is not "any" or a list of counter '
+                   'numbers')
+
+    def test_counter_narrower_than_the_driver_enforces(self):
+        ev = dict(P6_BUS[0], Counter='1')
+        self.check({'x86/p6t/bus.json': js([ev])}, 'x86/p6t/bus.json', 5,
+                   'Counter: the driver puts event 0x62 on any counter: '
+                   '"any" or 0,1')
+        ev = {'EventName': 'X', 'EventCode': '0x1c0', 'Counter': '0,1,2',
+              'BriefDescription': 'x'}
+        self.check({'x86/k10t/fp.json': js([ev])}, 'x86/k10t/fp.json', 5,
+                   'Counter: the driver puts event 0x1c0 on any counter: '
+                   '"any" or 0,1,2,3')
+
+    def test_counter_wider_than_the_constraint(self):
+        ev = dict(P6_PIPE[3], Counter='any')
+        self.check(self.p6([ev]), 'x86/p6t/pipeline.json', 5,
+                   'Counter: event 0x10 counts only on counter 0')
+
+    def test_description_with_control_characters(self):
+        for desc in ('two\nlines', 'tab\there', 'del\x7f', 'c1\x85'):
+            with self.subTest(desc):
+                ev = dict(P6_BUS[0], BriefDescription=desc)
+                self.check({'x86/p6t/bus.json': js([ev])},
+                           'x86/p6t/bus.json', 6,
+                           'BriefDescription: holds a newline or another '
+                           'control character')
+
+    def test_std_description_with_a_newline(self):
+        std = [dict(X86_STD[0], BriefDescription='a\nb'), X86_STD[1]]
+        self.check({'x86/std.json': js(std)}, 'x86/p6t/pipeline.json', 2,
+                   'BriefDescription: holds a newline or another control '
+                   'character')
+
+    def test_generic_event_names(self):
+        for name in ('cycles', 'Instructions', 'BRANCHES', 'cs', 'Faults',
+                     'migrations'):
+            with self.subTest(name):
+                ev = dict(P6_BUS[0], EventName=name)
+                self.check({'x86/p6t/bus.json': js([ev])},
+                           'x86/p6t/bus.json', 3,
+                           f'EventName: "{name}" is the tool\'s generic '
+                           f'event "{name.lower()}", which -e finds first')
+
+    def test_generic_name_of_a_std_event(self):
+        std = X86_STD + [{'EventName': 'Instructions',
+                          'BriefDescription': 'x'}]
+        self.check({'x86/std.json': js(std)}, 'x86/std.json', 14,
+                   'EventName: "Instructions" is the tool\'s generic event '
+                   '"instructions", which -e finds first')
+
+    def test_raw_code_names(self):
+        for name in ('r1a', 'RC0', 'r0', 'rabcdef'):
+            with self.subTest(name):
+                ev = dict(P6_BUS[0], EventName=name)
+                self.check({'x86/p6t/bus.json': js([ev])},
+                           'x86/p6t/bus.json', 3,
+                           f'EventName: "{name}" reads as the raw code '
+                           f'"{name.lower()}" to -e')
+
+    def test_ppc_pmcs_neither_the_class_nor_one(self):
+        ev = {'EventName': 'W', 'EventCode': '0x08', 'Counter': '1,2',
+              'BriefDescription': 'w'}
+        self.check({'powerpc/t7450/all.json': js([ev])},
+                   'powerpc/t7450/all.json', 5,
+                   'Counter: the driver takes selector 0x8 as alike on '
+                   '1,2,4: list exactly those, or one PMC')
+        ev = dict(ev, EventCode='0x17', Counter='2,3')
+        self.check({'powerpc/t7450/all.json': js([ev])},
+                   'powerpc/t7450/all.json', 5,
+                   'Counter: the driver takes selector 0x17 as alike on no '
+                   'PMCs: list exactly those, or one PMC')
+        ev = dict(ev, EventCode='0x02', Counter='5,6')
+        self.check({'powerpc/t7450/all.json': js([ev])},
+                   'powerpc/t7450/all.json', 5,
+                   'Counter: the driver takes selector 0x2 as alike on '
+                   '1,2,3,4: list exactly those, or one PMC')
+
     def check_mapfile(self, text, line, message):
         self.check({'mapfile.csv': text}, 'mapfile.csv', line, message)
 
@@ -457,6 +565,16 @@ class Malformed(unittest.TestCase):
         self.check_mapfile('^x$,x86/p6t,p5,X\n', 1,
                            'unknown pmu "p5" (one of ' +
                            ', '.join(sorted(jevents.PMUS)) + ')')
+
+    def test_mapfile_identity_twice(self):
+        self.check_mapfile(MAPFILE + '^GenuineIntel-6-(1|3)$,x86/p6t,p6,X\n',
+                           7, 'identity "^GenuineIntel-6-(1|3)$" is on line '
+                           '2 already: this row could never match')
+        # the tool matches without case: another case is the same
+        self.check_mapfile(MAPFILE + '^0x0004[0-9a-fA-F]{4}$,powerpc/t604,'
+                           'ppc604,X\n', 7,
+                           'identity "^0x0004[0-9a-fA-F]{4}$" is on line 6 '
+                           'already: this row could never match')
 
     def test_mapfile_empty(self):
         self.check_mapfile('# nothing\n', 1, 'no CPU in the mapfile')
