@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "pc.h"
@@ -68,13 +69,23 @@ struct elf_file {
 	int is64, le;
 };
 
-static uint64_t get(const struct elf_file *e, size_t off, int bytes)
+/* Does [off, off + bytes) lie in the file? Written not to wrap. */
+static int in_file(const struct elf_file *e, uint64_t off, uint64_t bytes)
+{
+	return off <= e->len && bytes <= e->len - off;
+}
+
+/* A field of @bytes at @off; 0 (and *ok cleared) when it is not in the file. */
+static uint64_t get(const struct elf_file *e, uint64_t off, int bytes,
+		    int *ok)
 {
 	uint64_t v = 0;
 	int i;
 
-	if (off + bytes > e->len)
+	if (!in_file(e, off, bytes)) {
+		*ok = 0;
 		return 0;
+	}
 	for (i = 0; i < bytes; i++) {
 		/* most significant byte first */
 		int b = e->le ? bytes - 1 - i : i;
@@ -84,19 +95,148 @@ static uint64_t get(const struct elf_file *e, size_t off, int bytes)
 	return v;
 }
 
+/* A word: 8 bytes in ELF64, 4 in ELF32. */
+static uint64_t word(const struct elf_file *e, uint64_t off, int *ok)
+{
+	return get(e, off, e->is64 ? 8 : 4, ok);
+}
+
+/* Entry @i of a table at @base of @n entries of @ent bytes, if in the file. */
+static int entry(const struct elf_file *e, uint64_t base, uint64_t ent,
+		 uint64_t i, uint64_t need, uint64_t *off)
+{
+	if (!in_file(e, base, 0) || i > (e->len - base) / ent)
+		return 0;
+	*off = base + i * ent;
+	return in_file(e, *off, need);
+}
+
+static void add_sym(struct pc_dso *d, size_t *str_len, uint64_t value,
+		    uint64_t size, const char *n, size_t max)
+{
+	size_t l = strnlen(n, max);
+	struct pc_sym *ps;
+
+	d->sym = pc_realloc(d->sym, (d->nr_sym + 1) * sizeof(*d->sym));
+	ps = &d->sym[d->nr_sym++];
+	ps->addr = value;
+	ps->size = size;
+	/* an offset into strings, fixed up by the caller */
+	ps->name = (const char *)(uintptr_t)*str_len;
+	d->strings = pc_realloc(d->strings, *str_len + l + 1);
+	memcpy(d->strings + *str_len, n, l);
+	*str_len += l;
+	d->strings[(*str_len)++] = '\0';
+}
+
+static void load_phdrs(struct pc_dso *d, const struct elf_file *e)
+{
+	uint64_t phoff, ph;
+	unsigned int phentsize, phnum, i;
+	size_t need = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	int ok = 1;
+
+	phoff = word(e, e->is64 ? 32 : 28, &ok);
+	phentsize = get(e, e->is64 ? 54 : 42, 2, &ok);
+	phnum = get(e, e->is64 ? 56 : 44, 2, &ok);
+	if (!ok || phentsize < need)
+		return;
+	for (i = 0; i < phnum; i++) {
+		struct pc_load l;
+
+		ok = 1;
+		if (!entry(e, phoff, phentsize, i, need, &ph))
+			return;
+		if (get(e, ph, 4, &ok) != PT_LOAD)
+			continue;
+		if (e->is64) {
+			l.offset = get(e, ph + 8, 8, &ok);
+			l.vaddr = get(e, ph + 16, 8, &ok);
+			l.filesz = get(e, ph + 32, 8, &ok);
+		} else {
+			l.offset = get(e, ph + 4, 4, &ok);
+			l.vaddr = get(e, ph + 8, 4, &ok);
+			l.filesz = get(e, ph + 16, 4, &ok);
+		}
+		if (!ok)
+			continue;
+		d->load = pc_realloc(d->load,
+				     (d->nr_load + 1) * sizeof(*d->load));
+		d->load[d->nr_load++] = l;
+	}
+}
+
+/* The symbols of section header @sh (of shoff, shentsize, shnum). */
+static void load_symtab(struct pc_dso *d, const struct elf_file *e,
+			uint64_t sh, uint64_t shoff, unsigned int shentsize,
+			unsigned int shnum, size_t *str_len)
+{
+	size_t need = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	size_t shneed = e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	uint64_t s_off, s_size, ent, str_sh, str_off, str_size, k, link;
+	int ok = 1;
+
+	s_off = word(e, sh + (e->is64 ? 24 : 16), &ok);
+	s_size = word(e, sh + (e->is64 ? 32 : 20), &ok);
+	link = get(e, sh + (e->is64 ? 40 : 24), 4, &ok);
+	ent = word(e, sh + (e->is64 ? 56 : 36), &ok);
+	if (!ok || ent < need || link >= shnum ||
+	    !entry(e, shoff, shentsize, link, shneed, &str_sh))
+		return;
+	if (get(e, str_sh + 4, 4, &ok) != SHT_STRTAB)
+		return;
+	str_off = word(e, str_sh + (e->is64 ? 24 : 16), &ok);
+	str_size = word(e, str_sh + (e->is64 ? 32 : 20), &ok);
+	if (!ok || !in_file(e, s_off, s_size) ||
+	    !in_file(e, str_off, str_size))
+		return;
+	for (k = 0; k < s_size / ent; k++) {
+		uint64_t sym = s_off + k * ent, name, value, size;
+		unsigned int info, shndx;
+
+		if (e->is64) {
+			name = get(e, sym, 4, &ok);
+			info = get(e, sym + 4, 1, &ok);
+			shndx = get(e, sym + 6, 2, &ok);
+			value = get(e, sym + 8, 8, &ok);
+			size = get(e, sym + 16, 8, &ok);
+		} else {
+			name = get(e, sym, 4, &ok);
+			value = get(e, sym + 4, 4, &ok);
+			size = get(e, sym + 8, 4, &ok);
+			info = get(e, sym + 12, 1, &ok);
+			shndx = get(e, sym + 14, 2, &ok);
+		}
+		if (!ok)
+			return;
+		if ((ELF32_ST_TYPE(info) != STT_FUNC &&
+		     ELF32_ST_TYPE(info) != STT_GNU_IFUNC) ||
+		    shndx == SHN_UNDEF || !value || name >= str_size)
+			continue;
+		add_sym(d, str_len, value, size,
+			(const char *)e->p + str_off + name, str_size - name);
+	}
+}
+
 static void load_elf(struct pc_dso *d)
 {
 	struct elf_file e;
 	struct stat st;
-	uint64_t shoff, phoff;
-	unsigned int shnum, shentsize, phnum, phentsize, i;
-	int fd = open(d->path, O_RDONLY | O_CLOEXEC), pass;
+	uint64_t shoff, sh;
+	unsigned int shnum, shentsize, i;
+	size_t shneed;
+	int fd, pass, ok = 1;
 	void *map;
 	size_t str_len = 0;
 
+	/* a file by its absolute path: never "[vdso]" in the cwd */
+	if (d->path[0] != '/')
+		return;
+	fd = pc_open_regular(d->path);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) < 0 || st.st_size < EI_NIDENT) {
+	if (fstat(fd, &st) < 0 || st.st_size < EI_NIDENT ||
+	    (uint64_t)st.st_size > SIZE_MAX) {
 		close(fd);
 		return;
 	}
@@ -111,97 +251,29 @@ static void load_elf(struct pc_dso *d)
 		goto out;
 	e.is64 = e.p[EI_CLASS] == ELFCLASS64;
 	e.le = e.p[EI_DATA] == ELFDATA2LSB;
+	if (e.len < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		goto out;
 
-	phoff = get(&e, e.is64 ? 32 : 28, e.is64 ? 8 : 4);
-	shoff = get(&e, e.is64 ? 40 : 32, e.is64 ? 8 : 4);
-	phentsize = get(&e, e.is64 ? 54 : 42, 2);
-	phnum = get(&e, e.is64 ? 56 : 44, 2);
-	shentsize = get(&e, e.is64 ? 58 : 46, 2);
-	shnum = get(&e, e.is64 ? 60 : 48, 2);
+	load_phdrs(d, &e);
 
-	for (i = 0; i < phnum; i++) {
-		size_t ph = phoff + (size_t)i * phentsize;
-		struct pc_load *l;
-
-		if (get(&e, ph, 4) != PT_LOAD)
-			continue;
-		d->load = pc_realloc(d->load,
-				     (d->nr_load + 1) * sizeof(*d->load));
-		l = &d->load[d->nr_load++];
-		if (e.is64) {
-			l->offset = get(&e, ph + 8, 8);
-			l->vaddr = get(&e, ph + 16, 8);
-			l->filesz = get(&e, ph + 32, 8);
-		} else {
-			l->offset = get(&e, ph + 4, 4);
-			l->vaddr = get(&e, ph + 8, 4);
-			l->filesz = get(&e, ph + 16, 4);
-		}
-	}
+	shoff = word(&e, e.is64 ? 40 : 32, &ok);
+	shentsize = get(&e, e.is64 ? 58 : 46, 2, &ok);
+	shnum = get(&e, e.is64 ? 60 : 48, 2, &ok);
+	shneed = e.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	if (!ok || shentsize < shneed)
+		goto out;
 
 	/* .symtab if there is one, else .dynsym */
 	for (pass = 0; pass < 2 && !d->nr_sym; pass++) {
 		uint32_t want = pass ? SHT_DYNSYM : SHT_SYMTAB;
 
 		for (i = 0; i < shnum; i++) {
-			size_t sh = shoff + (size_t)i * shentsize, s_off,
-			       s_size, ent, str_sh, str_off, str_size, k;
-
-			if (get(&e, sh + 4, 4) != want)
+			if (!entry(&e, shoff, shentsize, i, shneed, &sh))
+				break;
+			if (get(&e, sh + 4, 4, &ok) != want)
 				continue;
-			s_off = get(&e, sh + (e.is64 ? 24 : 16), e.is64 ? 8 : 4);
-			s_size = get(&e, sh + (e.is64 ? 32 : 20), e.is64 ? 8 : 4);
-			ent = get(&e, sh + (e.is64 ? 56 : 36), e.is64 ? 8 : 4);
-			str_sh = shoff + (size_t)get(&e, sh + (e.is64 ? 40 : 24),
-						     4) * shentsize;
-			str_off = get(&e, str_sh + (e.is64 ? 24 : 16),
-				      e.is64 ? 8 : 4);
-			str_size = get(&e, str_sh + (e.is64 ? 32 : 20),
-				       e.is64 ? 8 : 4);
-			if (!ent || s_off + s_size > e.len ||
-			    str_off + str_size > e.len)
-				continue;
-			for (k = 0; k < s_size / ent; k++) {
-				size_t sym = s_off + k * ent;
-				uint64_t name, value, size;
-				unsigned int info, shndx;
-				const char *n;
-				struct pc_sym *ps;
-
-				if (e.is64) {
-					name = get(&e, sym, 4);
-					info = e.p[sym + 4];
-					shndx = get(&e, sym + 6, 2);
-					value = get(&e, sym + 8, 8);
-					size = get(&e, sym + 16, 8);
-				} else {
-					name = get(&e, sym, 4);
-					value = get(&e, sym + 4, 4);
-					size = get(&e, sym + 8, 4);
-					info = e.p[sym + 12];
-					shndx = get(&e, sym + 14, 2);
-				}
-				if ((ELF32_ST_TYPE(info) != STT_FUNC &&
-				     ELF32_ST_TYPE(info) != STT_GNU_IFUNC) ||
-				    shndx == SHN_UNDEF || !value ||
-				    name >= str_size)
-					continue;
-				n = (const char *)e.p + str_off + name;
-				d->sym = pc_realloc(d->sym, (d->nr_sym + 1) *
-						    sizeof(*d->sym));
-				ps = &d->sym[d->nr_sym++];
-				ps->addr = value;
-				ps->size = size;
-				/* an offset into strings, fixed up below */
-				ps->name = (const char *)(uintptr_t)str_len;
-				d->strings = pc_realloc(d->strings, str_len +
-							strnlen(n, str_size -
-								name) + 1);
-				memcpy(d->strings + str_len, n,
-				       strnlen(n, str_size - name));
-				str_len += strnlen(n, str_size - name);
-				d->strings[str_len++] = '\0';
-			}
+			load_symtab(d, &e, sh, shoff, shentsize, shnum,
+				    &str_len);
 		}
 	}
 	for (i = 0; i < (unsigned int)d->nr_sym; i++)
@@ -253,7 +325,7 @@ static const struct pc_sym *lookup(const struct pc_sym *s, int nr,
 static void load_kallsyms(void)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
+	char line[1024];
 	size_t str_len = 0;
 	int nonzero = 0, i;
 
@@ -262,12 +334,13 @@ static void load_kallsyms(void)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long addr;
-		char type, name[256];
+		char type, name[1024];
 		size_t l;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		if (sscanf(line, "%llx %c %1023s", &addr, &type, name) != 3)
 			continue;
-		if (type != 't' && type != 'T')
+		/* text, and weak symbols (the kernel's __weak functions) */
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
 		nonzero |= addr != 0;
 		ksyms = pc_realloc(ksyms, (nr_ksyms + 1) * sizeof(*ksyms));
@@ -314,10 +387,28 @@ void pc_maps_add(struct pc_maps *maps, uint32_t pid, uint64_t start,
 	m->path = pc_strdup(path);
 }
 
+/*
+ * Is the file at @path now the one the maps line named (device
+ * @maj:@min, inode @ino)? A regular file only: not a FIFO or device a
+ * task could have put there.
+ */
+static int same_file(const char *path, unsigned int maj, unsigned int min,
+		     unsigned long long ino)
+{
+	struct stat st;
+	int fd = pc_open_regular_st(path, &st);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return major(st.st_dev) == maj && minor(st.st_dev) == min &&
+	       st.st_ino == ino;
+}
+
 /* Add @pid's executable file mappings; how many, or -1. */
 int pc_read_maps(pid_t pid, struct pc_maps *maps)
 {
-	char path[64], line[1024];
+	char path[64], line[4096];
 	FILE *f;
 	int n = 0;
 
@@ -326,15 +417,39 @@ int pc_read_maps(pid_t pid, struct pc_maps *maps)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, pgoff;
-		char perms[8], file[800];
+		unsigned long long start, end, pgoff, ino;
+		unsigned int maj, min;
+		char perms[8], *file;
+		size_t l = strlen(line);
+		int pos = 0;
 
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %799s", &start,
-			   &end, perms, &pgoff, file) != 5)
+		if (!l || line[l - 1] != '\n') {
+			/* longer than line: skip the rest of it */
+			int c;
+
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
 			continue;
-		/* files, and the vDSO (named, though it has no file) */
-		if (perms[2] != 'x' ||
-		    (file[0] != '/' && strcmp(file, "[vdso]")))
+		}
+		line[--l] = '\0';
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
+			   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 ||
+		    !pos)
+			continue;
+		/* the path is the rest of the line, spaces and all */
+		file = line + pos;
+		if (perms[2] != 'x' || !*file)
+			continue;
+		if (!strcmp(file, "[vdso]")) {
+			/* named, though it has no file */
+			pc_maps_add(maps, pid, start, end, pgoff, file);
+			n++;
+			continue;
+		}
+		l = strlen(file);
+		if (file[0] != '/' ||
+		    (l >= 10 && !strcmp(file + l - 10, " (deleted)")) ||
+		    !same_file(file, maj, min, ino))
 			continue;
 		pc_maps_add(maps, pid, start, end, pgoff, file);
 		n++;

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,6 +101,32 @@ int pc_read_file(const char *path, char *buf, size_t len)
 		return -1;
 	buf[n] = '\0';
 	return n;
+}
+
+/*
+ * Open a path a record file or /proc/PID/maps names, for reading: a
+ * regular file only (not a FIFO, device or directory, which could
+ * block or never end); the fd, or -1. @st, if not NULL, gets its stat.
+ */
+int pc_open_regular_st(const char *path, struct stat *st)
+{
+	struct stat tmp;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (!st)
+		st = &tmp;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int pc_open_regular(const char *path)
+{
+	return pc_open_regular_st(path, NULL);
 }
 
 int pc_nr_cpus(void)
