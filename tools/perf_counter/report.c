@@ -37,6 +37,36 @@ static int cmp_hist(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
+/* The least body an item of @type has (its fixed part). */
+static size_t min_body(uint32_t type)
+{
+	switch (type) {
+	case PC_ITEM_EVENT:
+		return sizeof(struct pc_item_event);
+	case PC_ITEM_MMAP:
+		return sizeof(struct pc_item_mmap);
+	case PC_ITEM_SAMPLE:
+		return sizeof(struct pc_item_sample);
+	case PC_ITEM_LOST:
+		return sizeof(uint64_t);
+	default:
+		return 0;
+	}
+}
+
+/* @s with bytes that are not printable as \ooo. */
+static void print_escaped(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+			putchar(*p);
+		else
+			printf("\\%03o", *p);
+	}
+}
+
 static void print_help(FILE *f)
 {
 	fprintf(f,
@@ -77,7 +107,7 @@ int cmd_report(int argc, char **argv)
 	int nr_h = 0, opt, i, max_lines = -1, pass;
 	uint64_t period = 0, samples = 0, lost = 0, kernel = 0;
 	const char *cmd = "?";
-	size_t len, off;
+	size_t len, off, blen;
 	char *buf;
 	const struct pc_file_header *hdr;
 
@@ -115,9 +145,25 @@ int cmd_report(int argc, char **argv)
 			const void *body = it + 1;
 			uint32_t type = g32(it->type), size = g32(it->size);
 
-			if (size < sizeof(*it) || size % 8 || off + size > len)
+			if (size < sizeof(*it) || size % 8 || size > len - off)
 				pc_die("%s: item at %zu is cut short", in, off);
 			off += size;
+			blen = size - sizeof(*it);
+			if (blen < min_body(type)) {
+				if (pass == 0)
+					pc_warn("%s: item at %zu (type %u) too short, skipped",
+						in, off - size, type);
+				continue;
+			}
+			if ((type == PC_ITEM_MMAP || type == PC_ITEM_EVENT ||
+			     type == PC_ITEM_COMMAND) &&
+			    !memchr((const char *)body + min_body(type), '\0',
+				    blen - min_body(type))) {
+				if (pass == 0)
+					pc_warn("%s: item at %zu (type %u): no NUL in its string, skipped",
+						in, off - size, type);
+				continue;
+			}
 			if (pass == 0 && type == PC_ITEM_MMAP) {
 				const struct pc_item_mmap *m = body;
 
@@ -132,7 +178,10 @@ int cmd_report(int argc, char **argv)
 			} else if (pass == 0 && type == PC_ITEM_COMMAND) {
 				cmd = body;
 			} else if (pass == 0 && type == PC_ITEM_LOST) {
-				lost += g64(*(const uint64_t *)body);
+				uint64_t v;
+
+				memcpy(&v, body, sizeof(v));
+				lost += g64(v);
 			} else if (pass == 1 && type == PC_ITEM_SAMPLE) {
 				const struct pc_item_sample *s = body;
 				uint64_t ip = g64(s->ip);
@@ -162,10 +211,15 @@ int cmd_report(int argc, char **argv)
 			}
 		}
 	}
-	qsort(h, nr_h, sizeof(*h), cmp_hist);
-	printf("# perf-counter report of %s: command %s\n", in, cmd);
-	printf("# %llu samples of %s every %llu, %llu lost; %llu in the kernel\n",
-	       (unsigned long long)samples, ev_name,
+	if (nr_h)
+		qsort(h, nr_h, sizeof(*h), cmp_hist);
+	printf("# perf-counter report of ");
+	print_escaped(in);
+	printf(": command ");
+	print_escaped(cmd);
+	printf("\n# %llu samples of ", (unsigned long long)samples);
+	print_escaped(ev_name);
+	printf(" every %llu, %llu lost; %llu in the kernel\n",
 	       (unsigned long long)period, (unsigned long long)lost,
 	       (unsigned long long)kernel);
 	printf("#\n# %8s %8s  %-20s %s\n", "Overhead", "Samples", "DSO",
@@ -176,10 +230,14 @@ int cmd_report(int argc, char **argv)
 		if (!h[i].sym)
 			snprintf(sym, sizeof(sym), "0x%llx",
 				 (unsigned long long)h[i].ip);
-		printf("  %7.2f%% %8llu  %-20s [%c] %s\n",
-		       100.0 * h[i].count / samples,
-		       (unsigned long long)h[i].count, h[i].dso,
-		       h[i].kernel ? 'k' : '.', h[i].sym ? h[i].sym : sym);
+		printf("  %7.2f%% %8llu  ", 100.0 * h[i].count / samples,
+		       (unsigned long long)h[i].count);
+		print_escaped(h[i].dso);
+		printf("%*s [%c] ", (int)(strlen(h[i].dso) < 20 ?
+					 20 - strlen(h[i].dso) : 0), "",
+		       h[i].kernel ? 'k' : '.');
+		print_escaped(h[i].sym ? h[i].sym : sym);
+		putchar('\n');
 	}
 	free(h);
 	pc_maps_free(&maps);
