@@ -54,6 +54,11 @@ int pc_open_regular(const char *path);
 int pc_open_regular_st(const char *path, struct stat *st);
 int pc_nr_cpus(void);
 int pc_parse_cpus(const char *list, int *cpus, int max);
+int pc_online_cpus(int *cpus, int max);
+long long pc_parse_num(const char *opt, const char *str, long long min,
+		       long long max);
+uint64_t pc_parse_u64(const char *opt, const char *str, uint64_t min,
+		      uint64_t max);
 int pc_paranoid(void);
 int pc_edit_distance(const char *a, const char *b);
 

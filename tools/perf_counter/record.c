@@ -252,10 +252,10 @@ int cmd_record(int argc, char **argv)
 			ev_name = optarg;
 			break;
 		case 'c':
-			period = strtoull(optarg, NULL, 0);
+			period = pc_parse_u64("-c", optarg, 1, UINT64_MAX);
 			break;
 		case 'F':
-			freq = strtoul(optarg, NULL, 0);
+			freq = pc_parse_num("-F", optarg, 1, 1000000);
 			break;
 		case 'o':
 			out = optarg;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,7 +118,7 @@ int cmd_report(int argc, char **argv)
 			in = optarg;
 			break;
 		case 'n':
-			max_lines = atoi(optarg);
+			max_lines = pc_parse_num("-n", optarg, 0, INT_MAX);
 			break;
 		case 'h':
 			print_help(stdout);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "pc.h"
 
 #define MAX_CPUS	256
+#define MAX_RUNS	100000
 
 struct stat_counter {
 	struct pc_event ev;
@@ -405,18 +407,13 @@ int cmd_stat(int argc, char **argv)
 		case 'C':
 			o.nr_cpus = pc_parse_cpus(optarg, o.cpus, MAX_CPUS);
 			if (o.nr_cpus <= 0)
-				pc_die("-C %s: a CPU list is like 0,2-3",
-				       optarg);
+				pc_die("-C %s: refused", optarg);
 			break;
 		case 'p':
-			o.pid = atoi(optarg);
-			if (o.pid <= 0)
-				pc_die("-p %s: not a pid", optarg);
+			o.pid = pc_parse_num("-p", optarg, 1, INT_MAX);
 			break;
 		case 'r':
-			o.runs = atoi(optarg);
-			if (o.runs < 1)
-				pc_die("-r %s: at least 1 run", optarg);
+			o.runs = pc_parse_num("-r", optarg, 1, MAX_RUNS);
 			break;
 		case 'x':
 			o.sep = optarg;
@@ -443,11 +440,7 @@ int cmd_stat(int argc, char **argv)
 			return 1;
 	}
 	if (o.all) {
-		o.nr_cpus = pc_nr_cpus();
-		if (o.nr_cpus > MAX_CPUS)
-			o.nr_cpus = MAX_CPUS;
-		for (i = 0; i < o.nr_cpus; i++)
-			o.cpus[i] = i;
+		o.nr_cpus = pc_online_cpus(o.cpus, MAX_CPUS);
 	}
 	if (!argc && !o.nr_cpus && !o.pid) {
 		print_help(stderr);

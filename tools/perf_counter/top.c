@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -162,21 +163,18 @@ int cmd_top(int argc, char **argv)
 			ev_name = optarg;
 			break;
 		case 'c':
-			period = strtoull(optarg, NULL, 0);
+			period = pc_parse_u64("-c", optarg, 1, UINT64_MAX);
 			break;
 		case 'd':
-			delay = atoi(optarg);
-			if (delay < 1)
-				delay = 1;
+			delay = pc_parse_num("-d", optarg, 1, 86400);
 			break;
 		case 'n':
-			iters = atoi(optarg);
+			iters = pc_parse_num("-n", optarg, 0, INT_MAX);
 			break;
 		case 'C':
 			ncpu = pc_parse_cpus(optarg, cpus, MAX_CPUS);
 			if (ncpu <= 0)
-				pc_die("-C %s: a CPU list is like 0,2-3",
-				       optarg);
+				pc_die("-C %s: refused", optarg);
 			break;
 		case 'h':
 			print_help(stdout);
@@ -193,11 +191,7 @@ int cmd_top(int argc, char **argv)
 	if (!period)
 		period = pc_event_is_clock(&ev) ? 1000000 : 100000;
 	if (!ncpu) {
-		ncpu = pc_nr_cpus();
-		if (ncpu > MAX_CPUS)
-			ncpu = MAX_CPUS;
-		for (k = 0; k < ncpu; k++)
-			cpus[k] = k;
+		ncpu = pc_online_cpus(cpus, MAX_CPUS);
 	}
 	pc_symbols_init();
 	for (k = 0; k < ncpu; k++) {

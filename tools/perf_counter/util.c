@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,33 +137,122 @@ int pc_nr_cpus(void)
 	return n > 0 ? n : 1;
 }
 
-/* "0,2-3" into @cpus; how many, or -1 on a malformed list. */
+/*
+ * @str as a whole decimal (or 0x hex) number in [@min, @max], else a
+ * message naming option @opt and exit: no "2x", no "", no overflow.
+ */
+long long pc_parse_num(const char *opt, const char *str, long long min,
+		       long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(str, &end, 0);
+	if (end == str || *end || errno == ERANGE || v < min || v > max)
+		pc_die("%s %s: a number from %lld to %lld", opt, str, min, max);
+	return v;
+}
+
+/* As pc_parse_num, for an unsigned 64-bit value in [@min, @max]. */
+uint64_t pc_parse_u64(const char *opt, const char *str, uint64_t min,
+		      uint64_t max)
+{
+	const char *p = str;
+	char *end;
+	uint64_t v;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	errno = 0;
+	v = strtoull(p, &end, 0);
+	if (*p == '-' || end == p || *end || errno == ERANGE || v < min ||
+	    v > max)
+		pc_die("%s %s: a number from %llu to %llu", opt, str,
+		       (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+/*
+ * "0,2-3" into @cpus; how many, or -1 with a message on a malformed
+ * list, a CPU past INT_MAX, one named twice, or more than @max.
+ */
 int pc_parse_cpus(const char *list, int *cpus, int max)
 {
 	const char *p = list;
-	int nr = 0;
+	int nr = 0, i;
 
 	while (*p) {
 		char *end;
-		long a = strtol(p, &end, 10), b = a;
+		long long a, b;
 
-		if (end == p || a < 0)
-			return -1;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		errno = 0;
+		a = strtoll(p, &end, 10);
+		b = a;
+		if (errno || a > INT_MAX)
+			goto big;
 		p = end;
 		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return -1;
+			if (p[1] < '0' || p[1] > '9')
+				goto bad;
+			b = strtoll(p + 1, &end, 10);
+			if (errno || b > INT_MAX)
+				goto big;
+			if (b < a)
+				goto bad;
 			p = end;
 		}
-		for (; a <= b && nr < max; a++)
+		for (; a <= b; a++) {
+			if (nr >= max) {
+				pc_warn("%s: more than %d CPUs", list, max);
+				return -1;
+			}
+			for (i = 0; i < nr; i++)
+				if (cpus[i] == a) {
+					pc_warn("%s: CPU %lld named twice",
+						list, a);
+					return -1;
+				}
 			cpus[nr++] = a;
-		if (*p == ',')
+		}
+		if (*p == ',' && p[1])
 			p++;
 		else if (*p)
-			return -1;
+			goto bad;
 	}
 	return nr;
+big:
+	pc_warn("%s: a CPU number past %d", list, INT_MAX);
+	return -1;
+bad:
+	pc_warn("%s: a CPU list is like 0,2-3", list);
+	return -1;
+}
+
+/*
+ * The online CPUs (/sys/devices/system/cpu/online) into @cpus; how
+ * many, or, if it cannot be read, CPUs 0 to the number online - 1.
+ */
+int pc_online_cpus(int *cpus, int max)
+{
+	char buf[4096];
+	int n, i;
+
+	if (pc_read_file("/sys/devices/system/cpu/online", buf,
+			 sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		n = pc_parse_cpus(buf, cpus, max);
+		if (n > 0)
+			return n;
+	}
+	n = pc_nr_cpus();
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++)
+		cpus[i] = i;
+	return n;
 }
 
 /* kernel.perf_event_paranoid, which perf_counter obeys; 2 if unknown. */
