@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -23,7 +24,7 @@ struct stat_counter {
 	int leader;		/* index of its group's leader */
 	int unsupported;	/* a default event this machine lacks */
 	int *fd;		/* one per CPU counted */
-	double *scaled;		/* per run */
+	double *scaled;		/* per run it counted in: runs_counted */
 	uint64_t val, ena, run;	/* the last run's, summed over CPUs */
 	double sum_share;	/* running/enabled, summed over runs */
 	int runs_counted;
@@ -152,8 +153,7 @@ static int open_all(struct stat_counter *c, int nr, struct stat_opts *o,
 	return 0;
 }
 
-static void read_all(struct stat_counter *c, int nr, struct stat_opts *o,
-		     int run)
+static void read_all(struct stat_counter *c, int nr, struct stat_opts *o)
 {
 	int i, k, ncpu = o->nr_cpus ? o->nr_cpus : 1;
 
@@ -187,13 +187,11 @@ static void read_all(struct stat_counter *c, int nr, struct stat_opts *o,
 		if (s->leader != i && !c[s->leader].unsupported)
 			s->ena = c[s->leader].ena;
 		if (s->run) {
-			s->scaled[run] = s->run < s->ena ?
+			s->scaled[s->runs_counted] = s->run < s->ena ?
 				(double)s->val * s->ena / s->run :
 				(double)s->val;
 			s->sum_share += (double)s->run / s->ena;
 			s->runs_counted++;
-		} else {
-			s->scaled[run] = 0;
 		}
 	}
 }
@@ -212,8 +210,7 @@ static void mean_sd(const double *v, int n, double *mean, double *sd_pct)
 	*sd_pct = n > 1 && m ? 100.0 * sqrt(var / (n - 1)) / m : 0;
 }
 
-static double value_of(struct stat_counter *c, int nr, const char *name,
-		       int runs)
+static double value_of(struct stat_counter *c, int nr, const char *name)
 {
 	double m, sd;
 	int i;
@@ -225,18 +222,18 @@ static double value_of(struct stat_counter *c, int nr, const char *name,
 		if (strncmp(n, name, l) || (n[l] && n[l] != ':') ||
 		    c[i].unsupported || !c[i].runs_counted)
 			continue;
-		mean_sd(c[i].scaled, runs, &m, &sd);
+		mean_sd(c[i].scaled, c[i].runs_counted, &m, &sd);
 		return m;
 	}
 	return -1;
 }
 
 /* The derived line of counter @i: a value and what it is, or 0. */
-static int metric(struct stat_counter *c, int nr, int i, int runs,
-		  double elapsed_ns, double *val, const char **unit)
+static int metric(struct stat_counter *c, int nr, int i, double elapsed_ns,
+		  double *val, const char **unit)
 {
 	const char *n = c[i].ev.name;
-	double v = value_of(c, nr, n, runs), d;
+	double v = value_of(c, nr, n), d;
 
 	if (v < 0)
 		return 0;
@@ -247,11 +244,11 @@ static int metric(struct stat_counter *c, int nr, int i, int runs,
 	}
 	d = -1;
 	if (!strncmp(n, "instructions", 12))
-		d = value_of(c, nr, "cycles", runs);
+		d = value_of(c, nr, "cycles");
 	else if (!strncmp(n, "cache-misses", 12))
-		d = value_of(c, nr, "cache-references", runs);
+		d = value_of(c, nr, "cache-references");
 	else if (!strncmp(n, "branch-misses", 13))
-		d = value_of(c, nr, "branches", runs);
+		d = value_of(c, nr, "branches");
 	if (!strncmp(n, "instructions", 12) && d > 0) {
 		*val = v / d;
 		*unit = "insns per cycle";
@@ -267,7 +264,7 @@ static int metric(struct stat_counter *c, int nr, int i, int runs,
 		*unit = "% of all branches";
 		return 1;
 	}
-	d = value_of(c, nr, "task-clock", runs);
+	d = value_of(c, nr, "task-clock");
 	if (d > 0) {
 		*val = v * 1e3 / d;
 		*unit = "M/sec";
@@ -295,7 +292,7 @@ static void print_csv(FILE *f, struct stat_counter *c, int nr, int runs,
 				"0", sep, "0", sep, "", sep, "", sep, "");
 			continue;
 		}
-		mean_sd(s->scaled, runs, &m, &sd);
+		mean_sd(s->scaled, s->runs_counted, &m, &sd);
 		if (clock)
 			fprintf(f, "%.2f%smsec", m / 1e6, sep);
 		else
@@ -308,11 +305,42 @@ static void print_csv(FILE *f, struct stat_counter *c, int nr, int runs,
 		if (runs > 1)
 			fprintf(f, "%.2f", sd);
 		fputs(sep, f);
-		if (metric(c, nr, i, runs, elapsed, &mv, &mu))
+		if (metric(c, nr, i, elapsed, &mv, &mu))
 			fprintf(f, "%.4f%s%s\n", mv, sep, mu);
 		else
 			fprintf(f, "%s\n", sep);
 	}
+}
+
+/* One line of the table, written without its trailing blanks. */
+struct line {
+	char buf[512];
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void lprintf(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len >= sizeof(l->buf) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n :
+		  sizeof(l->buf) - l->len - 1;
+}
+
+static void lflush(struct line *l, FILE *f)
+{
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	fprintf(f, "%.*s\n", (int)l->len, l->buf);
+	l->len = 0;
 }
 
 static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
@@ -321,6 +349,7 @@ static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
 	double el, el_sd, mv;
 	const char *mu;
 	char buf[40];
+	struct line l = { 0 };
 	int i;
 
 	mean_sd(elapsed, runs, &el, &el_sd);
@@ -334,38 +363,60 @@ static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
 		int more;
 
 		if (s->unsupported || !s->runs_counted) {
-			fprintf(f, "  %18s  %s\n", s->unsupported ?
+			lprintf(&l, "  %18s  %s", s->unsupported ?
 				"<not supported>" : "<not counted>",
 				s->ev.name);
+			lflush(&l, f);
 			continue;
 		}
-		mean_sd(s->scaled, runs, &m, &sd);
+		mean_sd(s->scaled, s->runs_counted, &m, &sd);
 		if (pc_event_is_clock(&s->ev))
-			fprintf(f, "  %13.2f msec  %-24s", m / 1e6,
+			lprintf(&l, "  %13.2f msec  %-24s", m / 1e6,
 				s->ev.name);
 		else
-			fprintf(f, "  %18s  %-24s",
+			lprintf(&l, "  %18s  %-24s",
 				pc_commas((uint64_t)(m + 0.5), buf,
 					  sizeof(buf)), s->ev.name);
 		share = s->sum_share / s->runs_counted;
 		more = runs > 1 || share < 0.99995;
-		if (metric(c, nr, i, runs, el, &mv, &mu))
-			fprintf(f, " # %10.3f %-*s", mv, more ? 20 : 0, mu);
+		if (metric(c, nr, i, el, &mv, &mu))
+			lprintf(&l, " # %10.3f %-*s", mv, more ? 20 : 0, mu);
 		else if (more)
-			fprintf(f, "   %10s %-20s", "", "");
+			lprintf(&l, "   %10s %-20s", "", "");
 		if (runs > 1)
-			fprintf(f, " ( +-%6.2f%% )", sd);
+			lprintf(&l, " ( +-%6.2f%% )", sd);
 		if (share < 0.99995)
-			fprintf(f, "  (%.2f%% running; scaled from %s, +-%.2f%%)",
+			lprintf(&l, "  (%.2f%% running; scaled from %s, +-%.2f%%)",
 				100.0 * share,
 				pc_commas(s->val, buf, sizeof(buf)),
 				100.0 * (1 - share));
-		fputc('\n', f);
+		if (s->runs_counted < runs)
+			lprintf(&l, "  (counted in %d of %d runs)",
+				s->runs_counted, runs);
+		lflush(&l, f);
 	}
 	fprintf(f, "\n  %15.9f seconds time elapsed", el / 1e9);
 	if (runs > 1)
 		fprintf(f, "   ( +-%6.2f%% )", el_sd);
 	fprintf(f, "\n\n");
+}
+
+static volatile sig_atomic_t got_sigint;
+static volatile pid_t command_pid;
+
+/*
+ * SIGINT while a command runs: the tool stays to print what was
+ * counted, stops repeating (-r) and passes a SIGINT sent to it alone
+ * (kill, not the terminal's, which the command got too) on to the
+ * command. A handler, not SIG_IGN: exec resets it in the command.
+ */
+static void on_sigint(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	got_sigint = 1;
+	if (command_pid > 0 && si && si->si_code == SI_USER)
+		kill(command_pid, SIGINT);
 }
 
 /* Until SIGINT or SIGTERM, or until the task counted (-p) is gone. */
@@ -465,14 +516,23 @@ int cmd_stat(int argc, char **argv)
 	make_groups(c, nr);
 	elapsed = pc_zalloc(o.runs * sizeof(double));
 
-	for (run = 0; run < o.runs; run++) {
+	if (argc) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigint;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+	}
+	for (run = 0; run < o.runs && !got_sigint; run++) {
 		pid_t child = 0;
 		int go = -1;
 		uint64_t t0;
 
 		if (argc) {
 			child = pc_fork_command(argv, &go);
-			signal(SIGINT, SIG_IGN);
+			command_pid = child;
 		}
 		if (open_all(c, nr, &o, o.pid ? o.pid : child, argc &&
 			     !o.pid)) {
@@ -487,13 +547,20 @@ int cmd_stat(int argc, char **argv)
 			pc_start_command(go);
 			while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 				;
+			command_pid = 0;
 			ret = pc_wait_status(status);
+			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
+				got_sigint = 1;
+			if (got_sigint)
+				ret = 128 + SIGINT;
 		} else {
 			wait_window(&o);
 		}
 		elapsed[run] = pc_now_ns() - t0;
-		read_all(c, nr, &o, run);
+		read_all(c, nr, &o);
 	}
+	/* the runs done, if SIGINT ended them early */
+	o.runs = run;
 
 	if (argc) {
 		size_t l = 0;

@@ -166,9 +166,12 @@ int pc_fork_command(char **argv, int *go_fd)
 	if (!pid) {
 		char c;
 
+		/* the command gets SIGINT as the shell would give it */
+		signal(SIGINT, SIG_DFL);
 		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
+		while (read(p[0], &c, 1) != 1)
+			if (errno != EINTR)
+				_exit(127);
 		close(p[0]);
 		prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
 		execvp(argv[0], argv);
