@@ -318,7 +318,6 @@ struct line {
 	size_t len;
 };
 
-__attribute__((format(printf, 2, 3)))
 static void lprintf(struct line *l, const char *fmt, ...)
 {
 	va_list ap;
@@ -401,8 +400,9 @@ static void print_table(FILE *f, struct stat_counter *c, int nr, int runs,
 	fprintf(f, "\n\n");
 }
 
-static volatile sig_atomic_t got_sigint;
-static volatile pid_t command_pid;
+/* read after waitpid() returns, written before fork(): no caching */
+static sig_atomic_t got_sigint;
+static pid_t command_pid;
 
 /*
  * SIGINT while a command runs: the tool stays to print what was
@@ -490,9 +490,8 @@ int cmd_stat(int argc, char **argv)
 		if (pc_parse_event_list(default_events, &evs, &nr))
 			return 1;
 	}
-	if (o.all) {
+	if (o.all)
 		o.nr_cpus = pc_online_cpus(o.cpus, MAX_CPUS);
-	}
 	if (!argc && !o.nr_cpus && !o.pid) {
 		print_help(stderr);
 		return 1;

@@ -190,9 +190,8 @@ int cmd_top(int argc, char **argv)
 	}
 	if (!period)
 		period = pc_event_is_clock(&ev) ? 1000000 : 100000;
-	if (!ncpu) {
+	if (!ncpu)
 		ncpu = pc_online_cpus(cpus, MAX_CPUS);
-	}
 	pc_symbols_init();
 	for (k = 0; k < ncpu; k++) {
 		struct pc_open_args a = { .pid = -1, .cpu = cpus[k],
