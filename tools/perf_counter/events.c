@@ -213,18 +213,26 @@ static int parse_tracepoint(const char *str, struct pc_event *ev)
 static int parse_raw(const char *str, struct pc_event *ev)
 {
 	const char *p = str + 1;
+	unsigned long long code;
 
 	if (str[0] != 'r' || !*p)
 		return -1;
 	for (; *p; p++)
 		if (!isxdigit((unsigned char)*p))
 			return -1;
+	errno = 0;
+	code = strtoull(str + 1, NULL, 16);
+	if (errno == ERANGE || code > PERF_COUNTER_CONFIG_MASK) {
+		pc_warn("%s: a raw code is at most %#llx", str,
+			(unsigned long long)PERF_COUNTER_CONFIG_MASK);
+		return -2;
+	}
 	ev->kind = PC_RAW;
-	ev->config = PERF_COUNTER_RAW_CONFIG(strtoull(str + 1, NULL, 16));
+	ev->config = PERF_COUNTER_RAW_CONFIG(code);
 	return 0;
 }
 
-static int parse_named(const char *str, struct pc_event *ev)
+static int parse_named(const char *str, const char *mod, struct pc_event *ev)
 {
 	const struct pc_pmu_table *t = pc_cpu_table();
 	unsigned int i;
@@ -238,21 +246,31 @@ static int parse_named(const char *str, struct pc_event *ev)
 		ev->config = PERF_COUNTER_RAW_CONFIG(e->config);
 		ev->extra = e->extra;
 		ev->nr_extra = e->nr_extra;
-		snprintf(ev->name, sizeof(ev->name), "%s", e->name);
+		/* the modifier stays in the name: cycles:u is not cycles */
+		snprintf(ev->name, sizeof(ev->name), "%s%s", e->name, mod);
 		return 0;
 	}
 	return -1;
 }
 
-/* Parse one event name into @ev; 0, or -1 if no event has it. */
+/*
+ * Parse one event name into @ev; 0, -1 if no event has it, or -2 if it
+ * was refused with a message (too long, a raw code out of range).
+ */
 int pc_parse_event(const char *str, struct pc_event *ev)
 {
 	char base[PC_NAME_MAX];
 	const char *colon = strrchr(str, ':');
 	const char *mod = "";
 	unsigned int i;
+	int r;
 
 	memset(ev, 0, sizeof(*ev));
+	if (strlen(str) >= sizeof(base)) {
+		pc_warn("%.40s...: too long, an event name is at most %zu bytes",
+			str, sizeof(base) - 1);
+		return -2;
+	}
 	snprintf(base, sizeof(base), "%s", str);
 	snprintf(ev->name, sizeof(ev->name), "%s", str);
 	if (colon && colon[1] && strspn(colon + 1, "uk") == strlen(colon + 1)) {
@@ -277,8 +295,10 @@ int pc_parse_event(const char *str, struct pc_event *ev)
 				 mod);
 		return 0;
 	}
-	if (!parse_raw(base, ev) || !parse_named(base, ev) ||
-	    !parse_tracepoint(base, ev))
+	r = parse_raw(base, ev);
+	if (r != -1)
+		return r;
+	if (!parse_named(base, mod, ev) || !parse_tracepoint(base, ev))
 		return 0;
 	return -1;
 }
@@ -290,8 +310,11 @@ int pc_parse_event_list(const char *list, struct pc_event **evs, int *nr)
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		*evs = pc_realloc(*evs, (*nr + 1) * sizeof(**evs));
-		if (pc_parse_event(tok, &(*evs)[*nr])) {
-			pc_unknown_event(tok);
+		int r = pc_parse_event(tok, &(*evs)[*nr]);
+
+		if (r) {
+			if (r == -1)
+				pc_unknown_event(tok);
 			free(copy);
 			return -1;
 		}
@@ -362,6 +385,10 @@ void pc_unknown_event(const char *str)
 					continue;
 				n = snprintf(cand, sizeof(cand), "%s:%s",
 					     s->d_name, e->d_name);
+				if (n < 0)
+					continue;
+				if ((size_t)n >= sizeof(cand))
+					n = sizeof(cand) - 1;
 				pool = pc_realloc(pool, pool_len + n + 1);
 				memcpy(pool + pool_len, cand, n + 1);
 				pool_len += n + 1;

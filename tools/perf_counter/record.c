@@ -241,7 +241,7 @@ int cmd_record(int argc, char **argv)
 	uint64_t period = 0;
 	unsigned int freq = 0;
 	uint32_t qsize = QUEUE_BYTES;
-	int opt, fd, go, status = 0, done = 0, i;
+	int opt, fd, go, status = 0, done = 0, i, perr;
 	pid_t child;
 	static char buf[QUEUE_BYTES];
 	ssize_t n;
@@ -276,8 +276,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (period && freq)
 		pc_die("-c and -F both give the period: one of them");
-	if (pc_parse_event(ev_name, &ev)) {
-		pc_unknown_event(ev_name);
+	perr = pc_parse_event(ev_name, &ev);
+	if (perr) {
+		if (perr == -1)
+			pc_unknown_event(ev_name);
 		return 1;
 	}
 	if (!period) {

@@ -153,7 +153,7 @@ int cmd_top(int argc, char **argv)
 	struct pc_event ev;
 	sigset_t set;
 	uint64_t period = 0;
-	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k;
+	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k, perr;
 	int stop = 0;
 	static char buf[65536];
 
@@ -184,8 +184,10 @@ int cmd_top(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (pc_parse_event(ev_name, &ev)) {
-		pc_unknown_event(ev_name);
+	perr = pc_parse_event(ev_name, &ev);
+	if (perr) {
+		if (perr == -1)
+			pc_unknown_event(ev_name);
 		return 1;
 	}
 	if (!period)
