@@ -295,7 +295,7 @@ int cmd_record(int argc, char **argv)
 
 	n = readlink("/proc/self/exe", st.self_exe, sizeof(st.self_exe) - 1);
 	st.self_exe[n > 0 ? n : 0] = '\0';
-	st.f = fopen(out, "w");
+	st.f = fopen(out, "we");
 	if (!st.f)
 		pc_die("%s: %s", out, strerror(errno));
 	memcpy(hdr.magic, PC_FILE_MAGIC, 8);

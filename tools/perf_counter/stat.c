@@ -501,7 +501,7 @@ int cmd_stat(int argc, char **argv)
 	if (o.pid && o.nr_cpus)
 		pc_die("-p counts one task; -a and -C count CPUs");
 	if (o.out) {
-		out = fopen(o.out, "w");
+		out = fopen(o.out, "we");
 		if (!out)
 			pc_die("%s: %s", o.out, strerror(errno));
 	}
