@@ -3,6 +3,7 @@
  * perf-counter stat: count a command's events (or a task's, or every
  * task's on some CPUs) and print them with what they imply.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -52,7 +53,8 @@ static void print_help(FILE *f)
 "  -x SEP        CSV with SEP between fields, one line an event:\n"
 "                value,unit,event,running%%,raw count,time enabled ns,\n"
 "                time running ns,stddev%%,metric,metric unit\n"
-"                (10 fields always; empty where none)\n"
+"                (10 fields always; empty where none; not quoted, so\n"
+"                SEP may not hold letters, digits, . : - _ %% < > or blanks)\n"
 "  -o FILE       write the table there instead of to stderr\n"
 "  -X            every group exclusive: groups take turns (multiplexed)\n"
 "Without COMMAND, -a/-C/-p count until SIGINT (or the task's exit).\n"
@@ -64,6 +66,14 @@ static void print_help(FILE *f)
 "rate while the counter was off was between 0 and twice the rate seen.\n"
 "Exit status: the command's (128 + N if signal N killed it).\n",
 		default_events);
+}
+
+static int has_alpha(const char *s)
+{
+	for (; *s; s++)
+		if (isalpha((unsigned char)*s))
+			return 1;
+	return 0;
 }
 
 static int find(struct stat_counter *c, int nr, const char *name)
@@ -467,6 +477,12 @@ int cmd_stat(int argc, char **argv)
 			o.runs = pc_parse_num("-r", optarg, 1, MAX_RUNS);
 			break;
 		case 'x':
+			/* fields are not quoted: SEP must not occur in one */
+			if (!*optarg ||
+			    strpbrk(optarg, "0123456789.:-_%<> \t\n") ||
+			    has_alpha(optarg))
+				pc_die("-x '%s': a separator may not be empty or hold letters, digits, . : - _ %% < > or blanks",
+				       optarg);
 			o.sep = optarg;
 			break;
 		case 'o':
