@@ -17,6 +17,7 @@
 
 #define MAX_CPUS	256
 #define NR_SHOWN	20
+#define MAX_PIDS	4096	/* tasks whose mappings are kept at once */
 
 struct top_entry {
 	const char *dso, *sym;
@@ -105,7 +106,8 @@ static void take(struct top_state *st, const char *buf, ssize_t len)
 
 			memcpy(&pid, &body[1], 4);
 			add_sample(st, pid, body[0]);
-		} else if (h->type == PERF_COUNTER_REC_LOST) {
+		} else if (h->type == PERF_COUNTER_REC_LOST &&
+			   h->size >= sizeof(*h) + 8) {
 			st->lost += body[0];
 		}
 		off += h->size;
@@ -126,7 +128,8 @@ static void show(struct top_state *st, const struct pc_event *ev,
 	printf("------------------------------------------------------------------------------\n\n");
 	printf("  %8s  %6s  %-20s     %s\n\n", "samples", "pcnt", "DSO",
 	       "function");
-	qsort(st->e, st->nr_e, sizeof(*st->e), cmp_entry);
+	if (st->nr_e)
+		qsort(st->e, st->nr_e, sizeof(*st->e), cmp_entry);
 	for (i = 0; i < st->nr_e && i < NR_SHOWN; i++) {
 		char sym[32];
 
@@ -143,6 +146,17 @@ static void show(struct top_state *st, const struct pc_event *ev,
 	st->nr_e = 0;
 	st->samples = 0;
 	st->lost = 0;
+	/*
+	 * Past MAX_PIDS tasks (most gone by now), forget every task's
+	 * mappings: the ones still sampled are read again. Only here,
+	 * with no entry left that points into them.
+	 */
+	if (st->nr_pids > MAX_PIDS) {
+		pc_maps_free(&st->maps);
+		free(st->pids);
+		st->pids = NULL;
+		st->nr_pids = 0;
+	}
 }
 
 int cmd_top(int argc, char **argv)
@@ -153,7 +167,7 @@ int cmd_top(int argc, char **argv)
 	struct pc_event ev;
 	sigset_t set;
 	uint64_t period = 0;
-	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k, perr;
+	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k, perr, live;
 	int stop = 0;
 	static char buf[65536];
 
@@ -213,7 +227,10 @@ int cmd_top(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	pfd[ncpu].fd = signalfd(-1, &set, SFD_CLOEXEC);
+	if (pfd[ncpu].fd < 0)
+		pc_die("signalfd: %s", strerror(errno));
 	pfd[ncpu].events = POLLIN;
+	live = ncpu;
 	for (it = 0; !stop && (!iters || it < iters); it++) {
 		uint64_t t0 = pc_now_ns(), end = t0 + delay * 1000000000ULL;
 		uint64_t now;
@@ -228,16 +245,27 @@ int cmd_top(int argc, char **argv)
 			for (k = 0; k < ncpu; k++) {
 				ssize_t n;
 
-				if (!(pfd[k].revents & POLLIN))
+				if (pfd[k].revents & POLLIN) {
+					n = read(pfd[k].fd, buf, sizeof(buf));
+					if (n > 0)
+						take(&st, buf, n);
+				}
+				if (!(pfd[k].revents & (POLLERR | POLLHUP |
+							POLLNVAL)))
 					continue;
-				n = read(pfd[k].fd, buf, sizeof(buf));
-				if (n > 0)
-					take(&st, buf, n);
+				/* that CPU's counter is gone: poll it no more */
+				pc_warn("CPU %d: its counter ended", cpus[k]);
+				close(pfd[k].fd);
+				pfd[k].fd = -1;
+				if (!--live)
+					stop = 1;
 			}
 		}
 		show(&st, &ev, period, ncpu, (pc_now_ns() - t0) / 1e9);
 	}
 	for (k = 0; k < ncpu; k++)
-		close(pfd[k].fd);
+		if (pfd[k].fd >= 0)
+			close(pfd[k].fd);
+	close(pfd[ncpu].fd);
 	return 0;
 }
