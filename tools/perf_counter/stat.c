@@ -76,12 +76,31 @@ static int has_alpha(const char *s)
 	return 0;
 }
 
-static int find(struct stat_counter *c, int nr, const char *name)
+/* Is @ev the event @base, with or without a :u/:k modifier? */
+static int is_base(const struct pc_event *ev, const char *base)
+{
+	size_t l = strlen(base);
+
+	return !strncmp(ev->name, base, l) &&
+	       (!ev->name[l] || ev->name[l] == ':');
+}
+
+/* Do @a and @b count in the same modes (one :u/:k)? */
+static int same_modes(const struct pc_event *a, const struct pc_event *b)
+{
+	return a->exclude_user == b->exclude_user &&
+	       a->exclude_kernel == b->exclude_kernel;
+}
+
+/* The hardware event @base in @ref's modes (any, if !@ref), its own leader. */
+static int find(struct stat_counter *c, int nr, const char *base,
+		const struct pc_event *ref)
 {
 	int i;
 
 	for (i = 0; i < nr; i++)
-		if (!strcmp(c[i].ev.name, name) && c[i].ev.kind == PC_HW)
+		if (is_base(&c[i].ev, base) && c[i].ev.kind == PC_HW &&
+		    c[i].leader == i && (!ref || same_modes(&c[i].ev, ref)))
 			return i;
 	return -1;
 }
@@ -94,14 +113,21 @@ static void make_groups(struct stat_counter *c, int nr)
 	for (i = 0; i < nr; i++)
 		c[i].leader = i;
 	for (p = 0; p < ARRAY_SIZE(pairs); p++) {
-		int a = find(c, nr, pairs[p][0]), b = find(c, nr, pairs[p][1]);
+		/* each one of the pair with its partner in the same modes */
+		for (i = 0; i < nr; i++) {
+			int a = i, b;
 
-		if (a < 0 || b < 0 || c[a].leader != a || c[b].leader != b)
-			continue;
-		if (a < b)
-			c[b].leader = a;
-		else
-			c[a].leader = b;
+			if (!is_base(&c[a].ev, pairs[p][0]) ||
+			    c[a].ev.kind != PC_HW || c[a].leader != a)
+				continue;
+			b = find(c, nr, pairs[p][1], &c[a].ev);
+			if (b < 0)
+				continue;
+			if (a < b)
+				c[b].leader = a;
+			else
+				c[a].leader = b;
+		}
 	}
 }
 
@@ -220,17 +246,16 @@ static void mean_sd(const double *v, int n, double *mean, double *sd_pct)
 	*sd_pct = n > 1 && m ? 100.0 * sqrt(var / (n - 1)) / m : 0;
 }
 
-static double value_of(struct stat_counter *c, int nr, const char *name)
+/* The mean of event @base counted in @ref's modes, or -1. */
+static double value_of(struct stat_counter *c, int nr, const char *base,
+		       const struct pc_event *ref)
 {
 	double m, sd;
 	int i;
 
 	for (i = 0; i < nr; i++) {
-		const char *n = c[i].ev.name;
-		size_t l = strlen(name);
-
-		if (strncmp(n, name, l) || (n[l] && n[l] != ':') ||
-		    c[i].unsupported || !c[i].runs_counted)
+		if (!is_base(&c[i].ev, base) || c[i].unsupported ||
+		    !c[i].runs_counted || (ref && !same_modes(&c[i].ev, ref)))
 			continue;
 		mean_sd(c[i].scaled, c[i].runs_counted, &m, &sd);
 		return m;
@@ -242,39 +267,40 @@ static double value_of(struct stat_counter *c, int nr, const char *name)
 static int metric(struct stat_counter *c, int nr, int i, double elapsed_ns,
 		  double *val, const char **unit)
 {
-	const char *n = c[i].ev.name;
-	double v = value_of(c, nr, n), d;
+	const struct pc_event *ev = &c[i].ev;
+	double v, d, sd;
 
-	if (v < 0)
+	if (c[i].unsupported || !c[i].runs_counted)
 		return 0;
+	mean_sd(c[i].scaled, c[i].runs_counted, &v, &sd);
 	if (pc_event_is_clock(&c[i].ev)) {
 		*val = elapsed_ns ? v / elapsed_ns : 0;
 		*unit = "CPUs utilized";
 		return 1;
 	}
 	d = -1;
-	if (!strncmp(n, "instructions", 12))
-		d = value_of(c, nr, "cycles");
-	else if (!strncmp(n, "cache-misses", 12))
-		d = value_of(c, nr, "cache-references");
-	else if (!strncmp(n, "branch-misses", 13))
-		d = value_of(c, nr, "branches");
-	if (!strncmp(n, "instructions", 12) && d > 0) {
+	if (is_base(ev, "instructions"))
+		d = value_of(c, nr, "cycles", ev);
+	else if (is_base(ev, "cache-misses"))
+		d = value_of(c, nr, "cache-references", ev);
+	else if (is_base(ev, "branch-misses"))
+		d = value_of(c, nr, "branches", ev);
+	if (is_base(ev, "instructions") && d > 0) {
 		*val = v / d;
 		*unit = "insns per cycle";
 		return 1;
 	}
-	if (!strncmp(n, "cache-misses", 12) && d > 0) {
+	if (is_base(ev, "cache-misses") && d > 0) {
 		*val = 100.0 * v / d;
 		*unit = "% of all cache refs";
 		return 1;
 	}
-	if (!strncmp(n, "branch-misses", 13) && d > 0) {
+	if (is_base(ev, "branch-misses") && d > 0) {
 		*val = 100.0 * v / d;
 		*unit = "% of all branches";
 		return 1;
 	}
-	d = value_of(c, nr, "task-clock");
+	d = value_of(c, nr, "task-clock", NULL);
 	if (d > 0) {
 		*val = v * 1e3 / d;
 		*unit = "M/sec";
