@@ -72,7 +72,8 @@ static void slurp(const char *path, char *buf, size_t len)
  * and @env (NAME=VALUE or NULL) as user @uid (-1: as we are); its exit
  * status as a shell gives it, stdout in out_buf, stderr in err_buf.
  */
-static int run_tool_as(int uid, const char *env, const char * const *args)
+static int run_tool_sig(int uid, const char *env, const char * const *args,
+			int sig, unsigned int after_ms)
 {
 	const char *argv[32] = { TOOL };
 	int i, status;
@@ -95,6 +96,11 @@ static int run_tool_as(int uid, const char *env, const char * const *args)
 		execv(TOOL, (char **)argv);
 		_exit(97);
 	}
+	if (sig) {
+		/* to the tool alone, as kill(1) would send it */
+		usleep(after_ms * 1000);
+		kill(pid, sig);
+	}
 	waitpid(pid, &status, 0);
 	slurp(OUT, out_buf, sizeof(out_buf));
 	slurp(ERR, err_buf, sizeof(err_buf));
@@ -107,6 +113,11 @@ static int run_tool_as(int uid, const char *env, const char * const *args)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+static int run_tool_as(int uid, const char *env, const char * const *args)
+{
+	return run_tool_sig(uid, env, args, 0, 0);
 }
 
 #define run_tool(env, ...) \
@@ -272,6 +283,116 @@ TEST(repeated_runs_print_a_standard_deviation)
 	ASSERT_EQ(0, status);
 	ASSERT_TRUE(csv_find(err_buf, ',', "task-clock", &c));
 	EXPECT_NE('\0', c.f[7][0]);	/* the stddev column */
+}
+
+TEST(sigint_ends_stat_and_the_counts_still_print)
+{
+	struct timespec t0, t1;
+	int status;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* a 5 s command; SIGINT to the tool after half a second */
+	status = run_tool_sig(-1, "PC_TOOL_SPIN=5000",
+			      (const char * const []){ "stat", "-r", "3",
+			      "-e", "task-clock", SELF, NULL }, SIGINT, 500);
+	show_output();
+	EXPECT_EQ(128 + SIGINT, status);
+	EXPECT_TRUE(strstr(err_buf, "task-clock") != NULL);
+	EXPECT_TRUE(strstr(err_buf, "seconds time elapsed") != NULL);
+	/* not the other runs, nor the rest of this one */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT_LT(t1.tv_sec - t0.tv_sec, 4);
+}
+
+TEST(repeated_runs_mean_the_pages_touched)
+{
+	struct csv c;
+	double faults;
+	int status = run_tool("PC_TOOL_TOUCH=1000", "stat", "-r", "3", "-x",
+			      ",", "-e", "page-faults", SELF);
+
+	show_output();
+	ASSERT_EQ(0, status);
+	ASSERT_TRUE(csv_find(err_buf, ',', "page-faults", &c));
+	faults = strtod(c.f[0], NULL);
+	EXPECT_GE(faults, 1000.0);
+	EXPECT_LE(faults, 1200.0);
+}
+
+TEST(csv_separator_that_could_be_in_a_field_is_refused)
+{
+	static const char * const bad[] = { "", "1", ".", "-", ":", " ",
+					    "a" };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int status = run_tool("PC_TOOL_EXIT=0", "stat", "-x", bad[i],
+				      "-e", "task-clock", SELF);
+
+		show_output();
+		EXPECT_EQ(1, status);
+		EXPECT_TRUE(strstr(err_buf, "separator") != NULL);
+	}
+	EXPECT_EQ(0, run_tool("PC_TOOL_EXIT=0", "stat", "-x", ";", "-e",
+			      "task-clock", SELF));
+}
+
+/* Copy @from to @to cut at @len bytes and with @patch at @at (if any). */
+static int damage(const char *from, const char *to, off_t len, off_t at,
+		  const void *patch, size_t plen)
+{
+	static char data[1 << 20];
+	int fd = open(from, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, data, sizeof(data));
+	close(fd);
+	if (n < len || at + (off_t)plen > len)
+		return -1;
+	if (plen)
+		memcpy(data + at, patch, plen);
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0 || write(fd, data, len) != len)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+TEST(report_of_a_damaged_record_file_says_so)
+{
+	const char *in = "/tmp/tool_test.data", *bad = "/tmp/tool_test.bad";
+	uint32_t huge = 0xfffffff8, sample8[2] = { 4, 8 };
+	struct stat st;
+	int status;
+
+	status = run_tool("PC_TOOL_SPIN=300", "record", "-e", "task-clock",
+			  "-o", in, SELF);
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, stat(in, &st));
+	ASSERT_GT(st.st_size, 64);
+
+	/* cut in the middle of the last item */
+	ASSERT_EQ(0, damage(in, bad, st.st_size - 4, 0, NULL, 0));
+	status = run_tool(NULL, "report", "-i", bad);
+	show_output();
+	EXPECT_EQ(1, status);
+	EXPECT_TRUE(strstr(err_buf, "cut short") != NULL);
+
+	/* the first item's size past the end of the file */
+	ASSERT_EQ(0, damage(in, bad, st.st_size, 20, &huge, 4));
+	status = run_tool(NULL, "report", "-i", bad);
+	show_output();
+	EXPECT_EQ(1, status);
+	EXPECT_TRUE(strstr(err_buf, "cut short") != NULL);
+
+	/* a sample item with no body: skipped, said */
+	ASSERT_EQ(0, damage(in, bad, 24, 16, sample8, sizeof(sample8)));
+	status = run_tool(NULL, "report", "-i", bad);
+	show_output();
+	EXPECT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "too short") != NULL);
 }
 
 /*
