@@ -220,8 +220,12 @@ static void read_all(struct stat_counter *c, int nr, struct stat_opts *o)
 		 * from its open while the leader waits for the command's
 		 * exec: the group's enabled time is the leader's.
 		 */
-		if (s->leader != i && !c[s->leader].unsupported)
+		if (s->leader != i && !c[s->leader].unsupported &&
+		    c[s->leader].ena)
 			s->ena = c[s->leader].ena;
+		/* a failed read leaves nothing to scale by: take it as run */
+		if (s->ena < s->run)
+			s->ena = s->run;
 		if (s->run) {
 			s->scaled[s->runs_counted] = s->run < s->ena ?
 				(double)s->val * s->ena / s->run :
