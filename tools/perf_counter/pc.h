@@ -43,6 +43,7 @@ struct pc_open_args {
 /* util.c */
 void *pc_zalloc(size_t size);
 void *pc_realloc(void *p, size_t size);
+void *pc_grow(void *p, size_t *cap, size_t need, size_t size);
 char *pc_strdup(const char *s);
 _Noreturn void pc_die(const char *fmt, ...);
 void pc_warn(const char *fmt, ...);

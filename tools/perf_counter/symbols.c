@@ -36,6 +36,7 @@ struct pc_dso {
 	struct pc_load *load;
 	int nr_load;
 	char *strings;		/* a copy of every name the symbols point to */
+	size_t sym_cap, str_cap;
 };
 
 static struct pc_dso *dsos;
@@ -117,13 +118,13 @@ static void add_sym(struct pc_dso *d, size_t *str_len, uint64_t value,
 	size_t l = strnlen(n, max);
 	struct pc_sym *ps;
 
-	d->sym = pc_realloc(d->sym, (d->nr_sym + 1) * sizeof(*d->sym));
+	d->sym = pc_grow(d->sym, &d->sym_cap, d->nr_sym + 1, sizeof(*d->sym));
 	ps = &d->sym[d->nr_sym++];
 	ps->addr = value;
 	ps->size = size;
 	/* an offset into strings, fixed up by the caller */
 	ps->name = (const char *)(uintptr_t)*str_len;
-	d->strings = pc_realloc(d->strings, *str_len + l + 1);
+	d->strings = pc_grow(d->strings, &d->str_cap, *str_len + l + 1, 1);
 	memcpy(d->strings + *str_len, n, l);
 	*str_len += l;
 	d->strings[(*str_len)++] = '\0';
@@ -278,7 +279,8 @@ static void load_elf(struct pc_dso *d)
 	}
 	for (i = 0; i < (unsigned int)d->nr_sym; i++)
 		d->sym[i].name = d->strings + (uintptr_t)d->sym[i].name;
-	qsort(d->sym, d->nr_sym, sizeof(*d->sym), cmp_sym);
+	if (d->nr_sym)
+		qsort(d->sym, d->nr_sym, sizeof(*d->sym), cmp_sym);
 out:
 	munmap(map, st.st_size);
 }
@@ -326,7 +328,7 @@ static void load_kallsyms(void)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
 	char line[1024];
-	size_t str_len = 0;
+	size_t str_len = 0, sym_cap = 0, str_cap = 0;
 	int nonzero = 0, i;
 
 	ksyms_loaded = 1;
@@ -343,13 +345,13 @@ static void load_kallsyms(void)
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
 		nonzero |= addr != 0;
-		ksyms = pc_realloc(ksyms, (nr_ksyms + 1) * sizeof(*ksyms));
+		ksyms = pc_grow(ksyms, &sym_cap, nr_ksyms + 1, sizeof(*ksyms));
 		ksyms[nr_ksyms].addr = addr;
 		ksyms[nr_ksyms].size = 0;
 		ksyms[nr_ksyms].name = (const char *)(uintptr_t)str_len;
 		nr_ksyms++;
 		l = strlen(name) + 1;
-		kstrings = pc_realloc(kstrings, str_len + l);
+		kstrings = pc_grow(kstrings, &str_cap, str_len + l, 1);
 		memcpy(kstrings + str_len, name, l);
 		str_len += l;
 	}

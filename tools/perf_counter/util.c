@@ -31,6 +31,25 @@ void *pc_realloc(void *p, size_t size)
 	return p;
 }
 
+/*
+ * @p, an array with room for *@cap elements of @size, with room for at
+ * least @need: grown by doubling, so n appends cost O(n) copying.
+ */
+void *pc_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return p;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			pc_die("out of memory");
+		n *= 2;
+	}
+	*cap = n;
+	return pc_realloc(p, n * size);
+}
+
 char *pc_strdup(const char *s)
 {
 	char *d = strdup(s);
