@@ -63,6 +63,35 @@ uint64_t pc_parse_u64(const char *opt, const char *str, uint64_t min,
 int pc_paranoid(void);
 int pc_edit_distance(const char *a, const char *b);
 
+/* One record of a sampling counter's queue, as pc_take() gives it. */
+struct pc_rec {
+	uint32_t type;		/* PERF_COUNTER_REC_SAMPLE or _LOST */
+	uint32_t pid, tid;
+	uint64_t ip, time, lost;
+};
+
+void pc_take(const char *buf, size_t len, size_t min_sample,
+	     void (*fn)(void *ctx, const struct pc_rec *r), void *ctx);
+
+/* Samples per function, for report and top. */
+struct pc_hist_entry {
+	const char *dso, *sym;
+	uint64_t ip;		/* the first address seen, for no name */
+	int kernel;
+	uint64_t count;
+};
+
+struct pc_hist {
+	struct pc_hist_entry *e;
+	int nr;
+	size_t cap;
+	uint64_t total;
+};
+
+void pc_hist_add(struct pc_hist *h, const char *dso, const char *sym,
+		 uint64_t ip, int kernel);
+void pc_hist_sort(struct pc_hist *h);
+
 /* sys.c */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a);
 void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,

@@ -200,35 +200,31 @@ static void saw_pid(struct rec_state *st, pid_t pid)
 	snapshot_maps(st, pid);
 }
 
-/* Take the records read() gave; how many bytes were whole records. */
+/* One record read from the queue: into the file. */
+static void take_one(void *ctx, const struct pc_rec *r)
+{
+	struct rec_state *st = ctx;
+
+	if (r->type == PERF_COUNTER_REC_SAMPLE) {
+		struct pc_item_sample s;
+
+		s.ip = r->ip;
+		s.pid = r->pid;
+		s.tid = r->tid;
+		s.time = r->time;
+		write_item(st->f, PC_ITEM_SAMPLE, &s, sizeof(s));
+		st->samples++;
+		saw_pid(st, s.pid);
+	} else {
+		st->lost += r->lost;
+		write_item(st->f, PC_ITEM_LOST, &r->lost, 8);
+	}
+}
+
+/* Take the records read() gave (IRQ, TID and TIME: 24 bytes a sample). */
 static void take(struct rec_state *st, const char *buf, ssize_t len)
 {
-	ssize_t off = 0;
-
-	while (off + (ssize_t)sizeof(struct perf_counter_record_header) <= len) {
-		const struct perf_counter_record_header *h =
-			(const void *)(buf + off);
-		const uint64_t *body = (const void *)(h + 1);
-
-		if (h->size < sizeof(*h) || off + (ssize_t)h->size > len)
-			break;
-		if (h->type == PERF_COUNTER_REC_SAMPLE &&
-		    h->size >= sizeof(*h) + 24) {
-			struct pc_item_sample s;
-
-			s.ip = body[0];
-			memcpy(&s.pid, &body[1], 4);
-			memcpy(&s.tid, (const char *)&body[1] + 4, 4);
-			s.time = body[2];
-			write_item(st->f, PC_ITEM_SAMPLE, &s, sizeof(s));
-			st->samples++;
-			saw_pid(st, s.pid);
-		} else if (h->type == PERF_COUNTER_REC_LOST) {
-			st->lost += body[0];
-			write_item(st->f, PC_ITEM_LOST, body, 8);
-		}
-		off += h->size;
-	}
+	pc_take(buf, len, 24, take_one, st);
 }
 
 int cmd_record(int argc, char **argv)

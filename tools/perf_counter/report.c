@@ -12,13 +12,6 @@
 #include "pc.h"
 #include "record.h"
 
-struct hist {
-	const char *dso, *sym;
-	uint64_t ip;		/* the first address seen, for no name */
-	int kernel;
-	uint64_t count;
-};
-
 static int swap;
 
 static uint32_t g32(uint32_t v)
@@ -29,13 +22,6 @@ static uint32_t g32(uint32_t v)
 static uint64_t g64(uint64_t v)
 {
 	return swap ? __builtin_bswap64(v) : v;
-}
-
-static int cmp_hist(const void *a, const void *b)
-{
-	const struct hist *x = a, *y = b;
-
-	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
 /* The least body an item of @type has (its fixed part). */
@@ -104,8 +90,8 @@ int cmd_report(int argc, char **argv)
 {
 	const char *in = "perf-counter.data", *ev_name = "?";
 	struct pc_maps maps = { NULL, 0 };
-	struct hist *h = NULL;
-	int nr_h = 0, opt, i, max_lines = -1, pass;
+	struct pc_hist h = { 0 };
+	int opt, i, max_lines = -1, pass;
 	uint64_t period = 0, samples = 0, lost = 0, kernel = 0;
 	const char *cmd = "?";
 	size_t len, off, blen;
@@ -193,27 +179,11 @@ int cmd_report(int argc, char **argv)
 						 &k);
 				samples++;
 				kernel += k;
-				for (i = 0; i < nr_h; i++)
-					if (!strcmp(h[i].dso, dso) && (h[i].sym == sym ||
-					    (sym && h[i].sym &&
-					     !strcmp(h[i].sym, sym))))
-						break;
-				if (i == nr_h) {
-					h = pc_realloc(h, (nr_h + 1) *
-						       sizeof(*h));
-					h[nr_h].dso = dso;
-					h[nr_h].sym = sym;
-					h[nr_h].ip = ip;
-					h[nr_h].kernel = k;
-					h[nr_h].count = 0;
-					nr_h++;
-				}
-				h[i].count++;
+				pc_hist_add(&h, dso, sym, ip, k);
 			}
 		}
 	}
-	if (nr_h)
-		qsort(h, nr_h, sizeof(*h), cmp_hist);
+	pc_hist_sort(&h);
 	printf("# perf-counter report of ");
 	print_escaped(in);
 	printf(": command ");
@@ -225,22 +195,23 @@ int cmd_report(int argc, char **argv)
 	       (unsigned long long)kernel);
 	printf("#\n# %8s %8s  %-20s %s\n", "Overhead", "Samples", "DSO",
 	       "Symbol");
-	for (i = 0; i < nr_h && (max_lines < 0 || i < max_lines); i++) {
+	for (i = 0; i < h.nr && (max_lines < 0 || i < max_lines); i++) {
+		const struct pc_hist_entry *e = &h.e[i];
 		char sym[64];
 
-		if (!h[i].sym)
+		if (!e->sym)
 			snprintf(sym, sizeof(sym), "0x%llx",
-				 (unsigned long long)h[i].ip);
-		printf("  %7.2f%% %8llu  ", 100.0 * h[i].count / samples,
-		       (unsigned long long)h[i].count);
-		print_escaped(h[i].dso);
-		printf("%*s [%c] ", (int)(strlen(h[i].dso) < 20 ?
-					 20 - strlen(h[i].dso) : 0), "",
-		       h[i].kernel ? 'k' : '.');
-		print_escaped(h[i].sym ? h[i].sym : sym);
+				 (unsigned long long)e->ip);
+		printf("  %7.2f%% %8llu  ", 100.0 * e->count / samples,
+		       (unsigned long long)e->count);
+		print_escaped(e->dso);
+		printf("%*s [%c] ", (int)(strlen(e->dso) < 20 ?
+					 20 - strlen(e->dso) : 0), "",
+		       e->kernel ? 'k' : '.');
+		print_escaped(e->sym ? e->sym : sym);
 		putchar('\n');
 	}
-	free(h);
+	free(h.e);
 	pc_maps_free(&maps);
 	free(buf);
 	return 0;

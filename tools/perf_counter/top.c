@@ -19,20 +19,12 @@
 #define NR_SHOWN	20
 #define MAX_PIDS	4096	/* tasks whose mappings are kept at once */
 
-struct top_entry {
-	const char *dso, *sym;
-	uint64_t ip;
-	int kernel;
-	uint64_t count;
-};
-
 struct top_state {
 	struct pc_maps maps;
 	pid_t *pids;
 	int nr_pids;
-	struct top_entry *e;
-	int nr_e;
-	uint64_t samples, lost;
+	struct pc_hist h;
+	uint64_t lost;
 };
 
 static void print_help(FILE *f)
@@ -47,13 +39,6 @@ static void print_help(FILE *f)
 "  -n ITERATIONS  stop after so many refreshes (default: until SIGINT)\n"
 "  -C CPUS        these CPUs only (default: every online CPU)\n"
 "Needs CAP_SYS_ADMIN (or perf_event_paranoid at 0 or below).\n");
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct top_entry *x = a, *y = b;
-
-	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
 static void add_sample(struct top_state *st, uint32_t pid, uint64_t ip)
@@ -72,46 +57,23 @@ static void add_sample(struct top_state *st, uint32_t pid, uint64_t ip)
 			pc_maps_add(&st->maps, pid, 0, 0, 0, "/");
 	}
 	sym = pc_resolve(&st->maps, pid, ip, &dso, &k);
-	st->samples++;
-	for (i = 0; i < st->nr_e; i++)
-		if (!strcmp(st->e[i].dso, dso) && (st->e[i].sym == sym ||
-		    (sym && st->e[i].sym && !strcmp(st->e[i].sym, sym))))
-			break;
-	if (i == st->nr_e) {
-		st->e = pc_realloc(st->e, (i + 1) * sizeof(*st->e));
-		st->e[i].dso = dso;
-		st->e[i].sym = sym;
-		st->e[i].ip = ip;
-		st->e[i].kernel = k;
-		st->e[i].count = 0;
-		st->nr_e++;
-	}
-	st->e[i].count++;
+	pc_hist_add(&st->h, dso, sym, ip, k);
 }
 
+static void take_one(void *ctx, const struct pc_rec *r)
+{
+	struct top_state *st = ctx;
+
+	if (r->type == PERF_COUNTER_REC_SAMPLE)
+		add_sample(st, r->pid, r->ip);
+	else
+		st->lost += r->lost;
+}
+
+/* IRQ and TID: 16 bytes a sample */
 static void take(struct top_state *st, const char *buf, ssize_t len)
 {
-	ssize_t off = 0;
-
-	while (off + (ssize_t)sizeof(struct perf_counter_record_header) <= len) {
-		const struct perf_counter_record_header *h =
-			(const void *)(buf + off);
-		const uint64_t *body = (const void *)(h + 1);
-
-		if (h->size < sizeof(*h) || off + (ssize_t)h->size > len)
-			break;
-		if (h->type == PERF_COUNTER_REC_SAMPLE &&
-		    h->size >= sizeof(*h) + 16) {
-			uint32_t pid;
-
-			memcpy(&pid, &body[1], 4);
-			add_sample(st, pid, body[0]);
-		} else if (h->type == PERF_COUNTER_REC_LOST &&
-			   h->size >= sizeof(*h) + 8) {
-			st->lost += body[0];
-		}
-		off += h->size;
-	}
+	pc_take(buf, len, 16, take_one, st);
 }
 
 static void show(struct top_state *st, const struct pc_event *ev,
@@ -123,28 +85,27 @@ static void show(struct top_state *st, const struct pc_event *ev,
 		fputs("\033[H\033[2J", stdout);
 	printf("------------------------------------------------------------------------------\n");
 	printf(" perf-counter top: %.0f samples/s of %s every %llu [%d CPU%s], %llu lost\n",
-	       st->samples / secs, ev->name, (unsigned long long)period,
+	       st->h.total / secs, ev->name, (unsigned long long)period,
 	       ncpu, ncpu == 1 ? "" : "s", (unsigned long long)st->lost);
 	printf("------------------------------------------------------------------------------\n\n");
 	printf("  %8s  %6s  %-20s     %s\n\n", "samples", "pcnt", "DSO",
 	       "function");
-	if (st->nr_e)
-		qsort(st->e, st->nr_e, sizeof(*st->e), cmp_entry);
-	for (i = 0; i < st->nr_e && i < NR_SHOWN; i++) {
+	pc_hist_sort(&st->h);
+	for (i = 0; i < st->h.nr && i < NR_SHOWN; i++) {
+		const struct pc_hist_entry *e = &st->h.e[i];
 		char sym[32];
 
-		if (!st->e[i].sym)
+		if (!e->sym)
 			snprintf(sym, sizeof(sym), "0x%llx",
-				 (unsigned long long)st->e[i].ip);
+				 (unsigned long long)e->ip);
 		printf("  %8llu  %5.1f%%  %-20s [%c] %s\n",
-		       (unsigned long long)st->e[i].count,
-		       100.0 * st->e[i].count / (st->samples ? st->samples : 1),
-		       st->e[i].dso, st->e[i].kernel ? 'k' : '.',
-		       st->e[i].sym ? st->e[i].sym : sym);
+		       (unsigned long long)e->count,
+		       100.0 * e->count / (st->h.total ? st->h.total : 1),
+		       e->dso, e->kernel ? 'k' : '.', e->sym ? e->sym : sym);
 	}
 	fflush(stdout);
-	st->nr_e = 0;
-	st->samples = 0;
+	st->h.nr = 0;
+	st->h.total = 0;
 	st->lost = 0;
 	/*
 	 * Past MAX_PIDS tasks (most gone by now), forget every task's
@@ -162,7 +123,7 @@ static void show(struct top_state *st, const struct pc_event *ev,
 int cmd_top(int argc, char **argv)
 {
 	const char *ev_name = "cpu-clock";
-	struct top_state st = { { NULL, 0 }, NULL, 0, NULL, 0, 0, 0 };
+	struct top_state st = { 0 };
 	struct pollfd pfd[MAX_CPUS + 1];
 	struct pc_event ev;
 	sigset_t set;

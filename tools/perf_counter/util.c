@@ -314,3 +314,82 @@ int pc_edit_distance(const char *a, const char *b)
 	free(row);
 	return d;
 }
+
+/*
+ * Walk the records one read() of a sampling counter gave: @fn gets each
+ * SAMPLE (of at least @min_sample body bytes: ip, then pid and tid,
+ * then time if there are 24) and each LOST that holds its count. A
+ * record cut short or of a size that cannot be ends the walk.
+ */
+void pc_take(const char *buf, size_t len, size_t min_sample,
+	     void (*fn)(void *ctx, const struct pc_rec *r), void *ctx)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct perf_counter_record_header)) {
+		struct perf_counter_record_header h;
+		const char *body = buf + off + sizeof(h);
+		size_t blen;
+		struct pc_rec r;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off)
+			break;
+		blen = h.size - sizeof(h);
+		memset(&r, 0, sizeof(r));
+		r.type = h.type;
+		if (h.type == PERF_COUNTER_REC_SAMPLE && blen >= min_sample &&
+		    blen >= 16) {
+			memcpy(&r.ip, body, 8);
+			memcpy(&r.pid, body + 8, 4);
+			memcpy(&r.tid, body + 12, 4);
+			if (blen >= 24)
+				memcpy(&r.time, body + 16, 8);
+			fn(ctx, &r);
+		} else if (h.type == PERF_COUNTER_REC_LOST && blen >= 8) {
+			memcpy(&r.lost, body, 8);
+			fn(ctx, &r);
+		}
+		off += h.size;
+	}
+}
+
+/* Count one sample of @sym in @dso (@sym NULL: by address, @ip). */
+void pc_hist_add(struct pc_hist *h, const char *dso, const char *sym,
+		 uint64_t ip, int kernel)
+{
+	struct pc_hist_entry *e;
+	int i;
+
+	for (i = 0; i < h->nr; i++) {
+		e = &h->e[i];
+		if (!strcmp(e->dso, dso) && (e->sym == sym ||
+		    (sym && e->sym && !strcmp(e->sym, sym))))
+			break;
+	}
+	if (i == h->nr) {
+		h->e = pc_grow(h->e, &h->cap, h->nr + 1, sizeof(*h->e));
+		e = &h->e[h->nr++];
+		e->dso = dso;
+		e->sym = sym;
+		e->ip = ip;
+		e->kernel = kernel;
+		e->count = 0;
+	}
+	h->e[i].count++;
+	h->total++;
+}
+
+static int cmp_hist(const void *a, const void *b)
+{
+	const struct pc_hist_entry *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+/* The most counted first. */
+void pc_hist_sort(struct pc_hist *h)
+{
+	if (h->nr)
+		qsort(h->e, h->nr, sizeof(*h->e), cmp_hist);
+}
