@@ -304,10 +304,18 @@ static int metric(struct stat_counter *c, int nr, int i, double elapsed_ns,
 		*unit = "% of all branches";
 		return 1;
 	}
+	/* a rate per second of the task's time, in the unit that reads */
 	d = value_of(c, nr, "task-clock", NULL);
 	if (d > 0) {
-		*val = v * 1e3 / d;
-		*unit = "M/sec";
+		*val = v * 1e9 / d;
+		*unit = "/sec";
+		if (*val >= 1e6) {
+			*val /= 1e6;
+			*unit = "M/sec";
+		} else if (*val >= 1e3) {
+			*val /= 1e3;
+			*unit = "K/sec";
+		}
 		return 1;
 	}
 	return 0;
