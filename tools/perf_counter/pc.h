@@ -47,6 +47,7 @@ void *pc_grow(void *p, size_t *cap, size_t need, size_t size);
 char *pc_strdup(const char *s);
 _Noreturn void pc_die(const char *fmt, ...);
 void pc_warn(const char *fmt, ...);
+void pc_print_escaped(const char *s);
 char *pc_commas(uint64_t v, char *buf, size_t len);
 uint64_t pc_now_ns(void);
 int pc_read_file(const char *path, char *buf, size_t len);

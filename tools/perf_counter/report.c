@@ -41,19 +41,6 @@ static size_t min_body(uint32_t type)
 	}
 }
 
-/* @s with bytes that are not printable as \ooo. */
-static void print_escaped(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	for (; *p; p++) {
-		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
-			putchar(*p);
-		else
-			printf("\\%03o", *p);
-	}
-}
-
 static void print_help(FILE *f)
 {
 	fprintf(f,
@@ -185,11 +172,11 @@ int cmd_report(int argc, char **argv)
 	}
 	pc_hist_sort(&h);
 	printf("# perf-counter report of ");
-	print_escaped(in);
+	pc_print_escaped(in);
 	printf(": command ");
-	print_escaped(cmd);
+	pc_print_escaped(cmd);
 	printf("\n# %llu samples of ", (unsigned long long)samples);
-	print_escaped(ev_name);
+	pc_print_escaped(ev_name);
 	printf(" every %llu, %llu lost; %llu in the kernel\n",
 	       (unsigned long long)period, (unsigned long long)lost,
 	       (unsigned long long)kernel);
@@ -204,11 +191,11 @@ int cmd_report(int argc, char **argv)
 				 (unsigned long long)e->ip);
 		printf("  %7.2f%% %8llu  ", 100.0 * e->count / samples,
 		       (unsigned long long)e->count);
-		print_escaped(e->dso);
+		pc_print_escaped(e->dso);
 		printf("%*s [%c] ", (int)(strlen(e->dso) < 20 ?
 					 20 - strlen(e->dso) : 0), "",
 		       e->kernel ? 'k' : '.');
-		print_escaped(e->sym ? e->sym : sym);
+		pc_print_escaped(e->sym ? e->sym : sym);
 		putchar('\n');
 	}
 	free(h.e);

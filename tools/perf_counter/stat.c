@@ -54,7 +54,7 @@ static void print_help(FILE *f)
 "                value,unit,event,running%%,raw count,time enabled ns,\n"
 "                time running ns,stddev%%,metric,metric unit\n"
 "                (10 fields always; empty where none; not quoted, so\n"
-"                SEP may not hold letters, digits, . : - _ %% < > or blanks)\n"
+"                SEP may not hold letters, digits, . : - _ %% < / > or blanks)\n"
 "  -o FILE       write the table there instead of to stderr\n"
 "  -X            every group exclusive: groups take turns (multiplexed)\n"
 "Without COMMAND, -a/-C/-p count until SIGINT (or the task's exit).\n"
@@ -497,6 +497,8 @@ int cmd_stat(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "+e:aC:p:r:x:o:Xh")) != -1) {
 		switch (opt) {
 		case 'e':
+			if (!optarg[strspn(optarg, ",")])
+				pc_die("-e '%s': no event named", optarg);
 			if (pc_parse_event_list(optarg, &evs, &nr))
 				return 1;
 			break;
@@ -517,9 +519,9 @@ int cmd_stat(int argc, char **argv)
 		case 'x':
 			/* fields are not quoted: SEP must not occur in one */
 			if (!*optarg ||
-			    strpbrk(optarg, "0123456789.:-_%<> \t\n") ||
+			    strpbrk(optarg, "0123456789.:-_%</> \t\n") ||
 			    has_alpha(optarg))
-				pc_die("-x '%s': a separator may not be empty or hold letters, digits, . : - _ %% < > or blanks",
+				pc_die("-x '%s': a separator may not be empty or hold letters, digits, . : - _ %% < / > or blanks",
 				       optarg);
 			o.sep = optarg;
 			break;
@@ -602,10 +604,9 @@ int cmd_stat(int argc, char **argv)
 				;
 			command_pid = 0;
 			ret = pc_wait_status(status);
+			/* no more runs; the status stays the command's */
 			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)
 				got_sigint = 1;
-			if (got_sigint)
-				ret = 128 + SIGINT;
 		} else {
 			wait_window(&o);
 		}

@@ -186,8 +186,16 @@ int pc_fork_command(char **argv, int *go_fd)
 
 int pc_start_command(int go_fd)
 {
-	int ret = write(go_fd, "g", 1) == 1 ? 0 : -1;
+	/*
+	 * A child that a SIGINT ended while it waited has closed the
+	 * pipe: EPIPE, not a SIGPIPE that would end the tool unprinted.
+	 */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	int ret;
 
+	sigaction(SIGPIPE, &ign, &old);
+	ret = write(go_fd, "g", 1) == 1 ? 0 : -1;
+	sigaction(SIGPIPE, &old, NULL);
 	close(go_fd);
 	return ret;
 }

@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <unistd.h>
 
 #include "pc.h"
@@ -98,10 +97,15 @@ static void show(struct top_state *st, const struct pc_event *ev,
 		if (!e->sym)
 			snprintf(sym, sizeof(sym), "0x%llx",
 				 (unsigned long long)e->ip);
-		printf("  %8llu  %5.1f%%  %-20s [%c] %s\n",
-		       (unsigned long long)e->count,
-		       100.0 * e->count / (st->h.total ? st->h.total : 1),
-		       e->dso, e->kernel ? 'k' : '.', e->sym ? e->sym : sym);
+		printf("  %8llu  %5.1f%%  ", (unsigned long long)e->count,
+		       100.0 * e->count / (st->h.total ? st->h.total : 1));
+		/* names from other users' maps and binaries: escaped */
+		pc_print_escaped(e->dso);
+		printf("%*s [%c] ", (int)(strlen(e->dso) < 20 ?
+					 20 - strlen(e->dso) : 0), "",
+		       e->kernel ? 'k' : '.');
+		pc_print_escaped(e->sym ? e->sym : sym);
+		putchar('\n');
 	}
 	fflush(stdout);
 	st->h.nr = 0;
@@ -120,16 +124,24 @@ static void show(struct top_state *st, const struct pc_event *ev,
 	}
 }
 
+/* set by the handler; read after each poll(), a call it may run in */
+static sig_atomic_t top_stop;
+
+static void top_on_signal(int sig)
+{
+	(void)sig;
+	top_stop = 1;
+}
+
 int cmd_top(int argc, char **argv)
 {
 	const char *ev_name = "cpu-clock";
 	struct top_state st = { 0 };
-	struct pollfd pfd[MAX_CPUS + 1];
+	struct pollfd pfd[MAX_CPUS];
+	struct sigaction sa;
 	struct pc_event ev;
-	sigset_t set;
 	uint64_t period = 0;
 	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k, perr, live;
-	int stop = 0;
 	static char buf[65536];
 
 	while ((opt = getopt(argc, argv, "e:c:d:n:C:h")) != -1) {
@@ -182,27 +194,26 @@ int cmd_top(int argc, char **argv)
 			return 1;
 		}
 	}
-	/* SIGINT and SIGTERM end the loop, through a signalfd polled too */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	pfd[ncpu].fd = signalfd(-1, &set, SFD_CLOEXEC);
-	if (pfd[ncpu].fd < 0)
-		pc_die("signalfd: %s", strerror(errno));
-	pfd[ncpu].events = POLLIN;
+	/*
+	 * SIGINT and SIGTERM end the loop: a handler without SA_RESTART,
+	 * so that poll() returns at once (no signalfd: not every kernel
+	 * has one, tinyconfig's does not).
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = top_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	live = ncpu;
-	for (it = 0; !stop && (!iters || it < iters); it++) {
+	for (it = 0; !top_stop && (!iters || it < iters); it++) {
 		uint64_t t0 = pc_now_ns(), end = t0 + delay * 1000000000ULL;
 		uint64_t now;
 
-		while (!stop && (now = pc_now_ns()) < end) {
+		while (!top_stop && (now = pc_now_ns()) < end) {
 			int left = (end - now) / 1000000;
 
-			if (poll(pfd, ncpu + 1, left > 0 ? left : 1) <= 0)
+			if (poll(pfd, ncpu, left > 0 ? left : 1) <= 0)
 				continue;
-			if (pfd[ncpu].revents & POLLIN)
-				stop = 1;
 			for (k = 0; k < ncpu; k++) {
 				ssize_t n;
 
@@ -219,7 +230,7 @@ int cmd_top(int argc, char **argv)
 				close(pfd[k].fd);
 				pfd[k].fd = -1;
 				if (!--live)
-					stop = 1;
+					top_stop = 1;
 			}
 		}
 		show(&st, &ev, period, ncpu, (pc_now_ns() - t0) / 1e9);
@@ -227,6 +238,5 @@ int cmd_top(int argc, char **argv)
 	for (k = 0; k < ncpu; k++)
 		if (pfd[k].fd >= 0)
 			close(pfd[k].fd);
-	close(pfd[ncpu].fd);
 	return 0;
 }

@@ -2,10 +2,12 @@
 /*
  * perf-counter: small helpers every subcommand uses.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,9 +168,12 @@ long long pc_parse_num(const char *opt, const char *str, long long min,
 	char *end;
 	long long v;
 
+	/* decimal, whole: no blanks, no sign but a minus, no 0x, no octal */
 	errno = 0;
-	v = strtoll(str, &end, 0);
-	if (end == str || *end || errno == ERANGE || v < min || v > max)
+	v = strtoll(str, &end, 10);
+	if (!(isdigit((unsigned char)str[0]) ||
+	      (str[0] == '-' && isdigit((unsigned char)str[1]))) ||
+	    *end || errno == ERANGE || v < min || v > max)
 		pc_die("%s %s: a number from %lld to %lld", opt, str, min, max);
 	return v;
 }
@@ -177,16 +182,13 @@ long long pc_parse_num(const char *opt, const char *str, long long min,
 uint64_t pc_parse_u64(const char *opt, const char *str, uint64_t min,
 		      uint64_t max)
 {
-	const char *p = str;
 	char *end;
 	uint64_t v;
 
-	while (*p == ' ' || *p == '\t')
-		p++;
 	errno = 0;
-	v = strtoull(p, &end, 0);
-	if (*p == '-' || end == p || *end || errno == ERANGE || v < min ||
-	    v > max)
+	v = strtoull(str, &end, 10);
+	if (!isdigit((unsigned char)str[0]) || *end || errno == ERANGE ||
+	    v < min || v > max)
 		pc_die("%s %s: a number from %llu to %llu", opt, str,
 		       (unsigned long long)min, (unsigned long long)max);
 	return v;
@@ -392,4 +394,22 @@ void pc_hist_sort(struct pc_hist *h)
 {
 	if (h->nr)
 		qsort(h->e, h->nr, sizeof(*h->e), cmp_hist);
+}
+
+/*
+ * Print @s with the bytes that are not printable ASCII (and the
+ * backslash) as \ooo: names read from files another user wrote (a
+ * record file, a binary's symbols, /proc/PID/maps) reach the terminal
+ * as text, never as its control sequences.
+ */
+void pc_print_escaped(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+			putchar(*p);
+		else
+			printf("\\%03o", *p);
+	}
 }

@@ -17,6 +17,7 @@
 #include "pc_util.h"
 
 #define TOOL	"/bin/perf-counter"
+#define RUNNING	"/tmp/tool_test.running"	/* a PC_TOOL_SPIN command began */
 #define SELF	"/bin/tool_test"
 #define OUT	"/tmp/tool_test.out"
 #define ERR	"/tmp/tool_test.err"
@@ -43,6 +44,8 @@ __attribute__((constructor(101))) static void tool_workload(void)
 		_exit(0);
 	}
 	if (spin) {
+		/* for a test that must signal the tool while this runs */
+		close(open(RUNNING, O_WRONLY | O_CREAT, 0600));
 		tool_spin_loop(atoll(spin) * 1000000ULL);
 		_exit(0);
 	}
@@ -82,6 +85,7 @@ static int run_tool_sig(int uid, const char *env, const char * const *args,
 	for (i = 0; args[i] && i < 30; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
+	unlink(RUNNING);
 	pid = fork();
 	if (!pid) {
 		int o = open(OUT, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -97,7 +101,17 @@ static int run_tool_sig(int uid, const char *env, const char * const *args,
 		_exit(97);
 	}
 	if (sig) {
-		/* to the tool alone, as kill(1) would send it */
+		int waited;
+
+		/*
+		 * To the tool alone, as kill(1) would send it, @after_ms
+		 * after the command has started (it makes RUNNING): the
+		 * tool and its handlers are set up by then, however slow
+		 * the machine.
+		 */
+		for (waited = 0; waited < 60000 && access(RUNNING, F_OK);
+		     waited += 10)
+			usleep(10000);
 		usleep(after_ms * 1000);
 		kill(pid, sig);
 	}
@@ -291,7 +305,7 @@ TEST(sigint_ends_stat_and_the_counts_still_print)
 	int status;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* a 5 s command; SIGINT to the tool after half a second */
+	/* a 5 s command; SIGINT to the tool half a second into it */
 	status = run_tool_sig(-1, "PC_TOOL_SPIN=5000",
 			      (const char * const []){ "stat", "-r", "3",
 			      "-e", "task-clock", SELF, NULL }, SIGINT, 500);
