@@ -132,14 +132,23 @@ int pc_read_file(const char *path, char *buf, size_t len)
  */
 int pc_open_regular_st(const char *path, struct stat *st)
 {
-	struct stat tmp;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat before, tmp;
+	int fd;
 
 	if (!st)
 		st = &tmp;
+	/*
+	 * Regular by its name first: a device's or a FIFO's open is never
+	 * run (it may act: a watchdog starts, a tape rewinds). The file
+	 * opened must then be the one looked at.
+	 */
+	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode))
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_dev != before.st_dev || st->st_ino != before.st_ino) {
 		close(fd);
 		return -1;
 	}
