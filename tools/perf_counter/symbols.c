@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -64,6 +63,9 @@ static int cmp_sym(const void *a, const void *b)
 }
 
 /* ELF fields in the file's own byte order. */
+/* The largest ELF file read for its symbols. */
+#define PC_ELF_MAX	(256 << 20)
+
 struct elf_file {
 	const unsigned char *p;
 	size_t len;
@@ -237,16 +239,31 @@ static void load_elf(struct pc_dso *d)
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) < 0 || st.st_size < EI_NIDENT ||
-	    (uint64_t)st.st_size > SIZE_MAX) {
+	    st.st_size > PC_ELF_MAX) {
 		close(fd);
 		return;
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	/*
+	 * Read, not mapped: a file its owner truncates while this parses
+	 * it would end the tool with SIGBUS. What was read is parsed.
+	 */
+	map = malloc(st.st_size);
+	if (!map) {
+		close(fd);
 		return;
+	}
+	e.len = 0;
+	while (e.len < (size_t)st.st_size) {
+		ssize_t n = read(fd, (char *)map + e.len, st.st_size - e.len);
+
+		if (n <= 0)
+			break;
+		e.len += n;
+	}
+	close(fd);
 	e.p = map;
-	e.len = st.st_size;
+	if (e.len < EI_NIDENT)
+		goto out;
 	if (memcmp(e.p, ELFMAG, SELFMAG) ||
 	    (e.p[EI_CLASS] != ELFCLASS32 && e.p[EI_CLASS] != ELFCLASS64))
 		goto out;
@@ -282,7 +299,7 @@ static void load_elf(struct pc_dso *d)
 	if (d->nr_sym)
 		qsort(d->sym, d->nr_sym, sizeof(*d->sym), cmp_sym);
 out:
-	munmap(map, st.st_size);
+	free(map);
 }
 
 static struct pc_dso *find_dso(const char *path)
