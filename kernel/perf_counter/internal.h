@@ -479,6 +479,9 @@ unsigned long pc_samples_per_tick(void);
 bool pc_sample_budget_take(void);
 bool pc_sample_budget_spent(void);
 void pc_sample_budget_tick(void);
+#ifdef CONFIG_PERF_COUNTER_KUNIT_TEST
+void pc_sample_budget_hold(bool hold);
+#endif
 
 /* file.c */
 extern const struct file_operations pc_fops;

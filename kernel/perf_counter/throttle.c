@@ -59,12 +59,39 @@ unsigned long pc_samples_per_tick(void)
 }
 
 /* This CPU's budget, renewed if jiffies has moved on since. */
+#ifdef CONFIG_PERF_COUNTER_KUNIT_TEST
+static DEFINE_PER_CPU(bool, pc_budget_held);
+
+/**
+ * pc_sample_budget_hold() - keep this CPU's budget in its jiffy (KUnit)
+ * @hold:	true: only pc_sample_budget_tick() renews it; false: jiffies do
+ *
+ * For the register models' interrupt storms, irqs off: on a slow
+ * machine (a sanitizer kernel under TCG) another CPU's tick moves
+ * jiffies on faster than a storm spends a jiffy's budget.
+ */
+void pc_sample_budget_hold(bool hold)
+{
+	this_cpu_write(pc_budget_held, hold);
+}
+
+static bool pc_budget_is_held(void)
+{
+	return this_cpu_read(pc_budget_held);
+}
+#else
+static inline bool pc_budget_is_held(void)
+{
+	return false;
+}
+#endif
+
 static struct pc_budget *pc_budget_now(void)
 {
 	struct pc_budget *b = this_cpu_ptr(&pc_budget);
 	unsigned long now = READ_ONCE(jiffies);
 
-	if (b->jiffy != now) {
+	if (b->jiffy != now && !pc_budget_is_held()) {
 		b->jiffy = now;
 		b->taken = 0;
 	}
