@@ -58,7 +58,6 @@ unsigned long pc_samples_per_tick(void)
 	return DIV_ROUND_UP(rate, HZ);
 }
 
-/* This CPU's budget, renewed if jiffies has moved on since. */
 #ifdef CONFIG_PERF_COUNTER_KUNIT_TEST
 static DEFINE_PER_CPU(bool, pc_budget_held);
 
@@ -86,6 +85,7 @@ static inline bool pc_budget_is_held(void)
 }
 #endif
 
+/* This CPU's budget, renewed if jiffies has moved on since. */
 static struct pc_budget *pc_budget_now(void)
 {
 	struct pc_budget *b = this_cpu_ptr(&pc_budget);
