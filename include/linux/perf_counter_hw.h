@@ -234,4 +234,8 @@ void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 
 bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
 
+/* ->set of the read-only parameters (param.c): log and ignore */
+struct kernel_param;
+int pc_param_ignore_set(const char *val, const struct kernel_param *kp);
+
 #endif /* _LINUX_PERF_COUNTER_HW_H */

@@ -67,7 +67,9 @@ static int pc_hw_pmu_show(char *buf, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops pc_hw_pmu_param = {
-	.get = pc_hw_pmu_show,
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= pc_param_ignore_set,
+	.get	= pc_hw_pmu_show,
 };
 module_param_cb(pmu, &pc_hw_pmu_param, NULL, 0444);
 MODULE_PARM_DESC(pmu, "the PMU driver: name,counters,width,state, or none");

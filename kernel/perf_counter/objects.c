@@ -37,7 +37,9 @@ static int pc_objects_show(char *buf, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops pc_objects_param = {
-	.get = pc_objects_show,
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= pc_param_ignore_set,
+	.get	= pc_objects_show,
 };
 module_param_cb(objects, &pc_objects_param, NULL, 0444);
 MODULE_PARM_DESC(objects,

@@ -356,6 +356,8 @@ static int pc_x86_pmi_show(char *buf, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops pc_x86_pmi_param = {
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= pc_param_ignore_set,
 	.get	= pc_x86_pmi_show,
 };
 module_param_cb(pmi, &pc_x86_pmi_param, NULL, 0400);
