@@ -340,7 +340,7 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 /**
  * pc_find_task() - the task a new counter is for
  * @pid:	0 for the caller, > 0 for that task, < 0 for none: every task
- *		on a CPU, as seed 000 says of any negative pid
+ *		on a CPU, as the 2009 perf-counters.txt says of any negative pid
  *
  * Return: the task with a reference, NULL for a negative pid, or
  * ERR_PTR(-ESRCH) if there is no such task.
@@ -386,6 +386,37 @@ struct perf_counter_context *pc_find_context(struct task_struct *task,
 		return per_cpu_ptr(&pc_cpu_ctx, cpu);
 	}
 	return pc_task_ctx_get(task);
+}
+
+/**
+ * pc_member_context() - the context a new member of @leader's group goes in
+ * @leader:	the group's leader, held through its file
+ * @task:	the task the new counter is for, or NULL for a CPU context
+ * @cpu:	-1 for any CPU, or the CPU to count on
+ *
+ * A member must count what its leader counts: the same task, or the same
+ * CPU's every task. Its context is the leader's, which exists already,
+ * so a group refused here makes no context. The leader's CPU is checked
+ * against @cpu by pc_check_group().
+ *
+ * Return: the leader's context with a reference, or ERR_PTR(-EINVAL) for
+ * a @cpu out of range or offline, or a leader in another task's or CPU's
+ * context.
+ */
+struct perf_counter_context *pc_member_context(const struct perf_counter *leader,
+					       struct task_struct *task,
+					       int cpu)
+{
+	struct perf_counter_context *ctx = leader->ctx;
+
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu)))
+		return ERR_PTR(-EINVAL);
+	/* a dead context's task is compared only: pc_install() refuses it */
+	if (task ? ctx->task != task
+		 : (cpu < 0 || ctx != per_cpu_ptr(&pc_cpu_ctx, cpu)))
+		return ERR_PTR(-EINVAL);
+	pc_ctx_get(ctx);
+	return ctx;
 }
 
 /* prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current. */

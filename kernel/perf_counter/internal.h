@@ -123,7 +123,7 @@ struct pc_queue {
 	u64			lost;		/* records dropped, not reported */
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
-	bool			seed_format;	/* read() leaves headers out */
+	bool			format_2009;	/* read() leaves headers out */
 	bool			error;		/* its counter is in error */
 	bool			gone;		/* its task and copies ended */
 	raw_spinlock_t		lock;		/* producers */
@@ -348,6 +348,9 @@ u64 pc_ctx_update_time(struct perf_counter_context *ctx);
 struct task_struct *pc_find_task(pid_t pid);
 struct perf_counter_context *pc_find_context(struct task_struct *task,
 					     int cpu);
+struct perf_counter_context *pc_member_context(const struct perf_counter *leader,
+					       struct task_struct *task,
+					       int cpu);
 void pc_ctx_get(struct perf_counter_context *ctx);
 void pc_ctx_put(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
@@ -457,12 +460,12 @@ static inline bool pc_is_sampling(const struct perf_counter *counter)
 }
 
 /*
- * Seed 000's records, with no header: a sampling counter whose
+ * The 2009 perf-counters.txt's records, with no header: a sampling counter whose
  * record_type is PERF_RECORD_IRQ or PERF_RECORD_GROUP alone, and no
  * switch records. Every other counter with a queue reads records with
  * headers (see the uapi header).
  */
-static inline bool pc_seed_format(const struct perf_counter_hw_event *hw)
+static inline bool pc_format_2009(const struct perf_counter_hw_event *hw)
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
 		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;

@@ -31,44 +31,64 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
 	return f->file->private_data;
 }
 
-/* Make the counter, its file and its fd, and install it. */
+/*
+ * Make the counter, its fd and its file, and install it.
+ *
+ * Everything that can refuse the open for what was asked (the group
+ * and its leader's task and CPU, the description, the driver, a free
+ * fd) runs before a task context can be made: a refused open leaves no
+ * context behind. A member goes into its leader's context, which exists
+ * already. Once a new context is linked to its task, only a task that
+ * is exiting (its context goes with it) or no memory for the file can
+ * still refuse; then the empty context stays with its task until the
+ * task exits, as one made by a successful open does.
+ */
 static int pc_open(const struct perf_counter_hw_event *hw_event,
 		   const u64 *extra, const struct pc_ops *ops,
 		   struct task_struct *task, int cpu, int group_fd)
 {
-	struct perf_counter_context *ctx;
+	struct perf_counter_context *ctx = NULL;
 	struct perf_counter *counter, *leader;
 	struct fd group = { };
 	struct file *file;
 	int fd, err;
 
-	ctx = pc_find_context(task, cpu);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
-
 	leader = pc_group_leader(group_fd, &group);
-	if (IS_ERR(leader)) {
-		err = PTR_ERR(leader);
-		goto put_ctx;
-	}
+	if (IS_ERR(leader))
+		return PTR_ERR(leader);
 	if (leader) {
+		ctx = pc_member_context(leader, task, cpu);
+		if (IS_ERR(ctx)) {
+			err = PTR_ERR(ctx);
+			ctx = NULL;
+			goto put_group;
+		}
 		err = pc_check_group(leader, hw_event, ctx, cpu);
 		if (err)
-			goto put_group;
+			goto put_ctx;
 	}
 
 	counter = pc_counter_alloc(hw_event, extra, ops, cpu, NULL);
 	if (IS_ERR(counter)) {
 		err = PTR_ERR(counter);
-		goto put_group;
+		goto put_ctx;
 	}
-	counter->ctx = ctx;		/* the counter owns the reference now */
-
 	fd = get_unused_fd_flags(O_RDWR);
 	if (fd < 0) {
 		err = fd;
 		goto put_counter;
 	}
+	if (!ctx) {
+		ctx = pc_find_context(task, cpu);
+		if (IS_ERR(ctx)) {
+			err = PTR_ERR(ctx);
+			ctx = NULL;
+			goto put_fd;
+		}
+	}
+	counter->ctx = ctx;		/* the counter owns the reference now */
+	ctx = NULL;
+
 	file = anon_inode_getfile("[perf_counter]", &pc_fops, counter, O_RDWR);
 	if (IS_ERR(file)) {
 		err = PTR_ERR(file);
@@ -93,14 +113,12 @@ put_file:
 put_fd:
 	put_unused_fd(fd);
 put_counter:
-	pc_counter_put(counter);	/* and with it the context */
-	fdput(group);
-	return err;
-
+	pc_counter_put(counter);	/* and with it any context it has */
+put_ctx:
+	if (ctx)
+		pc_ctx_put(ctx);
 put_group:
 	fdput(group);
-put_ctx:
-	pc_ctx_put(ctx);
 	return err;
 }
 
