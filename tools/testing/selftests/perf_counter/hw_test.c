@@ -728,6 +728,85 @@ TEST_F(hw, pmu_held_by_perf_events_is_ebusy_and_the_other_way)
 }
 
 #define PMI_PARAM "/sys/module/perf_counter/parameters/pmi"
+#define RO_VALUE "bogus"
+
+/* Does the kernel's log (from its first record) hold a line with @text? */
+static bool kmsg_has(const char *text)
+{
+	char rec[2048];
+	bool found = false;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten while we read: go on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		if (strstr(rec, text)) {
+			found = true;
+			break;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+/* The first line of @path into @buf; -1 if it cannot be read. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, len, f))
+		ret = 0;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The files under parameters/ report state and cannot be set. The
+ * harness boots every guest with each of them named on the command
+ * line (perf_counter.pmu=bogus, a bare perf_counter.objects, and on x86
+ * perf_counter.pmi=bogus): the boot must go on (a parameter without a
+ * set operation was a NULL call here), each must still tell the truth,
+ * and the log must say the value was ignored.
+ */
+TEST(read_only_parameters_given_at_boot_are_logged_and_ignored)
+{
+	static const char * const names[] = { "pmu", "objects", "pmi" };
+	char cmdline[4096] = "", path[128], want[128], val[4096];
+	unsigned int i;
+
+	ASSERT_EQ(0, read_line("/proc/cmdline", cmdline, sizeof(cmdline)));
+	if (!strstr(cmdline, "perf_counter.pmu=" RO_VALUE))
+		SKIP(return, "booted without perf_counter.pmu=" RO_VALUE);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/module/perf_counter/parameters/%s", names[i]);
+		if (access(path, F_OK)) {
+			/* pmi is x86's; the others are everywhere */
+			EXPECT_STREQ("pmi", names[i]);
+			continue;
+		}
+		ASSERT_EQ(0, read_line(path, val, sizeof(val)));
+		TH_LOG("%s: %s", names[i], val);
+		EXPECT_EQ(NULL, strstr(val, RO_VALUE));
+		if (!strcmp(names[i], "objects"))
+			EXPECT_EQ(0, strncmp(val, "counters ", 9));
+		snprintf(want, sizeof(want),
+			 "perf_counter.%s is read-only: \"%s\" ignored",
+			 names[i], strcmp(names[i], "objects") ? RO_VALUE : "");
+		EXPECT_TRUE(kmsg_has(want)) TH_LOG("no line '%s'", want);
+	}
+}
+
 
 /* @cpu's overflow interrupt, as parameters/pmi tells it, into @how. */
 static int lvtpc_of(int cpu, char *how, size_t len)
@@ -817,6 +896,91 @@ static int leak_rounds(void)
  * and 192 kB: a leak of 16 bytes a round (480 kB) fails.
  */
 /* 30000 rounds took the 7450 past the harness's 30 s on a busy host */
+/*
+ * A child on CPU 0 opens a user-mode cycles counter on itself with the
+ * nmi bit, as root or as nobody, and spins; from CPU 1 the parent reads
+ * CPU 0's LVTPC many times, each read an IPI that lands while the
+ * child's counter is on. Root's counter makes it an NMI at least once;
+ * nobody's bit is cleared at the open, so it never is.
+ */
+static int nmi_reads_of_cpu0(struct __test_metadata *_metadata, bool root,
+			     int *vectors)
+{
+	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	int pipefd[2], i, nmis = 0, status;
+	char how[32], c = 0;
+	cpu_set_t cpu;
+	pid_t pid;
+
+	*vectors = 0;
+	if (pipe(pipefd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		CPU_ZERO(&cpu);
+		CPU_SET(0, &cpu);
+		if (sched_setaffinity(0, sizeof(cpu), &cpu))
+			_exit(1);
+		if (!root && (setgid(65534) || setuid(65534)))
+			_exit(2);
+		hw.nmi = 1;
+		hw.exclude_kernel = 1;
+		if (sys_perf_counter_open(&hw, 0, -1, -1, 0) < 0)
+			_exit(3);
+		if (write(pipefd[1], &c, 1) != 1)
+			_exit(4);
+		for (;;)
+			;
+	}
+	close(pipefd[1]);
+	if (pid < 0 || read(pipefd[0], &c, 1) != 1) {
+		close(pipefd[0]);
+		if (pid > 0) {
+			waitpid(pid, &status, 0);
+			TH_LOG("child could not open its counter: %d",
+			       WEXITSTATUS(status));
+		}
+		return -1;
+	}
+	close(pipefd[0]);
+	for (i = 0; i < 300; i++) {
+		if (lvtpc_of(0, how, sizeof(how)))
+			break;
+		nmis += !strcmp(how, "nmi");
+		*vectors += !strcmp(how, "vector");
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return nmis;
+}
+
+TEST_F(hw, nmi_bit_of_a_counter_without_cap_sys_admin_leaves_the_vector)
+{
+	static cpu_set_t cpu1, all;
+	static int vectors;
+	int nmis;
+
+	if (access(PMI_PARAM, R_OK))
+		SKIP(return, "no LVTPC here (errno %d)", errno);
+	if (!self->usable)
+		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: the reads would not find the child on");
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&cpu1);
+	CPU_SET(1, &cpu1);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu1), &cpu1));
+
+	nmis = nmi_reads_of_cpu0(_metadata, true, &vectors);
+	TH_LOG("root's counter on: %d reads nmi, %d vector", nmis, vectors);
+	EXPECT_LT(0, nmis);
+	nmis = nmi_reads_of_cpu0(_metadata, false, &vectors);
+	TH_LOG("nobody's counter on: %d reads nmi, %d vector", nmis, vectors);
+	EXPECT_EQ(0, nmis);
+	EXPECT_LT(0, vectors);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+}
+
 TEST_F_TIMEOUT(hw, thousands_of_hardware_counters_leave_nothing, 180)
 {
 	int i, fd, rounds = leak_rounds();
