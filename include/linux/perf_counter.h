@@ -21,9 +21,13 @@ struct pt_regs;
 #include <linux/sched.h>
 
 /*
- * The hooks cost a patched-out branch while nothing counts. The keys go
- * off a second after their last user, so opening and closing counters
- * in a loop does not rewrite kernel text each time.
+ * The hooks on hot paths (context switch, migration, fork, exit and the
+ * software events) cost a patched-out branch while nothing counts. The
+ * keys go off a second after their last user, so opening and closing
+ * counters in a loop does not rewrite kernel text each time. Three are
+ * plain calls: the tick (once a jiffy; it reads this CPU's contexts),
+ * prctl() (a system call of its own) and fork's failure path (it frees
+ * what perf_counter_init_task() made, whatever the keys say now).
  */
 extern struct static_key_false_deferred perf_counter_task_key;
 extern struct static_key_false_deferred perf_counter_sw_key;

@@ -18,7 +18,7 @@
  * event_config: what a counter counts.
  *
  *   bit  63      raw_type: 1 = machine-specific raw event in bits 62..0
- *   bits 62..56  type (enum perf_event_types) when raw_type is 0
+ *   bits 62..56  type (PERF_TYPE_*, below) when raw_type is 0
  *   bits 55..0   event_id within that type
  */
 #define PERF_COUNTER_RAW_BITS		1
