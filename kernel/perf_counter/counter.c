@@ -68,7 +68,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 			kfree(counter);
 			return ERR_PTR(-ENOMEM);
 		}
-		counter->queue->seed_format = pc_seed_format(hw);
+		counter->queue->format_2009 = pc_format_2009(hw);
 	}
 	if (ops->init) {
 		err = ops->init(counter);

@@ -11,8 +11,8 @@
  * record ahead of the next record that fits, so the reader learns of
  * every drop, in order, and nothing is torn or duplicated.
  *
- * A queue in seed format (pc_seed_format(): record_type IRQ or GROUP
- * alone, as seed 000 defines them) keeps the same records in the ring,
+ * A queue in the 2009 format (pc_format_2009(): record_type IRQ or GROUP
+ * alone, as the 2009 perf-counters.txt defines them) keeps the same records in the ring,
  * headers included, for the reader to find where each one ends; read()
  * copies only what follows each header. That format has no LOST
  * record: drops are counted in @dropped at once, and
@@ -185,7 +185,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	mutex_lock(&q->read_mutex);
 	pc_queue_lock(q, &flags);
 	if (q->head != q->tail ||
-	    (!q->seed_format && (q->lost || atomic_long_read(&q->missed)))) {
+	    (!q->format_2009 && (q->lost || atomic_long_read(&q->missed)))) {
 		err = -EBUSY;
 		old = ring;
 		old_bytes = bytes;
@@ -222,7 +222,7 @@ static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
  * @at:		where the record's first word after the header goes
  *
  * Writes the header (and a LOST record first, if drops are pending and
- * the queue is not in seed format).
+ * the queue is not in the 2009 format).
  *
  * Return: true if the caller may now put words - 1 words and commit.
  */
@@ -235,7 +235,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 
 	if (unlikely(atomic_long_read(&q->missed)))
 		q->lost += atomic_long_xchg(&q->missed, 0);
-	if (q->seed_format) {
+	if (q->format_2009) {
 		/* No LOST record in this format: counted, not written. */
 		q->dropped += q->lost;
 		q->lost = 0;
@@ -297,7 +297,7 @@ static bool pc_queue_empty(struct pc_queue *q)
  */
 static bool pc_queue_lost_pending(struct pc_queue *q)
 {
-	if (q->seed_format)
+	if (q->format_2009)
 		return false;
 	/* unlocked: a hint, looked at again under the lock */
 	return data_race(q->lost) || atomic_long_read(&q->missed);
@@ -401,7 +401,7 @@ static int pc_queue_copy(struct pc_queue *q, struct iov_iter *to,
  *		in the KUnit tests)
  * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting
  *
- * A queue in seed format gives each record without its header. An
+ * A queue in the 2009 format gives each record without its header. An
  * empty queue gives the LOST record of drops still pending, or end of
  * file if its counter is in error or its task and copies have ended.
  *
@@ -412,7 +412,7 @@ static int pc_queue_copy(struct pc_queue *q, struct iov_iter *to,
  */
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 {
-	u32 skip = q->seed_format ? 1 : 0;	/* header words left out */
+	u32 skip = q->format_2009 ? 1 : 0;	/* header words left out */
 	size_t count = iov_iter_count(to);
 	unsigned long tail, head;
 	ssize_t done = 0;

@@ -71,7 +71,7 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 	if (type & PERF_RECORD_VALUE)
 		words++;
 	if (type & PERF_RECORD_GROUP) {
-		if (!pc_seed_format(&counter->hw_event))
+		if (!pc_format_2009(&counter->hw_event))
 			words++;	/* the number of members */
 		list_for_each_entry(member, &counter->siblings, group_entry)
 			words += 2;
@@ -101,7 +101,7 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 	}
 	if (counter->hw_event.context_switch)
 		words = max_t(u32, words, 4);
-	if (!pc_seed_format(&counter->hw_event))
+	if (!pc_format_2009(&counter->hw_event))
 		words += PC_LOST_WORDS;
 	return words;
 }
@@ -241,7 +241,7 @@ bool pc_sample(struct perf_counter *counter, struct pt_regs *regs)
  * The caller has checked the modes and spent the budget. A full queue
  * counts the record lost. From NMI the queue is only tried, never
  * waited for: a sample that would wait is lost instead. Group members'
- * values are brought up to date first. In seed format a group record
+ * values are brought up to date first. In the 2009 format a group record
  * has no count of members, and a leader without members writes none.
  */
 void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
@@ -255,7 +255,7 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	u32 words = pc_sample_words(counter, type);
 
 	if (words == 1)
-		return;			/* seed format: nothing to record */
+		return;			/* 2009 format: nothing to record */
 	if (in_nmi()) {
 		if (!pc_queue_trylock(q, &flags)) {
 			atomic_long_inc(&q->missed);
@@ -279,14 +279,14 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 		u64 *nr = &q->ring[at & q->mask];
 		u64 n = 0;
 
-		if (!q->seed_format)
+		if (!q->format_2009)
 			pc_queue_put(q, &at, 0);
 		list_for_each_entry(member, &counter->siblings, group_entry) {
 			pc_queue_put(q, &at, member->hw_event.event_config);
 			pc_queue_put(q, &at, pc_member_value(member));
 			n++;
 		}
-		if (!q->seed_format)
+		if (!q->format_2009)
 			*nr = n;
 	}
 	pc_queue_commit(q, at);

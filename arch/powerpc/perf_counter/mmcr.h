@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perf_counter on 32-bit PowerPC: the performance monitor of the 604,
- * 604e, 750 and 74xx, as seed 004 and the processors' manuals lay it
+ * 604e, 750 and 74xx, as perfctr's low-level notes and the processors' manuals lay it
  * out, and the descriptor each model's driver is.
  *
  * PMC1 to PMC6 are 32-bit counters; a counter whose bit 0 (the most

@@ -12,7 +12,7 @@
 
 #include "x86_pmu.h"
 
-/* EVNTSEL fields, the same on P6 and K7 (seed 004, Intel SDM, AMD BKDG) */
+/* EVNTSEL fields, the same on P6 and K7 (Intel SDM, AMD BKDG, perfctr's low-level notes) */
 #define PC_EVNTSEL_EVENT	0x000000ffULL	/* event select */
 #define PC_EVNTSEL_UMASK	0x0000ff00ULL	/* unit mask */
 #define PC_EVNTSEL_USR		BIT_ULL(16)	/* count at CPL 3 */

@@ -75,7 +75,7 @@ const unsigned int p4_nr_escrs = ARRAY_SIZE(p4_escrs);
 #define P4_IQ_ESCR0	0x3ba
 #define P4_IQ_ESCR1	0x3bb
 
-/* Models above 2 have no IQ_ESCR0/1 (seed 004). */
+/* Models above 2 have no IQ_ESCR0/1 (perfctr's low-level notes; SDM table of ESCRs). */
 static unsigned int p4_model;
 
 /**

@@ -23,7 +23,7 @@ static void event_config_fields_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PERF_COUNTER_TYPE(c), PERF_TYPE_SOFTWARE);
 	KUNIT_EXPECT_EQ(test, PERF_COUNTER_ID(c), PERF_COUNT_PAGE_FAULTS);
 
-	/* The id field is 56 bits wide, not the seed's printed mask. */
+	/* The id field is 56 bits wide, not the mask the 2009 perf-counters.txt prints. */
 	c = PERF_COUNTER_CONFIG(0x7f, 0x00ffffffffffffffULL);
 	KUNIT_EXPECT_EQ(test, c, 0x7fffffffffffffffULL);
 	KUNIT_EXPECT_EQ(test, PERF_COUNTER_TYPE(c), 0x7f);

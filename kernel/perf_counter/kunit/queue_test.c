@@ -4,7 +4,7 @@
  * queue counts every record it drops and reports the count in a LOST
  * record ahead of the next record that fits; and a producer in hard-irq
  * context racing a reader loses nothing it does not report, tears
- * nothing and duplicates nothing. In seed format the same records read
+ * nothing and duplicates nothing. In the 2009 format the same records read
  * without their headers, and drops are counted, never written. The
  * reader is read()'s own, pc_queue_read(), into a kernel buffer.
  */
@@ -128,14 +128,14 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
 	pc_queue_free(q);
 }
 
-static void seed_format_reads_bare_records_and_counts_drops(struct kunit *test)
+static void format_2009_reads_bare_records_and_counts_drops(struct kunit *test)
 {
 	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
 	u64 seq = 0, buf[8] = { 0 };
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, q);
-	q->seed_format = true;
+	q->format_2009 = true;
 	while (push(q, seq))
 		seq++;
 	KUNIT_EXPECT_EQ(test, seq, (q->mask + 1) / 2);	/* headers kept */
@@ -157,7 +157,7 @@ static void seed_format_reads_bare_records_and_counts_drops(struct kunit *test)
 	while (read_words(q, buf, 1) == 8)
 		;
 	KUNIT_EXPECT_EQ(test, buf[0], 2000);
-	/* drops pending do not keep a seed-format queue from a resize */
+	/* drops pending do not keep a 2009-format queue from a resize */
 	push(q, 1);
 	read_words(q, buf, 1);
 	atomic_long_inc(&q->missed);
@@ -300,7 +300,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 static struct kunit_case pc_queue_cases[] = {
 	KUNIT_CASE(records_wrap_around_whole),
 	KUNIT_CASE(full_queue_reports_every_drop_before_the_next_record),
-	KUNIT_CASE(seed_format_reads_bare_records_and_counts_drops),
+	KUNIT_CASE(format_2009_reads_bare_records_and_counts_drops),
 	KUNIT_CASE(drops_with_no_record_after_them_are_read_once_empty),
 	KUNIT_CASE(resize_rules),
 	KUNIT_CASE(irq_producer_racing_a_reader_loses_only_what_it_reports),

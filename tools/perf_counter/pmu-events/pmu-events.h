@@ -2,7 +2,7 @@
 /*
  * The CPUs' named events, as tools/perf_counter/pmu-events/jevents.py
  * generates them at build time from the JSON tables under arch/ and
- * their mapfile.csv (seed 001's scheme). The generated file defines
+ * their mapfile.csv (the scheme of tools/perf/pmu-events/README). The generated file defines
  * pc_pmu_tables[] and pc_pmu_nr_tables; the tool carries no JSON parser.
  *
  * Each event carries what perf_counter_open() needs to count it as a

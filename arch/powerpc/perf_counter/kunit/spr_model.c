@@ -12,7 +12,7 @@
  * MMCR0 controls the model does not implement, which the driver must
  * leave clear: FCM1/FCM0 (freeze by MSR[PMM], a mark the kernel never
  * sets), FCECE and TRIGGER (they make the processor change MMCR0 behind
- * the driver: seed 004, "MMCR0 can change asynchronously"), TBSEL and
+ * the driver: perfctr's low-level notes, "MMCR0 can change asynchronously"), TBSEL and
  * TBEE (time base conditions). The manuals define every MMCR0 bit, so
  * none is reserved there as such (MPC7400 UM Table 2-7; the MMCR0 tables
  * of the 604 and 750GX/GL user's manuals).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A model of the 604/750/74xx performance monitor SPRs, as seed 004 and
+ * A model of the 604/750/74xx performance monitor SPRs, as perfctr's low-level notes and
  * the manuals describe them, for running the real driver under KUnit:
  * QEMU's PMCs hold what is written but never count.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A model of the P6 and AMD counter MSRs, as seed 004 and the manuals
+ * A model of the P6 and AMD counter MSRs, as perfctr's low-level notes and the manuals
  * describe them, for running the real drivers under KUnit where the
  * emulated CPU does not count.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Seed 000's records, read as a 2009 program reads them: with
+ * The records of the 2009 perf-counters.txt, read as a 2009 program reads them: with
  * record_type PERF_RECORD_IRQ alone each record is the 8-byte IP, with
  * PERF_RECORD_GROUP alone it is the event_config and value of every
  * other member; no header, whole records only, drops told by
@@ -282,14 +282,14 @@ TEST(an_8_byte_read_is_one_ip_and_a_larger_one_whole_ips)
 }
 
 /*
- * A seed-format queue has no LOST records: the ioctl tells the drops,
+ * A 2009-format queue has no LOST records: the ioctl tells the drops,
  * exactly. Control: an extended-format queue's LOST records say the
  * same number as its ioctl. The counter and the sampler are opened
  * disabled and turned on and off together by prctl(), so that they
  * see the same faults (a fault of the test's own between two opens or
  * two ioctls made them differ by one).
  */
-TEST(seed_format_drops_are_told_by_ioc_lost)
+TEST(format_2009_drops_are_told_by_ioc_lost)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
 	int count = sys_perf_counter_open(&hw, 0, -1, -1, 0);
@@ -438,7 +438,7 @@ static void check_group_values(struct __test_metadata *_metadata,
 	}
 }
 
-TEST(seed_group_records_carry_the_members_values_at_the_sample)
+TEST(format_2009_group_records_carry_the_members_values_at_the_sample)
 {
 	static uint64_t rec[64][4];
 	int members[2], leader, n;
@@ -503,8 +503,8 @@ TEST(extended_group_records_carry_the_members_values_at_the_sample)
 	close(leader);
 }
 
-/* A seed-format group record of no other member has nothing to say. */
-TEST(a_leader_alone_writes_no_seed_group_record)
+/* A 2009-format group record of no other member has nothing to say. */
+TEST(a_leader_alone_writes_no_2009_group_record)
 {
 	int fd = open_fault_sampler(PERF_RECORD_GROUP, 0);
 	int ctl = open_fault_sampler(PERF_RECORD_IRQ, 0);

@@ -23,7 +23,7 @@ static char buf[1 << 16];
 
 /*
  * The IP, in the extended format: these tests read record headers and
- * LOST records (IRQ alone reads as seed 000's bare IPs: seed_test).
+ * LOST records (IRQ alone reads as the 2009 format's bare IPs: abi2009_test).
  */
 #define PC_RECORD_IP	(PERF_RECORD_IRQ | PERF_RECORD_TIME)
 
@@ -365,7 +365,7 @@ TEST(perf_event_paranoid_levels_as_the_base_kernel_defines_them)
 		{  2, 1 << OPEN_TASK_USER },
 		{  3, 0 },
 	};
-	/* Seed 000: any pid < 0 is every task on the CPU. */
+	/* perf-counters.txt (2009): any pid < 0 is every task on the CPU. */
 	static const pid_t cpu_pids[] = { -1, -2, INT_MIN };
 	unsigned int i, p;
 	long old;

@@ -176,7 +176,7 @@ TEST(bad_pid_is_refused)
 }
 
 /*
- * Seed 000: "pid < 0: all tasks are counted (per cpu counters)". Each
+ * perf-counters.txt (2009): "pid < 0: all tasks are counted (per cpu counters)". Each
  * negative pid counts the whole CPU, so a CPU-wide cpu-clock runs with
  * the wall clock while this task sleeps; with no CPU it is refused.
  */

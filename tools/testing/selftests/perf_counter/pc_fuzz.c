@@ -242,7 +242,7 @@ struct pc_shared {
 struct fd_slot {
 	int	fd;
 	int	read_size;	/* bytes of a count; 0: records; -1: unknown */
-	int	seed;		/* records in seed 000's format: no headers */
+	int	fmt2009;	/* records in the 2009 format: no headers */
 	pid_t	task;		/* the thread counted, or -1: a whole CPU */
 	int	cpu;
 	int	inherit;
@@ -584,8 +584,8 @@ static int map_buffers(struct worker *w)
 	return 0;
 }
 
-/* Does @hw read seed 000's records: IRQ or GROUP alone, no switches? */
-static int seed_format_of(const struct perf_counter_hw_event *hw)
+/* Does @hw read the 2009 format's records: IRQ or GROUP alone, no switches? */
+static int format_2009_of(const struct perf_counter_hw_event *hw)
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
 		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
@@ -1077,7 +1077,7 @@ static void op_open(struct worker *w)
 		count_open_ok();
 		slot.fd = fd;
 		slot.read_size = read_size_of(&a.hw);
-		slot.seed = seed_format_of(&a.hw);
+		slot.fmt2009 = format_2009_of(&a.hw);
 		slot.task = a.pid < 0 ? -1 : task_of(a.pid);
 		slot.cpu = a.cpu;
 		slot.inherit = a.hw.inherit;
@@ -1108,7 +1108,7 @@ static void op_open(struct worker *w)
 struct target {
 	int	fd;
 	int	read_size;	/* as in fd_slot; -1: not its own */
-	int	seed;		/* as in fd_slot */
+	int	fmt2009;	/* as in fd_slot */
 };
 
 static struct target pick_target(struct worker *w)
@@ -1120,7 +1120,7 @@ static struct target pick_target(struct worker *w)
 		i = rnd_below(w, w->nfds);
 		t.fd = w->fds[i].fd;
 		t.read_size = w->fds[i].read_size;
-		t.seed = w->fds[i].seed;
+		t.fmt2009 = w->fds[i].fmt2009;
 	} else if (r < 92) {
 		t.fd = devnull_fd;
 	} else if (r < 97) {
@@ -1211,10 +1211,10 @@ static void check_read(struct worker *w, const struct target *t,
 		     t->fd, buf, size, ret, t->read_size);
 		return;
 	}
-	if (!t->read_size && good && ret > 0 && !t->seed)
+	if (!t->read_size && good && ret > 0 && !t->fmt2009)
 		check_records(w, t->fd, buf, ret);
-	if (!t->read_size && ret > 0 && t->seed && ret % 8)
-		fail(w, "read(%d) of seed-format records = %zd: not whole words",
+	if (!t->read_size && ret > 0 && t->fmt2009 && ret % 8)
+		fail(w, "read(%d) of 2009-format records = %zd: not whole words",
 		     t->fd, ret);
 }
 
@@ -1704,7 +1704,7 @@ static void helper_open(struct helper *h, uint64_t r)
 	pc_touch_pages(2);
 	h->slot.fd = fd;
 	h->slot.read_size = read_size_of(&hw);
-	h->slot.seed = seed_format_of(&hw);
+	h->slot.fmt2009 = format_2009_of(&hw);
 	h->slot.task = this_tid();
 	h->slot.cpu = -1;
 	h->slot.inherit = hw.inherit;

@@ -345,8 +345,8 @@ TEST(sampling_every_fork_records_the_forker_and_a_kernel_ip)
 	close(fd);
 }
 
-/* Seed format, inherited: every second fork of the family, a bare IP. */
-TEST(inherited_seed_format_sampler_gets_the_descendants_samples)
+/* The 2009 format, inherited: every second fork of the family, a bare IP. */
+TEST(inherited_2009_format_sampler_gets_the_descendants_samples)
 {
 	long id = tp_id("sched", "sched_process_fork");
 	struct perf_counter_hw_event hw = tp_event(id, 0);
