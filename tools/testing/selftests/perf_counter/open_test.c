@@ -348,6 +348,53 @@ TEST(nmi_bit_is_ignored_without_cap_sys_admin)
 	EXPECT_EQ(0, as_nobody(nmi_bit_is_ignored, hardware));
 }
 
+/*
+ * A task with no counter has no context. An open refused for what it
+ * asked (a leader counting another task, a group fd that is no counter,
+ * a hardware event with no PMU to count it) must not make one for it:
+ * the checks all run before a context is made. An open that succeeds
+ * makes exactly one, so the count can see it.
+ */
+TEST(refused_opens_on_a_task_make_no_context)
+{
+	struct pc_objects before, after;
+	struct perf_counter_hw_event hw;
+	struct pc_pmu_info pmu;
+	struct pc_child child;
+	int leader, dev, fd;
+
+	leader = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
+	ASSERT_LE(0, leader);
+	dev = open("/dev/null", O_RDONLY);
+	ASSERT_LE(0, dev);
+	ASSERT_EQ(0, pc_child_start(&child, pc_touch_pages, 1));
+	ASSERT_EQ(0, pc_objects_read(&before));
+
+	EXPECT_EQ(-1, pc_open_sw(PERF_COUNT_TASK_CLOCK, child.pid, -1, leader));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, pc_open_sw(PERF_COUNT_TASK_CLOCK, child.pid, -1, dev));
+	EXPECT_EQ(EINVAL, errno);
+	pc_read_pmu(&pmu);
+	if (!pc_pmu_usable(&pmu)) {
+		hw = pc_sw(0, 0);
+		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+						      PERF_COUNT_CPU_CYCLES);
+		EXPECT_EQ(-1, sys_perf_counter_open(&hw, child.pid, -1, -1, 0));
+		EXPECT_EQ(ENODEV, errno);
+	}
+	ASSERT_EQ(0, pc_objects_read(&after));
+	EXPECT_SAME_OBJECTS(before, after);
+
+	fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, child.pid, -1, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pc_objects_read(&after));
+	EXPECT_EQ(before.contexts + 1, after.contexts);
+	close(fd);
+	pc_child_kill(&child);
+	close(dev);
+	close(leader);
+}
+
 TEST(counter_on_child_task_opens)
 {
 	struct pc_child child;
