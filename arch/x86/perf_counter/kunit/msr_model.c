@@ -341,11 +341,13 @@ void pc_msr_model_work(struct pc_msr_model *m, const struct pc_model_work *w,
 	unsigned int idx;
 
 	for (idx = 0; idx < pc_model_nr(m); idx++) {
-		u64 next;
+		u64 next, delta;
 
 		if (!pc_model_counts(m, idx, user))
 			continue;
-		next = m->ctr[idx] + pc_model_counted(m, idx, w);
+		delta = pc_model_counted(m, idx, w);
+		m->counted[idx] += delta;
+		next = m->ctr[idx] + delta;
 		/* PerfMonV2: a wrap sets its sticky status bit */
 		if (next > mask && m->part->perfmon_v2)
 			m->global_status |= BIT_ULL(idx);

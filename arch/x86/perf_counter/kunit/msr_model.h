@@ -122,6 +122,7 @@ struct pc_msr_model {
 	bool				p6;
 	u64				ctr[PC_MODEL_MAX_COUNTERS];
 	u64				sel[PC_MODEL_MAX_COUNTERS];
+	u64				counted[PC_MODEL_MAX_COUNTERS]; /* all, each */
 	u64				global_ctl;
 	u64				global_status;	/* sticky wraps */
 	unsigned long			pending;

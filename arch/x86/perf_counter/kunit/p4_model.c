@@ -141,11 +141,26 @@ static u64 p4_model_meaning(u16 msr, u64 escr, const u64 *kinds)
 	return n;
 }
 
+/* Inside the handler, time passes at every access: events happen. */
+static void p4_model_handler_runs(struct p4_thread *t)
+{
+	struct p4_model *m = t->core;
+	u64 kinds[PERF_HW_EVENTS_MAX];
+	unsigned int i;
+
+	if (!m->in_handler || !m->handler_events)
+		return;
+	for (i = 0; i < PERF_HW_EVENTS_MAX; i++)
+		kinds[i] = m->handler_events;
+	p4_model_run_kinds(m, t->id, kinds, false);
+}
+
 static u64 p4_model_read(void *priv, u32 msr)
 {
 	struct p4_thread *t = priv;
 	struct p4_model *m = t->core;
 
+	p4_model_handler_runs(t);
 	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS)
 		return m->ctr[msr - P4_PERFCTR0];
 	if (msr >= P4_CCCR0 && msr < P4_CCCR0 + P4_COUNTERS)
@@ -161,6 +176,7 @@ static void p4_model_write(void *priv, u32 msr, u64 val)
 	struct p4_thread *t = priv;
 	struct p4_model *m = t->core;
 
+	p4_model_handler_runs(t);
 	t->writes++;
 	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS) {
 		unsigned int idx = msr - P4_PERFCTR0;
@@ -240,13 +256,14 @@ void p4_model_run_kinds(struct p4_model *m, unsigned int thread,
 	unsigned int idx;
 
 	for (idx = 0; idx < P4_COUNTERS; idx++) {
-		u64 next;
+		u64 next, delta;
 		u16 msr;
 
 		if (!p4_model_counts(m, idx, thread, user, &msr))
 			continue;
-		next = m->ctr[idx] + p4_model_meaning(msr, m->escr[msr - 0x3a0],
-						      kinds);
+		delta = p4_model_meaning(msr, m->escr[msr - 0x3a0], kinds);
+		m->counted[idx] += delta;
+		next = m->ctr[idx] + delta;
 		if (next > P4_MASK40) {
 			if (!m->unflagged)
 				m->cccr[idx] |= P4_CCCR_OVF;
@@ -317,7 +334,9 @@ int p4_model_service_thread(struct p4_thread *t)
 	else
 		t->core->faults++;	/* no handler of ours there */
 	t->lvtpc |= APIC_LVT_MASKED;
+	t->core->in_handler = true;
 	handled = pc_x86_pmi(&t->cpuc, NULL);
+	t->core->in_handler = false;
 	if (!handled)
 		t->unclaimed++;
 	return handled;

@@ -19,7 +19,9 @@
  * if LVTPC is masked; it is delivered as LVTPC says (an NMI, or the
  * vector, which must be ours); delivery masks LVTPC, and unmasking it
  * while an OVF flag with that thread's PMI bit is set raises it again
- * (the line stays asserted).
+ * (the line stays asserted). While the handler runs, the thread it
+ * interrupted goes on counting kernel events: @handler_events of every
+ * kind at each register access it makes.
  *
  * Faults (a test ends by checking there were none): reserved bits
  * written, a CCCR enabled with a select its counter has no ESCR for,
@@ -61,6 +63,9 @@ struct p4_model {
 	u64			cccr[P4_COUNTERS];
 	u64			escr[0x42];	/* by MSR - 0x3a0 */
 	u64			ctr_pending[P4_COUNTERS]; /* N15: first writes */
+	u64			counted[P4_COUNTERS];	/* events each counted */
+	unsigned int		handler_events;	/* at each access in it */
+	bool			in_handler;
 	unsigned int		faults;
 	bool			unflagged;	/* wraps leave OVF clear */
 	struct p4_thread	t[2];

@@ -30,6 +30,38 @@ static void p6_wraps_of_the_40_bit_counter_sum_exactly(struct kunit *test)
 	pc_model_counter_free(m, c);
 }
 
+/*
+ * The counters count on while the handler runs (3 kernel events at each
+ * register access it makes): whatever a register counted, in the
+ * handler too, must reach the 64-bit count, wrap after wrap. A load
+ * written over events counted since the fold would lose them.
+ */
+static void p6_counts_on_in_the_handler_and_the_sums_stay_exact(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c = pc_model_counter(test, m, &hw);
+	const u64 chunk = 0x6543210fULL;	/* under 2^31 */
+	u64 total = 0, wraps = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	m->handler_events = 3;
+	while (total < 40ULL << 31) {
+		pc_msr_model_run(m, chunk, true);
+		total += chunk;
+		wraps += pc_msr_model_storm(m, 10);
+	}
+	m->handler_events = 0;
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_GT(test, m->counted[c->hw.place.idx], total);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count),
+			m->counted[c->hw.place.idx]);
+	KUNIT_EXPECT_GT(test, wraps, 10);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
 static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
@@ -623,6 +655,7 @@ static void p6_generic_events_count_what_they_name(struct kunit *test)
 
 static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_wraps_of_the_40_bit_counter_sum_exactly),
+	KUNIT_CASE(p6_counts_on_in_the_handler_and_the_sums_stay_exact),
 	KUNIT_CASE(p6_period_of_2_31_plus_5_samples_at_its_last_event),
 	KUNIT_CASE(p6_period_1_nmi_storm_ends_at_the_sample_budget),
 	KUNIT_CASE(p6_storm_of_excluded_samples_ends_at_the_sample_budget),
