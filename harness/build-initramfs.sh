@@ -99,6 +99,11 @@ elif [ "$mode" = test ]; then
 	python3 "$TOP/harness/man-example.py" "$TOP/man2/perf_counter_open.2" \
 		"$out/man_example.c" || die "no program in the man page's EXAMPLES"
 	$TEST_CC $cflags -Werror -o "$root/bin/man_example" "$out/man_example.c"
+	# The README's example, for example_test to run: built as the
+	# README tells a user to build it, every warning an error.
+	$TEST_CC -static -O2 -Wall -Wextra -Werror -isystem "$hdr" \
+		-o "$root/bin/count_self" "$SRC/samples/perf_counter/count_self.c" ||
+		die "samples/perf_counter/count_self.c does not build for $target"
 	# a bounded fuzz run last, on the targets that ask for one
 	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
 		pc_fuzz

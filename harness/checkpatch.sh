@@ -6,7 +6,7 @@ set -uo pipefail
 
 cd "$TOP" || exit 1
 files=$(git ls-files --cached --others --exclude-standard 'kernel/*.[ch]' 'include/*.h' 'arch/*.[ch]' \
-	'tools/*.[ch]' 'demo/*.c' 'bench/*.c' 'harness/*.c')
+	'tools/*.[ch]' 'samples/*.c' 'demo/*.c' 'bench/*.c' 'harness/*.c')
 # shellcheck disable=SC2086
 perl "$SRC/scripts/checkpatch.pl" --no-tree --terse --show-types \
 	-f $files

@@ -23,9 +23,9 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # that hold our files, the directories that are wholly ours (mirrored,
 # so a file removed here is removed there too) and our files in the
 # base tree's own directories.
-OVERLAY_DIRS="include kernel arch tools Documentation"
+OVERLAY_DIRS="include kernel arch tools samples Documentation"
 OWN_DIRS="kernel/perf_counter arch/x86/perf_counter arch/powerpc/perf_counter
-	tools/perf_counter
+	tools/perf_counter samples/perf_counter
 	tools/testing/selftests/perf_counter Documentation/perf_counter"
 OWN_FILES="include/linux/perf_counter.h include/linux/perf_counter_hw.h
 	include/uapi/linux/perf_counter.h"
