@@ -3,6 +3,9 @@
 # perf_counter for Linux 6.1: build, boot and test.
 #
 #   make run     build the x86_64 kernel, boot it in QEMU, count a workload
+#   make run PROG=FILE [PROG_ARGS='ARG ...']
+#                the same boot running FILE instead: C source (.c), built
+#                static against the kernel's headers, or a static binary
 #   make test    build and boot every target, run KUnit and the selftests
 #   make bench   perf_counter against perf_events in one x86_64 boot
 #   make fuzz    pc_fuzz for FUZZ_SECONDS (at most FUZZ_CALLS calls) on
@@ -33,7 +36,8 @@ test: src
 	@bash $(H)/test.sh $(TARGETS)
 
 run: src
-	@bash $(H)/run-guest.sh demo
+	@PROG='$(PROG)' PROG_ARGS='$(PROG_ARGS)' \
+		bash $(H)/run-guest.sh $(if $(PROG),prog,demo)
 
 bench: src
 	@bash $(H)/run-guest.sh bench

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build a target's initramfs: /init plus the selftests (MODE=test), the
-# demo (MODE=demo), the benchmarks (MODE=bench) or the fuzzer alone
-# (MODE=fuzz: pc_fuzz -n FUZZ_CALLS -t FUZZ_SECONDS), static, against
-# the target kernel's exported headers.
+# demo (MODE=demo), the benchmarks (MODE=bench), the fuzzer alone
+# (MODE=fuzz: pc_fuzz -n FUZZ_CALLS -t FUZZ_SECONDS) or one program of
+# the user's (MODE=prog: PROG, run with the arguments PROG_ARGS), static,
+# against the target kernel's exported headers.
 # Usage: build-initramfs.sh TARGET MODE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -110,6 +111,30 @@ elif [ "$mode" = test ]; then
 		fuzz_line "$FUZZ_TEST_SECONDS" "$FUZZ_TEST_CALLS" \
 			"${FUZZ_TEST_ARGS:-}"
 	fi
+elif [ "$mode" = prog ]; then
+	# make run PROG=FILE: C source (FILE.c) is built static against
+	# the target's headers, anything else must be a static binary;
+	# either runs as /bin/NAME beside the user tool.
+	[ -n "${PROG:-}" ] || die "MODE=prog needs PROG=FILE"
+	[ -f "$PROG" ] || die "PROG=$PROG: no such file"
+	perf_counter_tool
+	name=$(basename "$PROG" .c)
+	case $PROG in
+	*.c)
+		$TEST_CC -static -O2 -Wall -Wextra -isystem "$hdr" \
+			-o "$root/bin/$name" "$PROG" ||
+			die "PROG=$PROG does not build for $target"
+		;;
+	*)
+		readelf -h "$PROG" >/dev/null 2>&1 ||
+			die "PROG=$PROG is neither C source (.c) nor an ELF binary"
+		if readelf -l "$PROG" | grep -q 'program interpreter'; then
+			die "PROG=$PROG is dynamically linked: the guest has no C library; link it with -static"
+		fi
+		cp "$PROG" "$root/bin/$name"
+		;;
+	esac
+	echo "/bin/$name ${PROG_ARGS:-}" >> "$root/etc/pc-run"
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c
 	perf_counter_tool

@@ -1,16 +1,33 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the x86_64 kernel and boot it with one program as the workload:
-# MODE=demo (make run) or MODE=bench (make bench). Usage: run-guest.sh MODE
+# MODE=demo (make run), MODE=bench (make bench) or MODE=prog (make run
+# PROG=FILE: the user's program, C source or a static binary, run with
+# the arguments PROG_ARGS; its output and exit status are printed, and
+# a status other than 0 fails). Usage: run-guest.sh MODE
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=$1
 target=x86_64
 [ "$mode" = bench ] && target=x86_64-bench
+if [ "$mode" = prog ]; then
+	[ -n "${PROG:-}" ] || die "run-guest.sh prog needs PROG=FILE"
+	# absolute, as the initramfs is built from another directory
+	abs=$(realpath -e "$PROG" 2>/dev/null) || die "PROG=$PROG: no such file"
+	export PROG=$abs PROG_ARGS=${PROG_ARGS:-}
+fi
 bash "$TOP/harness/build-kernel.sh" $target
 bash "$TOP/harness/build-initramfs.sh" $target "$mode"
 log=$(BOOT_TIMEOUT=900 bash "$TOP/harness/boot.sh" $target "$mode")
 step "$mode output (full console log: $log)"
 sed -n '/^PC-RUN/,/^PC-EXIT/p' "$log" | grep -v '^PC-'
+if [ "$mode" = prog ]; then
+	# (the serial console ends its lines with CR LF)
+	status=$(tr -d '\r' < "$log" | sed -n 's/^PC-EXIT [^ ]* //p')
+	name=$(basename "$PROG" .c)
+	[ -n "$status" ] || die "$name did not run to its end: see $log"
+	step "$name exited with status $status"
+	[ "$status" = 0 ] || exit 1
+fi
 grep -q '^PC-DONE ok' "$log" || die "the $mode did not finish cleanly: see $log"
