@@ -65,7 +65,8 @@ ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
                        r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What harness/host-tests.sh runs, as its PC-RUN lines name them.
-HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py']
+HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
+                 'harness/readme-example.py']
 
 
 def manifest(target):
