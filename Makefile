@@ -51,7 +51,8 @@ checkpatch: src
 	@bash $(H)/checkpatch.sh
 
 clean:
-	rm -rf build/*/kernel build/*/test build/*/demo build/*/bench build/*/fuzz
+	rm -rf build/*/kernel build/*/test build/*/demo build/*/bench build/*/fuzz \
+		build/*/prog
 
 distclean:
 	rm -rf build
