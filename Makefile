@@ -10,6 +10,8 @@
 #   make bench   perf_counter against perf_events in one x86_64 boot
 #   make fuzz    pc_fuzz for FUZZ_SECONDS (at most FUZZ_CALLS calls) on
 #                the sanitizer kernel and on ppc32
+#   make docs    our documentation with the kernel's make htmldocs, into
+#                build/docs/ (make test runs it too)
 #
 # Every target installs what is missing first (make deps).
 
@@ -19,7 +21,7 @@ FUZZ_CALLS ?= 1000000
 FUZZ_SECONDS ?= 4800
 H := harness
 
-.PHONY: all deps src kernel test run bench fuzz checkpatch clean distclean
+.PHONY: all deps src kernel test run bench fuzz docs checkpatch clean distclean
 
 all: kernel
 
@@ -46,13 +48,17 @@ fuzz: src
 	@FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		bash $(H)/fuzz.sh $(FUZZ_TARGETS)
 
+docs: src
+	@bash $(H)/docs.sh
+
 # checkpatch from the base tree, on every C file and header of ours.
 checkpatch: src
 	@bash $(H)/checkpatch.sh
 
 clean:
 	rm -rf build/*/kernel build/*/test build/*/demo build/*/bench build/*/fuzz \
-		build/*/prog
+		build/*/prog \
+		build/docs
 
 distclean:
 	rm -rf build

@@ -13,14 +13,18 @@ dies, a plan that is not met, a missing KUnit suite or a missing
 kmemleak list on a target with kmemleak is a failure, never a pass.
 
 With --lint-man first (make test), one more result: mandoc -Tlint finds
-nothing to say of the man pages in man2/.
+nothing to say of the man pages in man2/. With --docs LOG (make test,
+harness/docs.sh's output), one more: the documentation builds with no
+warning from our files and kernel-doc is clean on our sources (LOG ends
+with "PC-DOCS ok").
 
 build/host/test/console-host.log, from harness/host-tests.sh, is the host
 unit tests' log (no kernel): the same PC-RUN / PC-EXIT markers and KTAP,
 each case one result, every one of HOST_PROGRAMS run to its exit, and
 "the host tests reached their end" (PC-DONE ok).
 
-Usage: report.py [--lint-man] LOG...   Exit status 1 if anything failed.
+Usage: report.py [--lint-man] [--docs LOG] LOG...
+Exit status 1 if anything failed.
 """
 import fnmatch
 import glob
@@ -408,6 +412,28 @@ def man_lint(res):
         res.add(label, 'ok')
 
 
+def docs_check(res, path):
+    """One result: harness/docs.sh ended with "PC-DOCS ok". On failure
+    the problems it printed ("docs: ..." lines and the warnings before
+    them) are printed whole, and the first ones are the detail."""
+    label = 'documentation: htmldocs and kernel-doc clean on our files'
+    try:
+        with open(path, errors='replace') as f:
+            lines = [line.rstrip('\n') for line in f]
+    except OSError as e:
+        res.add(label, 'fail', f'{path}: {e}')
+        return
+    if lines and lines[-1] == 'PC-DOCS ok':
+        res.add(label, 'ok')
+        return
+    msgs = [line for line in lines if line.strip() and
+            not line.startswith('==>') and not line.startswith('PC-DOCS')]
+    print('\n'.join('    ' + m for m in msgs))
+    last = lines[-1] if lines else 'empty log'
+    res.add(label, 'fail', f'{os.path.relpath(path, TOP)}: {last}: ' +
+            ' | '.join(msgs[:4]) + (' | ...' if len(msgs) > 4 else ''))
+
+
 def main():
     res = Results()
     args = sys.argv[1:]
@@ -415,6 +441,14 @@ def main():
         args = args[1:]
         print('== man pages ==')
         man_lint(res)
+    if args[:1] == ['--docs']:
+        if len(args) < 2:
+            res.add('--docs LOG: a log', 'fail')
+            args = args[1:]
+        else:
+            print('== documentation ==')
+            docs_check(res, args[1])
+            args = args[2:]
     if not args:
         res.add('at least one boot log', 'fail')
     for path in args:

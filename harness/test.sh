@@ -9,6 +9,12 @@ set -uo pipefail
 
 # the host unit tests first (seconds, no kernel): their log is one more
 logs=("$(bash "$TOP/harness/host-tests.sh")")
+# the documentation (about a minute): one result, from its log
+docs_log=$BUILD/docs/docs.log
+mkdir -p "$BUILD/docs"
+step "documentation (harness/docs.sh, log in ${docs_log#"$TOP"/})"
+bash "$TOP/harness/docs.sh" >"$docs_log" 2>&1
+tail -n 1 "$docs_log"
 for target in "$@"; do
 	. "$TOP/configs/$target.env"
 	bash "$TOP/harness/build-kernel.sh" "$target" || {
@@ -22,5 +28,6 @@ for target in "$@"; do
 done
 
 step "results"
-# the boots' results, and the man page's lint as one more
-python3 "$TOP/harness/report.py" --lint-man "${logs[@]}"
+# the boots' results, and the man page's lint and the documentation as
+# two more
+python3 "$TOP/harness/report.py" --lint-man --docs "$docs_log" "${logs[@]}"

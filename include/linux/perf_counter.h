@@ -44,7 +44,15 @@ void perf_counter_task_tick(void);
 int perf_counter_task_disable(void);
 int perf_counter_task_enable(void);
 
-/* prepare_task_switch(): @prev is about to leave the CPU. */
+/**
+ * perf_counter_task_sched_out() - a task is about to leave the CPU
+ * @prev:	the task leaving (current)
+ * @next:	the task that takes the CPU
+ *
+ * Called from prepare_task_switch(). Counts the context switch for the
+ * context-switch software counters, then takes @prev's counters off the
+ * CPU, folding their values.
+ */
 static inline void perf_counter_task_sched_out(struct task_struct *prev,
 					       struct task_struct *next)
 {
@@ -54,7 +62,15 @@ static inline void perf_counter_task_sched_out(struct task_struct *prev,
 		__perf_counter_task_sched_out(prev, next);
 }
 
-/* finish_task_switch(): @task (current) has just come onto the CPU. */
+/**
+ * perf_counter_task_sched_in() - a task has just taken the CPU
+ * @prev:	the task that left it
+ * @task:	the task now running (current)
+ *
+ * Called from finish_task_switch(). Puts @task's counters on the CPU,
+ * then counts a migration for the migration software counters if @task
+ * moved since it last ran (see perf_counter_task_migrate()).
+ */
 static inline void perf_counter_task_sched_in(struct task_struct *prev,
 					      struct task_struct *task)
 {
@@ -67,14 +83,30 @@ static inline void perf_counter_task_sched_in(struct task_struct *prev,
 	}
 }
 
-/* set_task_cpu(): @task moves; counted when it next runs. */
+/**
+ * perf_counter_task_migrate() - a task moves to another CPU
+ * @task:	the task
+ *
+ * Called from set_task_cpu(). Only marks @task: the migration is
+ * counted when it next runs, on its new CPU.
+ */
 static inline void perf_counter_task_migrate(struct task_struct *task)
 {
 	if (static_branch_unlikely(&perf_counter_sw_key.key))
 		task->perf_counter_migrated = 1;
 }
 
-/* copy_process(): @child is a copy of current; clone inherited counters. */
+/**
+ * perf_counter_init_task() - set up a new task's counters at fork
+ * @child:	the new task, a copy of current
+ *
+ * Called from copy_process(). Clears the two task_struct fields the
+ * child copied from its parent, then copies the parent's inherited
+ * counters into a context of the child's own.
+ *
+ * Return: 0, or a negative errno if the copies could not be made (the
+ * fork then fails).
+ */
 static inline int perf_counter_init_task(struct task_struct *child)
 {
 	child->perf_counter_ctxp = NULL;
@@ -85,14 +117,31 @@ static inline int perf_counter_init_task(struct task_struct *child)
 	return 0;
 }
 
-/* do_exit(): fold inherited counts into the parents, detach the rest. */
+/**
+ * perf_counter_exit_task() - a task exits
+ * @task:	the task (current)
+ *
+ * Called from do_exit(). Folds the counts of @task's inherited copies
+ * into their top-level counters and takes every other counter on
+ * @task out of its context.
+ */
 static inline void perf_counter_exit_task(struct task_struct *task)
 {
 	if (static_branch_unlikely(&perf_counter_task_key.key))
 		__perf_counter_exit_task(task);
 }
 
-/* A software event happened @nr times in the current context. */
+/**
+ * perf_counter_sw_event() - a software event happened
+ * @id:		the event, a PERF_COUNT_* software id
+ * @nr:		how many times
+ * @regs:	the interrupted state, for samples and the exclude bits;
+ *		NULL for events the kernel raises itself (kernel mode)
+ *
+ * Counts the event for the counters of that id on this CPU: the current
+ * task's and the CPU's. A patched-out branch while no software event
+ * counter exists.
+ */
 static inline void perf_counter_sw_event(unsigned int id, u64 nr,
 					 struct pt_regs *regs)
 {

@@ -22,8 +22,8 @@
  * earliest places of the most constrained counters, so listing a
  * counter's current place first keeps it where it is when it can stay.
  *
- * Return: true and each @want[i].chosen set, or false if no placement
- * exists.
+ * Return: true, with the chosen field of each of the @n entries of @want
+ * set, or false if no placement exists.
  */
 bool pc_hw_assign(struct pc_hw_want *want, unsigned int n)
 {

@@ -25,6 +25,7 @@ struct cpuinfo_x86;
  * @check_ctl:	the control MSR whose @check_on bit says the last counter
  *		runs (P6: EVNTSEL0's enable bit, which starts both); it
  *		must be clear when the registers are checked
+ * @check_on:	that bit (or bits) of @check_ctl
  * @setup:	optional: after registration, before any counter
  * @second_thread: optional: is @cpu a thread that shares the registers
  *		of another, which uses them? It is kept off them

@@ -5,7 +5,7 @@
  *
  * One file descriptor per virtual 64-bit counter, obtained from the
  * perf_counter_open() system call and driven with read(), ioctl(),
- * poll() and prctl(). See Documentation/perf_counter/abi.rst.
+ * poll() and prctl(). See Documentation/userspace-api/perf_counter.rst.
  */
 #ifndef _UAPI_LINUX_PERF_COUNTER_H
 #define _UAPI_LINUX_PERF_COUNTER_H
@@ -190,7 +190,10 @@ struct perf_counter_hw_event {
 /* ioctl()s on a counter fd. */
 #define PERF_COUNTER_IOC_ENABLE		_IO('$', 0)
 #define PERF_COUNTER_IOC_DISABLE	_IO('$', 1)
-/* A sampling counter's queue size in bytes: a power of two, 4 KiB..1 MiB */
+/*
+ * The size in bytes of a counter's record queue, for any counter that has
+ * one (irq_period or context_switch set): a power of two, 4 KiB..1 MiB.
+ */
 #define PERF_COUNTER_IOC_QUEUE_SIZE	_IOW('$', 2, __u32)
 /* Records a counter's queue dropped since it was opened, told or not. */
 #define PERF_COUNTER_IOC_LOST		_IOR('$', 3, __u64)

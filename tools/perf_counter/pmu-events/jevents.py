@@ -14,7 +14,9 @@ architecture's standard events, which a CPU's event names with
 
 The event_config code of each event, without the raw bit, is computed
 from its fields the way its driver reads a raw event
-(Documentation/perf_counter/x86.rst, powerpc.rst, pmu-events.rst).
+(Documentation/admin-guide/perf/perf_counter-x86.rst,
+Documentation/admin-guide/perf/perf_counter-powerpc.rst,
+Documentation/perf_counter/pmu-events.rst).
 
 Any malformed input stops the generator with "FILE:LINE: what is wrong"
 on stderr and exit status 1; nothing is written then.
@@ -82,7 +84,8 @@ def _p4_escr_table():
 
 P4_ESCRS = _p4_escr_table()
 
-# PowerPC selector field widths, PMC1 to PMC6 (powerpc.rst, "The registers").
+# PowerPC selector field widths, PMC1 to PMC6
+# (perf_counter-powerpc.rst, "The registers").
 PPC_SEL_BITS = (7, 6, 5, 5, 5, 6)
 
 

@@ -9,8 +9,9 @@
  * raw event on the driver that table is for: event_config (without the
  * raw bit, PERF_COUNTER_RAW_MASK, which the tool sets) and, for drivers
  * that take one (the Pentium 4's ESCR word), one extra control word for
- * extra_config_len. Documentation/perf_counter/x86.rst and powerpc.rst
- * say how each driver reads them.
+ * extra_config_len. Documentation/admin-guide/perf/perf_counter-x86.rst and
+ * Documentation/admin-guide/perf/perf_counter-powerpc.rst say how each
+ * driver reads them.
  */
 #ifndef PC_PMU_EVENTS_H
 #define PC_PMU_EVENTS_H
