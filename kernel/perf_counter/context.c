@@ -361,6 +361,26 @@ struct task_struct *pc_find_task(pid_t pid)
 }
 
 /**
+ * pc_check_cpu() - may a counter for @task count on @cpu?
+ * @task:	the task, or NULL for every task on @cpu
+ * @cpu:	-1 for any CPU, or the CPU to count on
+ *
+ * The first check of an open: nothing may use @cpu (a per-CPU pointer,
+ * a CPU context) before it has passed.
+ *
+ * Return: 0, or -EINVAL for a @cpu out of range or offline, or no task
+ * and no CPU.
+ */
+int pc_check_cpu(struct task_struct *task, int cpu)
+{
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu)))
+		return -EINVAL;
+	if (!task && cpu < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * pc_find_context() - the context a new counter goes into
  * @task:	the task from pc_find_task(), or NULL for a CPU context
  * @cpu:	-1 for any CPU, or the CPU to count on
@@ -377,14 +397,12 @@ struct task_struct *pc_find_task(pid_t pid)
 struct perf_counter_context *pc_find_context(struct task_struct *task,
 					     int cpu)
 {
-	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu)))
-		return ERR_PTR(-EINVAL);
+	int err = pc_check_cpu(task, cpu);
 
-	if (!task) {
-		if (cpu < 0)
-			return ERR_PTR(-EINVAL);
+	if (err)
+		return ERR_PTR(err);
+	if (!task)
 		return per_cpu_ptr(&pc_cpu_ctx, cpu);
-	}
 	return pc_task_ctx_get(task);
 }
 
@@ -408,12 +426,16 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 					       int cpu)
 {
 	struct perf_counter_context *ctx = leader->ctx;
+	int err = pc_check_cpu(task, cpu);
 
-	if (cpu < -1 || cpu >= (int)nr_cpu_ids || (cpu >= 0 && !cpu_online(cpu)))
-		return ERR_PTR(-EINVAL);
-	/* a dead context's task is compared only: pc_install() refuses it */
-	if (task ? ctx->task != task
-		 : (cpu < 0 || ctx != per_cpu_ptr(&pc_cpu_ctx, cpu)))
+	if (err)
+		return ERR_PTR(err);
+	/*
+	 * A dead context's task is compared only, never followed. Should
+	 * its task_struct have been freed and reused for @task, the match
+	 * is harmless: pc_install() refuses a dead context with -ESRCH.
+	 */
+	if (task ? ctx->task != task : ctx != per_cpu_ptr(&pc_cpu_ctx, cpu))
 		return ERR_PTR(-EINVAL);
 	pc_ctx_get(ctx);
 	return ctx;

@@ -346,6 +346,7 @@ void pc_ctx_init(struct perf_counter_context *ctx, struct task_struct *task);
 u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now);
 u64 pc_ctx_update_time(struct perf_counter_context *ctx);
 struct task_struct *pc_find_task(pid_t pid);
+int pc_check_cpu(struct task_struct *task, int cpu);
 struct perf_counter_context *pc_find_context(struct task_struct *task,
 					     int cpu);
 struct perf_counter_context *pc_member_context(const struct perf_counter *leader,

@@ -34,9 +34,10 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
 /*
  * Make the counter, its fd and its file, and install it.
  *
- * Everything that can refuse the open for what was asked (the group
- * and its leader's task and CPU, the description, the driver, a free
- * fd) runs before a task context can be made: a refused open leaves no
+ * Everything that can refuse the open for what was asked (the CPU, the
+ * group and its leader's task and CPU, the description, the driver, a
+ * free fd) runs before a task context can be made; the CPU first, as
+ * the counter's allocation uses it: a refused open leaves no
  * context behind. A member goes into its leader's context, which exists
  * already. Once a new context is linked to its task, only a task that
  * is exiting (its context goes with it) or no memory for the file can
@@ -53,6 +54,9 @@ static int pc_open(const struct perf_counter_hw_event *hw_event,
 	struct file *file;
 	int fd, err;
 
+	err = pc_check_cpu(task, cpu);
+	if (err)
+		return err;
 	leader = pc_group_leader(group_fd, &group);
 	if (IS_ERR(leader))
 		return PTR_ERR(leader);

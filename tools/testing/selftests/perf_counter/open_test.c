@@ -167,6 +167,26 @@ TEST(bad_cpu_is_einval)
 	EXPECT_REFUSED(&hw, -1, 4096, -1, 0, EINVAL);
 }
 
+/*
+ * The CPU is checked before anything uses it: a hardware counter's
+ * driver looks at its CPU's registers (a per-CPU pointer) as the counter
+ * is made, so a CPU past the end must be refused first, by anyone,
+ * whatever the PMU (EINVAL, not ENODEV, where there is none), and a bad
+ * group fd after it, as ever.
+ */
+TEST(bad_cpu_of_a_hardware_counter_is_einval_first)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+
+	hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+					      PERF_COUNT_CPU_CYCLES);
+	hw.exclude_kernel = 1;
+	EXPECT_REFUSED(&hw, 0, 4096, -1, 0, EINVAL);
+	EXPECT_REFUSED(&hw, 0, INT_MAX, -1, 0, EINVAL);
+	EXPECT_REFUSED(&hw, 0, INT_MAX, 12345, 0, EINVAL);
+	EXPECT_REFUSED(&hw, -1, -1, -1, 0, EINVAL);
+}
+
 TEST(bad_pid_is_refused)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
