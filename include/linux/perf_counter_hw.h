@@ -162,11 +162,6 @@ struct pc_hw_cpu {
  * @reserve:	take the registers from the rest of the kernel; -EBUSY if
  *		someone holds them. Called for the first hardware counter.
  * @release:	give them back, after the last one
- * @frozen_in_irq: the driver's overflow handler stops every counter
- *		before it calls pc_hw_handle_overflow() and starts them
- *		after (PowerPC: MMCR0[FC]). Otherwise the core stops each
- *		counter that wrapped from its fold to its load, so that
- *		the load does not overwrite what it counted in between.
  * @cpu_online:	on a CPU that comes online, from that CPU, under the
  *		reservation's lock: keep it off the registers if it may
  *		not use them, and if they are reserved, set it up as
@@ -179,7 +174,6 @@ struct pc_pmu {
 	unsigned int	width;
 	u64		max_period;
 	u64		irq_at;
-	bool		frozen_in_irq;
 
 	int	(*decode)(const struct perf_counter_hw_event *hw_event,
 			  const u64 *extra, struct pc_hw_counter *hwc);

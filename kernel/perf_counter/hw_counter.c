@@ -657,7 +657,6 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 		return 0;
 	for (idx = 0; idx < pmu->nr_counters; idx++) {
 		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
-		bool stop;
 		u64 raw;
 
 		if (!counter)
@@ -667,20 +666,14 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 			continue;
 		handled++;
 		/*
-		 * The counter counts on while the handler runs (a counter
-		 * of kernel events, the handler's own): stopped from its
-		 * fold to its load, it loses none of that to the load. One
-		 * paused while the CPU idles stays stopped.
+		 * What the register counts from this read to the load's
+		 * write (a counter of kernel events counts the handler's
+		 * own) is lost to the load: a few events an overflow.
 		 */
-		stop = !pmu->frozen_in_irq && !READ_ONCE(counter->idle_paused);
-		if (stop)
-			pmu->disable(cpuc, &counter->hw);
 		pc_hw_fold(cpuc, counter);
 		if (pc_is_sampling(counter))
 			pc_hw_sample(cpuc, counter, regs);
 		pc_hw_load(cpuc, counter);
-		if (stop)
-			pmu->enable(cpuc, &counter->hw);
 	}
 	return handled;
 }

@@ -26,7 +26,7 @@
  */
 int pc_param_ignore_set(const char *val, const struct kernel_param *kp)
 {
-	pr_warn("perf_counter: %s is read-only: \"%s\" ignored\n",
+	pr_warn("%s is read-only: \"%s\" ignored\n",
 		kp->name, val ? val : "");
 	return 0;
 }

@@ -41,7 +41,6 @@ static u8 pc_7450_any_pmcs(u8 sel)
 	.width		= 32,				\
 	.max_period	= 0x7fffffff,			\
 	.irq_at		= PC_PMC_OVERFLOW,		\
-	.frozen_in_irq	= true,	/* pc_ppc_irq() */	\
 	.decode		= decode_fn,			\
 	.places		= pc_ppc_places,		\
 	.enable		= pc_ppc_enable,		\

@@ -890,13 +890,6 @@ static int leak_rounds(void)
 }
 
 /*
- * Nothing left, object by object (exactly) and in slab use as a whole:
- * 10000 rounds move slab use by up to 110 kB with no leak and no trend
- * (measured: +12, +32, 0, -40 kB in four runs of them), so 30000 rounds
- * and 192 kB: a leak of 16 bytes a round (480 kB) fails.
- */
-/* 30000 rounds took the 7450 past the harness's 30 s on a busy host */
-/*
  * A child on CPU 0 opens a user-mode cycles counter on itself with the
  * nmi bit, as root or as nobody, and spins; from CPU 1 the parent reads
  * CPU 0's LVTPC many times, each read an IPI that lands while the
@@ -981,6 +974,13 @@ TEST_F(hw, nmi_bit_of_a_counter_without_cap_sys_admin_leaves_the_vector)
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
 }
 
+/*
+ * Nothing left, object by object (exactly) and in slab use as a whole:
+ * 10000 rounds move slab use by up to 110 kB with no leak and no trend
+ * (measured: +12, +32, 0, -40 kB in four runs of them), so 30000 rounds
+ * and 192 kB: a leak of 16 bytes a round (480 kB) fails.
+ */
+/* 30000 rounds took the 7450 past the harness's 30 s on a busy host */
 TEST_F_TIMEOUT(hw, thousands_of_hardware_counters_leave_nothing, 180)
 {
 	int i, fd, rounds = leak_rounds();
