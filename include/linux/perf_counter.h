@@ -2,10 +2,11 @@
 /*
  * perf_counter: the kernel side, as the rest of the kernel sees it.
  *
- * The scheduler, fork, exit, prctl and fault paths call the inline hooks
- * below. Each is a patched-out static branch until the first counter of
- * its kind exists, so a kernel with the subsystem built in but unused
- * pays nothing on those paths.
+ * The scheduler, fork, exit, prctl and fault paths call the hooks
+ * below. Those on hot paths are patched-out static branches until the
+ * first counter of their kind exists, so a kernel with the subsystem
+ * built in but unused pays nothing on those paths; the tick, prctl and
+ * fork-failure hooks are plain calls (see below).
  */
 #ifndef _LINUX_PERF_COUNTER_H
 #define _LINUX_PERF_COUNTER_H

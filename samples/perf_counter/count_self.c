@@ -3,9 +3,8 @@
  * count_self: count this program's own task clock and page faults with
  * perf_counter_open(), around a workload that touches PAGES fresh pages.
  *
- * Build it against the headers `make headers_install` installs (the
- * harness installs x86_64's in build/x86_64/headers/include), static to
- * run in the guest; README.md shows the gcc command.
+ * Build it against the headers `make headers_install` installs; see
+ * Documentation/userspace-api/perf_counter.rst for how to build it.
  *
  * It exits 0 when both counts are sane, 1 with a message otherwise.
  * It counts user mode only, so an unprivileged user may run it at the

@@ -178,7 +178,9 @@ struct perf_counter_hw_event {
 
 	/*
 	 * Bytes of __u64 control words that follow this struct: raw
-	 * events only, at most 16 (P4: the ESCR word).
+	 * events only, at most 16 (P4: the ESCR word; 32-bit PowerPC,
+	 * exclusive counters only: MMCR0's THRESHOLD field, then
+	 * MMCR2's THRESHMULT bit on the parts with MMCR2).
 	 */
 	__u32	extra_config_len;
 

@@ -83,8 +83,10 @@ static void run_ticks(struct pc_rotate_fixture *f, int ticks)
 }
 
 /*
- * Ticks of uneven length — every third one ten times as long — used to
- * give whoever was on during the long ones more than its share.
+ * Ticks of uneven length — every third one ten times as long — still
+ * give each of six groups on two registers a third of the time: a
+ * rotation by tick count, not by each group's share of its enabled
+ * time, gives whoever is on during the long ticks more and fails here.
  */
 static void uneven_ticks_still_give_a_third_each(struct kunit *test)
 {

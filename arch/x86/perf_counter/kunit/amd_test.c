@@ -94,8 +94,8 @@ static const char *amd_driver_of(const struct cpuinfo_x86 *c)
  * K8 (0Fh), K10 (10h only), family 15h with PerfCtrExtCore, families
  * 17h and 19h with it, Zen 4 with PerfMonV2 as well. Families 11h, 12h,
  * 14h, 16h, 1Ah and later, and 15h-19h without the CPUID bits, get none
- * and a boot line that says why. (The K10 driver used to take every
- * family from 10h on.)
+ * and a boot line that says why. A K10 driver that takes every family
+ * from 10h on fails here on 11h and later.
  */
 static void amd_families_get_the_driver_their_manuals_give(struct kunit *test)
 {

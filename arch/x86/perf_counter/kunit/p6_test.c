@@ -547,8 +547,8 @@ static void p6_group_records_carry_the_members_register_now(struct kunit *test)
 /*
  * The driver takes the family 6 models the manuals list for P6 and no
  * other: not those with architectural performance monitoring, not
- * other vendors or families. (It used to take any family 6 part
- * without architectural performance monitoring.)
+ * other vendors or families. A match on family 6 alone, without the
+ * model list, fails here on every unlisted model.
  */
 static void p6_drives_the_models_the_manuals_list(struct kunit *test)
 {

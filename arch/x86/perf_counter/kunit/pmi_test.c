@@ -139,7 +139,8 @@ static void pmi_deliver_now(struct pc_msr_model *m)
  * loaded again (resumed after an idle pause), in the middle of the
  * reload's fold: the counter must still be seen then, and the interrupt
  * handled as its own, and nothing left marked late to swallow the next
- * unrelated NMI. (The reload used to hide the counter first.)
+ * unrelated NMI. A reload that hides the counter from the handler
+ * before its fold fails here.
  */
 static void pmi_interrupt_during_a_reload_is_handled_not_left_late(struct kunit *test)
 {
