@@ -13,7 +13,6 @@
 #include "pc_util.h"
 
 #define EXAMPLE		"/bin/man_example"
-#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 
 /*
  * Page faults the example may take between enabling and disabling its
@@ -21,57 +20,6 @@
  * of the calls it makes there for the first time, a stack page.
  */
 #define EXAMPLE_SLACK	64
-
-struct example_run {
-	int	status;		/* from waitpid() */
-	char	out[4096];	/* its stdout and stderr */
-};
-
-/* Run the example, as nobody if @as_nobody; 0, or -1 if it could not. */
-static int run_example(struct example_run *run, int as_nobody)
-{
-	size_t len = 0;
-	char discard[256];
-	ssize_t n;
-	pid_t pid;
-	int p[2];
-
-	memset(run, 0, sizeof(*run));
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[0]);
-		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
-			_exit(125);
-		if (as_nobody && (setgid(65534) || setuid(65534))) {
-			dprintf(1, "setuid(65534): %s\n", strerror(errno));
-			_exit(126);
-		}
-		execl(EXAMPLE, EXAMPLE, (char *)NULL);
-		dprintf(1, "exec %s: %s\n", EXAMPLE, strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	for (;;) {
-		if (len < sizeof(run->out) - 1)
-			n = read(p[0], run->out + len, sizeof(run->out) - 1 - len);
-		else
-			n = read(p[0], discard, sizeof(discard));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (len < sizeof(run->out) - 1)
-			len += n;
-	}
-	close(p[0]);
-	if (waitpid(pid, &run->status, 0) != pid)
-		return -1;
-	return 0;
-}
 
 /* What the example printed, parsed; the test fails if a line is missing. */
 struct example_counts {
@@ -82,7 +30,7 @@ struct example_counts {
 };
 
 static void check_example(struct __test_metadata *_metadata,
-			  struct example_run *run)
+			  struct pc_prog_run *run)
 {
 	struct example_counts c;
 	int got_pages = 0, got_clock = 0, got_faults = 0;
@@ -134,48 +82,18 @@ static void check_example(struct __test_metadata *_metadata,
 
 TEST(example_counts_its_pages_and_time)
 {
-	struct example_run run;
+	struct pc_prog_run run;
 
-	ASSERT_EQ(0, run_example(&run, 0));
+	ASSERT_EQ(0, pc_run_prog(EXAMPLE, &run, 0));
 	check_example(_metadata, &run);
-}
-
-static int read_level(long *level)
-{
-	FILE *f = fopen(PARANOID, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%ld", level) == 1;
-	fclose(f);
-	return ok ? 0 : -1;
-}
-
-static int write_level(long level)
-{
-	FILE *f = fopen(PARANOID, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%ld\n", level) > 0;
-	return (fclose(f) == 0 && ok) ? 0 : -1;
 }
 
 /* The page says exclude_kernel lets it run unprivileged at the default. */
 TEST(example_runs_unprivileged_at_paranoid_2)
 {
-	struct example_run run;
-	long old = 2;
-	int have_knob = read_level(&old) == 0;
+	struct pc_prog_run run;
 
-	/* Without perf_events there is no knob, and the level is 2. */
-	if (have_knob)
-		ASSERT_EQ(0, write_level(2));
-	EXPECT_EQ(0, run_example(&run, 1));
-	if (have_knob)
-		EXPECT_EQ(0, write_level(old));
+	ASSERT_EQ(0, pc_run_prog_unprivileged(EXAMPLE, &run));
 	check_example(_metadata, &run);
 }
 

@@ -367,4 +367,105 @@ static inline int pc_pmu_usable(const struct pc_pmu_info *pmu)
 	return !strcmp(pmu->state, "ok") || !strcmp(pmu->state, "unchecked");
 }
 
+/*
+ * A program the tests run and read: its exit status and the first 4 KiB
+ * of its stdout and stderr (the rest is read and dropped, so it never
+ * blocks on a full pipe).
+ */
+struct pc_prog_run {
+	int	status;		/* from waitpid() */
+	char	out[4096];
+};
+
+/* Run @path, as nobody if @as_nobody: 0, or -1 if it could not. */
+static inline int pc_run_prog(const char *path, struct pc_prog_run *run,
+			      int as_nobody)
+{
+	char discard[256];
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+	int p[2];
+
+	memset(run, 0, sizeof(*run));
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(p[0]);
+		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
+			_exit(125);
+		if (as_nobody && (setgid(65534) || setuid(65534))) {
+			dprintf(1, "setuid(65534): %s\n", strerror(errno));
+			_exit(126);
+		}
+		execl(path, path, (char *)NULL);
+		dprintf(1, "exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	for (;;) {
+		if (len < sizeof(run->out) - 1)
+			n = read(p[0], run->out + len, sizeof(run->out) - 1 - len);
+		else
+			n = read(p[0], discard, sizeof(discard));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (len < sizeof(run->out) - 1)
+			len += n;
+	}
+	close(p[0]);
+	return waitpid(pid, &run->status, 0) == pid ? 0 : -1;
+}
+
+#define PC_PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+
+/* kernel.perf_event_paranoid into @level: 0, or -1 where there is none. */
+static inline int pc_paranoid_get(long *level)
+{
+	FILE *f = fopen(PC_PARANOID, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%ld", level) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+static inline int pc_paranoid_set(long level)
+{
+	FILE *f = fopen(PC_PARANOID, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", level) > 0;
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+/*
+ * Run @path as nobody at kernel.perf_event_paranoid 2, the base
+ * kernel's default, and put the level back: 0, or -1 if it could not.
+ * Without perf_events there is no knob, and the level is 2.
+ */
+static inline int pc_run_prog_unprivileged(const char *path,
+					   struct pc_prog_run *run)
+{
+	int have_knob, ret;
+	long old = 2;
+
+	have_knob = pc_paranoid_get(&old) == 0;
+	if (have_knob && pc_paranoid_set(2))
+		return -1;
+	ret = pc_run_prog(path, run, 1);
+	if (have_knob && pc_paranoid_set(old))
+		return -1;
+	return ret;
+}
+
 #endif
