@@ -334,7 +334,9 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 	/* Seen by the overflow handler before it can raise anything. */
 	WRITE_ONCE(cpuc->on[place->idx], counter);
 	barrier();
-	cpuc->pmu->enable(cpuc, hwc);
+	/* Moved while paused for idle: started when its CPU stops idling. */
+	if (!READ_ONCE(counter->idle_paused))
+		cpuc->pmu->enable(cpuc, hwc);
 }
 
 /* Has the counter at @idx, its raw value @raw, wrapped since loaded? */

@@ -30,7 +30,7 @@ static void p6_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 
 		pc_hw_reg_write(cpuc, P6_EVNTSEL0 + 1, hwc->config);
 		if (!(sel0 & PC_EVNTSEL_EN))
-			pc_hw_reg_write(cpuc, P6_EVNTSEL0, sel0 | PC_EVNTSEL_EN);
+			pc_hw_reg_write(cpuc, P6_EVNTSEL0, PC_EVNTSEL_EN);
 	}
 }
 

@@ -404,6 +404,44 @@ static void p6_counter_1_put_on_while_counter_0_is_paused_counts(struct kunit *t
 	pc_model_counter_free(m, a);
 }
 
+/*
+ * A counter paused while its CPU idles, moved to make room for an event
+ * that only counter 0 counts, stays stopped on its new register until
+ * the CPU stops idling: it counts no idle events meanwhile.
+ */
+static void p6_counter_paused_for_idle_stays_stopped_when_moved(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event flops = pc_hw_model_raw(0xc1);  /* counter 0 */
+	struct perf_counter *a, *b;
+
+	cyc.exclude_idle = 1;
+	a = pc_model_counter(test, m, &cyc);
+	b = pc_model_counter(test, m, &flops);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, a->hw.place.idx, 0);
+	pc_msr_model_run(m, 10, true);
+	pc_hw_pause(&m->cpuc, a);		/* as pc_counter_idle() does */
+	WRITE_ONCE(a->idle_paused, true);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	KUNIT_ASSERT_EQ(test, a->hw.place.idx, 1);
+	pc_msr_model_run(m, 50, true);		/* idle: a counts none */
+	pc_hw_fold(&m->cpuc, a);
+	pc_hw_fold(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 10);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&b->count), 50);
+	WRITE_ONCE(a->idle_paused, false);
+	pc_hw_resume(&m->cpuc, a);
+	pc_msr_model_run(m, 5, true);
+	pc_hw_fold(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 10 + 5);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, b);
+	pc_model_counter_free(m, a);
+}
+
 static void p6_idle_pause_keeps_the_register_and_counts_nothing(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
@@ -704,6 +742,7 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_exclude_hv_and_idle_program_the_same_evntsel),
 	KUNIT_CASE(p6_idle_pause_keeps_the_register_and_counts_nothing),
 	KUNIT_CASE(p6_counter_1_put_on_while_counter_0_is_paused_counts),
+	KUNIT_CASE(p6_counter_paused_for_idle_stays_stopped_when_moved),
 	KUNIT_CASE(p6_group_records_carry_the_members_register_now),
 	KUNIT_CASE(p6_drives_the_models_the_manuals_list),
 	KUNIT_CASE(p6_register_check_reads_evntsel0s_enable_bit),

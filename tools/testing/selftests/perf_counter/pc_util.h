@@ -391,8 +391,11 @@ static inline int pc_run_prog(const char *path, struct pc_prog_run *run,
 	if (pipe(p))
 		return -1;
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
 		return -1;
+	}
 	if (pid == 0) {
 		close(p[0]);
 		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
