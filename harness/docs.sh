@@ -68,8 +68,11 @@ for book in perf_counter userspace-api admin-guide; do
 	*) ex=output ;;
 	esac
 	step "htmldocs: $book"
-	# One book at a time: SPHINXOPTS differs between them.
-	if ! make -C "$SRC" O="$out" SPHINXDIRS="$book" \
+	# One book at a time: SPHINXOPTS differs between them. Not under
+	# our make's flags: its command-line variables (TARGETS=... of a
+	# narrowed make test) would reach the kernel's make as targets.
+	if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$SRC" O="$out" SPHINXDIRS="$book" \
 		SPHINXOPTS="-D exclude_patterns=$ex" htmldocs >>"$log" 2>&1; then
 		bad "make htmldocs SPHINXDIRS=$book failed (see $log)"
 	fi
