@@ -360,7 +360,7 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 	int fd = open_sampler(PERF_COUNT_TASK_CLOCK, 1000000,
 			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
 	uint64_t ran, prev = 0, lost = 0;
-	int n, i, in_text = 0;
+	int n, i, in_text = 0, shown = 0;
 
 	ASSERT_GE(clock, 0);
 	ASSERT_GE(fd, 0);
@@ -384,8 +384,13 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 	EXPECT_LE(n + (int)lost, (int)(ran / 1000000) + 2);
 	EXPECT_GE(n, (int)(ran / 1000000) / 2);
 	for (i = 0; i < n; i++) {
-		in_text += recs[i].w[0] >= (uintptr_t)__executable_start &&
+		int here = recs[i].w[0] >= (uintptr_t)__executable_start &&
 			   recs[i].w[0] < (uintptr_t)etext;
+
+		if (!here && shown++ < 8)	/* where, if it fails */
+			TH_LOG("sample %d outside the text: ip %#llx", i,
+			       (unsigned long long)recs[i].w[0]);
+		in_text += here;
 		EXPECT_GT(recs[i].w[1], prev);
 		prev = recs[i].w[1];
 	}
