@@ -383,24 +383,20 @@ int pc_check_cpu(struct task_struct *task, int cpu)
 /**
  * pc_find_context() - the context a new counter goes into
  * @task:	the task from pc_find_task(), or NULL for a CPU context
- * @cpu:	-1 for any CPU, or the CPU to count on
+ * @cpu:	-1 for any CPU, or the CPU to count on, as pc_check_cpu()
+ *		passed them
  *
  * The caller has checked the privilege a whole CPU needs
  * (pc_check_privilege()), and checks the right to trace another task
  * under the task's exec_update_lock, so that an exec cannot slip
  * between the check and the install.
  *
- * Return: the context with a reference, or ERR_PTR(): -EINVAL for cpu
- * values out of range or no task and no CPU, -ESRCH for a task that is
- * exiting.
+ * Return: the context with a reference, or ERR_PTR(): -ENOMEM, or
+ * -ESRCH for a task that is exiting.
  */
 struct perf_counter_context *pc_find_context(struct task_struct *task,
 					     int cpu)
 {
-	int err = pc_check_cpu(task, cpu);
-
-	if (err)
-		return ERR_PTR(err);
 	if (!task)
 		return per_cpu_ptr(&pc_cpu_ctx, cpu);
 	return pc_task_ctx_get(task);
@@ -410,7 +406,8 @@ struct perf_counter_context *pc_find_context(struct task_struct *task,
  * pc_member_context() - the context a new member of @leader's group goes in
  * @leader:	the group's leader, held through its file
  * @task:	the task the new counter is for, or NULL for a CPU context
- * @cpu:	-1 for any CPU, or the CPU to count on
+ * @cpu:	-1 for any CPU, or the CPU to count on, as pc_check_cpu()
+ *		passed them
  *
  * A member must count what its leader counts: the same task, or the same
  * CPU's every task. Its context is the leader's, which exists already,
@@ -418,18 +415,14 @@ struct perf_counter_context *pc_find_context(struct task_struct *task,
  * against @cpu by pc_check_group().
  *
  * Return: the leader's context with a reference, or ERR_PTR(-EINVAL) for
- * a @cpu out of range or offline, or a leader in another task's or CPU's
- * context.
+ * a leader in another task's or CPU's context.
  */
 struct perf_counter_context *pc_member_context(const struct perf_counter *leader,
 					       struct task_struct *task,
 					       int cpu)
 {
 	struct perf_counter_context *ctx = leader->ctx;
-	int err = pc_check_cpu(task, cpu);
 
-	if (err)
-		return ERR_PTR(err);
 	/*
 	 * A dead context's task is compared only, never followed. Should
 	 * its task_struct have been freed and reused for @task, the match

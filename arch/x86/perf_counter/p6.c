@@ -25,11 +25,13 @@ static void p6_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 	if (hwc->place.idx == 0) {
 		pc_hw_reg_write(cpuc, P6_EVNTSEL0, hwc->config | PC_EVNTSEL_EN);
 	} else {
-		/* counter 0 off, or paused while the CPU idles: EN alone */
-		u64 sel0 = pc_hw_reg_read(cpuc, P6_EVNTSEL0);
-
 		pc_hw_reg_write(cpuc, P6_EVNTSEL0 + 1, hwc->config);
-		if (!(sel0 & PC_EVNTSEL_EN))
+		/*
+		 * Counter 0 off, or on but paused while the CPU idles (its
+		 * enable bit clear): EN alone. Read only in the second case.
+		 */
+		if (!cpuc->on[0] ||
+		    !(pc_hw_reg_read(cpuc, P6_EVNTSEL0) & PC_EVNTSEL_EN))
 			pc_hw_reg_write(cpuc, P6_EVNTSEL0, PC_EVNTSEL_EN);
 	}
 }
