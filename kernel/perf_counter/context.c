@@ -147,7 +147,9 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 		if (records)
 			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT,
 					      prev, NULL);
-		pc_ctx_sched_out_at(ctx, now);
+		/* If @next owns a copy of the same counters, it takes ours. */
+		if (!pc_ctx_swap(prev, next, ctx))
+			pc_ctx_sched_out_at(ctx, now);
 	}
 	raw_spin_unlock(&ctx->lock);
 }
@@ -160,7 +162,8 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 
 	if (ctx) {
 		raw_spin_lock(&ctx->lock);
-		pc_ctx_sched_in(ctx, smp_processor_id());
+		if (!pc_ctx_swapped_in(ctx))
+			pc_ctx_sched_in(ctx, smp_processor_id());
 		if (records && ctx->is_active) {
 			pc_ctx_update_time(ctx);
 			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_IN,
@@ -305,11 +308,8 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 	int err;
 
 	for (;;) {
-		rcu_read_lock();
-		ctx = READ_ONCE(task->perf_counter_ctxp);
-		if (ctx && !refcount_inc_not_zero(&ctx->refcount))
-			ctx = ERR_PTR(-ESRCH);	/* being torn down */
-		rcu_read_unlock();
+		/* A counter is about to go in: the context stays the task's. */
+		ctx = pc_task_ctx_hold(task, true);
 		if (ctx)
 			return ctx;
 
@@ -437,14 +437,14 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 /* prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current. */
 static int pc_task_set_leaders(bool enable)
 {
-	struct perf_counter_context *ctx = READ_ONCE(current->perf_counter_ctxp);
+	struct perf_counter_context *ctx = pc_task_ctx_hold(current, true);
 
 	if (!ctx)
 		return 0;
-	/* Only current frees its own context, so it stays. */
 	mutex_lock(&ctx->mutex);
 	pc_ctx_call(ctx, __pc_set_leaders, &enable);
 	mutex_unlock(&ctx->mutex);
+	pc_ctx_put(ctx);
 	return 0;
 }
 

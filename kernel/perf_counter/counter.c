@@ -155,7 +155,8 @@ void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time)
 /*
  * Change state with the times charged to the old one. A reader of the
  * counter's queue learns at once that it entered or left the error
- * state (from any context: the wakeup goes through irq_work).
+ * state (from any context: the wakeup goes through irq_work). Under
+ * ctx->lock.
  */
 void pc_counter_set_state(struct perf_counter *counter, int state,
 			  u64 ctx_time)
@@ -165,6 +166,10 @@ void pc_counter_set_state(struct perf_counter *counter, int state,
 	pc_counter_update_times(counter, ctx_time);
 	if (counter->queue && error != (counter->state == PC_STATE_ERROR))
 		pc_queue_set_error(counter->queue, error);
+	/* Off, error: not what a copy made at fork would have. */
+	if (counter->ctx && counter->state != state &&
+	    min(counter->state, state) < PC_STATE_INACTIVE)
+		pc_ctx_changed(counter->ctx);
 	counter->state = state;
 }
 

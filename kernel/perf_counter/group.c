@@ -101,6 +101,7 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
 		list_add_tail(&counter->group_entry, &counter->leader->siblings);
 	counter->attached = true;
 	ctx->nr_counters++;
+	pc_ctx_changed(ctx);
 	if (!ctx->task && counter->hw_event.exclude_idle)
 		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle + 1);
 	pc_member_sched_in(ctx, counter, now);
@@ -160,6 +161,7 @@ static void __pc_remove(struct perf_counter_context *ctx, void *info)
 	counter->leader = counter;
 	counter->attached = false;
 	ctx->nr_counters--;
+	pc_ctx_changed(ctx);
 	if (!ctx->task && counter->hw_event.exclude_idle)
 		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle - 1);
 }

@@ -73,17 +73,19 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
  * parent once the release takes the leader out.
  */
 static int pc_inherit_group(struct perf_counter *leader,
-			    struct perf_counter_context *ctx)
+			    struct perf_counter_context *ctx, bool *whole)
 {
 	struct perf_counter *copy, *member, *m;
 
 	copy = pc_inherit_counter(leader, ctx, NULL);
 	if (IS_ERR(copy))
 		return PTR_ERR(copy);
+	*whole &= !!copy;
 	list_for_each_entry(member, &leader->siblings, group_entry) {
 		m = pc_inherit_counter(member, ctx, copy);
 		if (IS_ERR(m))
 			return PTR_ERR(m);
+		*whole &= !!m;
 	}
 	return 0;
 }
@@ -95,7 +97,7 @@ static int pc_inherit_group(struct perf_counter *leader,
  * installed and every group's members as they are.
  */
 static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
-						  unsigned int *nr)
+						  unsigned int *nr, u64 *snapshot)
 {
 	unsigned int max = ctx->nr_counters, n = 0;
 	struct perf_counter **leaders, *leader;
@@ -112,9 +114,31 @@ static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *c
 	list_for_each_entry(leader, &ctx->groups, group_entry)
 		if (leader->hw_event.inherit && !WARN_ON_ONCE(n == max))
 			leaders[n++] = leader;
+	*snapshot = pc_ctx_snapshot(ctx);
 	raw_spin_unlock_irq(&ctx->lock);
 	*nr = n;
 	return leaders;
+}
+
+/*
+ * @ctx holds @parent_ctx's inherited groups, copied while @parent_ctx
+ * was snapshot @snapshot: it is a clone of that snapshot if every group
+ * was copied whole and @parent_ctx did not change meanwhile (a state
+ * change under its lock alone clears its number).
+ */
+static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
+			      struct perf_counter_context *ctx, u64 snapshot,
+			      bool whole)
+{
+	bool same;
+
+	raw_spin_lock_irq(&parent_ctx->lock);
+	same = (parent_ctx->clone_id ?: parent_ctx->snapshot) == snapshot;
+	raw_spin_unlock_irq(&parent_ctx->lock);
+	/* The child has not run: its context is not active anywhere. */
+	raw_spin_lock_irq(&ctx->lock);
+	ctx->clone_id = whole && same ? snapshot : 0;
+	raw_spin_unlock_irq(&ctx->lock);
 }
 
 /**
@@ -125,14 +149,19 @@ static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *c
  */
 int __perf_counter_init_task(struct task_struct *child)
 {
-	struct perf_counter_context *parent_ctx = current->perf_counter_ctxp;
-	struct perf_counter_context *ctx = NULL;
+	struct perf_counter_context *parent_ctx, *ctx = NULL;
 	struct perf_counter **leaders;
 	unsigned int i, nr;
+	u64 snapshot = 0;
+	bool whole = true;
 	int err = 0;
 
+	/* current's context, which no swap may take from it meanwhile. */
+	parent_ctx = pc_task_ctx_hold(current, false);
+	if (!parent_ctx)
+		return 0;
 	mutex_lock(&parent_ctx->mutex);
-	leaders = pc_inherited_leaders(parent_ctx, &nr);
+	leaders = pc_inherited_leaders(parent_ctx, &nr, &snapshot);
 	if (IS_ERR(leaders)) {
 		err = PTR_ERR(leaders);
 		leaders = NULL;
@@ -152,13 +181,17 @@ int __perf_counter_init_task(struct task_struct *child)
 			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
 			child->perf_counter_ctxp = ctx;
 		}
-		err = pc_inherit_group(leaders[i], ctx);
+		err = pc_inherit_group(leaders[i], ctx, &whole);
 		if (err)
 			break;
 	}
+	if (ctx && !err)
+		pc_ctx_clone_made(parent_ctx, ctx, snapshot, whole);
 	if (ctx)
 		mutex_unlock(&ctx->mutex);
 	mutex_unlock(&parent_ctx->mutex);
+	pc_ctx_unpin(parent_ctx);
+	pc_ctx_put(parent_ctx);
 	if (leaders)
 		pc_object_ended(PC_OBJ_ARRAY);
 	kfree(leaders);

@@ -42,6 +42,12 @@
  *                      release takes it; whoever unlinks it drops the
  *                      list's reference. Once @released is set no copy
  *                      joins.
+ *   task->perf_counter_ctxp, ctx->task, clone_id, snapshot, pins
+ *                      ctx->lock. A context switch between two tasks
+ *                      owning clones of one snapshot swaps their
+ *                      contexts under both locks (swap.c): whoever
+ *                      reaches a context through its task holds it
+ *                      with pc_task_ctx_hold() before relying on it.
  *   CPU contexts       in while their CPU is online: a CPU hotplug state
  *                      puts them in and takes them out, on that CPU.
  *
@@ -275,7 +281,13 @@ struct perf_counter {
  * @rotate:	a flexible group did not fit: rotate at the tick
  * @nr_exclude_idle: CPU contexts: installed counters with exclude_idle,
  *		under ctx->lock; read locklessly by the switch hooks
- * @task:	the task, or NULL for a CPU context
+ * @task:	the task, or NULL for a CPU context; changes at a swap
+ * @clone_id:	a task context copied at fork and unchanged since: the
+ *		number of the snapshot it was copied from, else 0 (swap.c)
+ * @snapshot:	the number this context's next copies get, 0 once it
+ *		changes (swap.c)
+ * @pins:	forks copying the context: it may not swap meanwhile
+ * @swapped:	handed to its task at this switch, not yet switched in
  * @time:	context time: ns during which the context was active
  * @timestamp:	local_clock() when @time was last brought up to date
  * @refcount:	the task and every counter hold one (task contexts only)
@@ -292,6 +304,10 @@ struct perf_counter_context {
 	bool			rotate;
 	int			nr_exclude_idle;
 	struct task_struct	*task;
+	u64			clone_id;
+	u64			snapshot;
+	unsigned int		pins;
+	bool			swapped;
 	u64			time;
 	u64			timestamp;
 	refcount_t		refcount;
@@ -358,6 +374,16 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
 void pc_ctx_sched_out(struct perf_counter_context *ctx);
 void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu);
 struct perf_counter_context *pc_this_cpu_ctx(void);
+
+/* swap.c: clone contexts, and swapping them at a switch */
+void pc_ctx_changed(struct perf_counter_context *ctx);
+u64 pc_ctx_snapshot(struct perf_counter_context *ctx);
+struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
+					      bool bind);
+void pc_ctx_unpin(struct perf_counter_context *ctx);
+bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
+		 struct perf_counter_context *ctx);
+bool pc_ctx_swapped_in(struct perf_counter_context *ctx);
 
 /* rotate.c: placement, pinned first, and multiplexing */
 void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time);

@@ -3,8 +3,8 @@
  * perf_counter: the set operation of its read-only parameters.
  *
  * The files under /sys/module/perf_counter/parameters/ report state
- * (objects, pmu, pmi); none of them can be set. Their modes keep sysfs
- * from writing them, but the kernel command line calls ->set for any
+ * (objects, context_swaps, pmu, pmi); none of them can be set. Their
+ * modes keep sysfs from writing them, but the kernel command line calls ->set for any
  * parameter it names, mode or not, and a NULL ->set there is a NULL
  * pointer call during boot. So each of them has this one.
  */

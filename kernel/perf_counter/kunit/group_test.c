@@ -34,6 +34,24 @@ static int pc_group_init(struct kunit *test)
 	return 0;
 }
 
+/* The group on and off at context time @t, under its context's lock. */
+static int group_in(struct pc_group_fixture *f, u64 t)
+{
+	int err;
+
+	raw_spin_lock_irq(&f->ctx.lock);
+	err = pc_group_sched_in(f->leader, t);
+	raw_spin_unlock_irq(&f->ctx.lock);
+	return err;
+}
+
+static void group_out(struct pc_group_fixture *f, u64 t)
+{
+	raw_spin_lock_irq(&f->ctx.lock);
+	pc_group_sched_out(f->leader, t);
+	raw_spin_unlock_irq(&f->ctx.lock);
+}
+
 static void pc_group_exit(struct kunit *test)
 {
 	struct pc_group_fixture *f = test->priv;
@@ -81,10 +99,10 @@ static void whole_group_goes_on(struct kunit *test)
 {
 	struct pc_group_fixture *f = test->priv;
 
-	KUNIT_EXPECT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	KUNIT_EXPECT_EQ(test, group_in(f, 0), 0);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 3);
 	KUNIT_EXPECT_EQ(test, f->member[1]->state, PC_STATE_ACTIVE);
-	pc_group_sched_out(f->leader, 10);
+	group_out(f, 10);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_INACTIVE);
 }
@@ -94,7 +112,7 @@ static void one_member_failing_keeps_all_off(struct kunit *test)
 	struct pc_group_fixture *f = test->priv;
 
 	pc_fake_fail_config = 12;
-	KUNIT_EXPECT_EQ(test, pc_group_sched_in(f->leader, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, group_in(f, 0), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_INACTIVE);
 	KUNIT_EXPECT_EQ(test, f->member[0]->state, PC_STATE_INACTIVE);
@@ -107,12 +125,12 @@ static void failing_pinned_group_enters_error(struct kunit *test)
 
 	f->leader->hw_event.pinned = 1;
 	pc_fake_fail_config = 10;
-	KUNIT_EXPECT_EQ(test, pc_group_sched_in(f->leader, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, group_in(f, 0), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_ERROR);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
 	/* and stays there: an error group is not retried by scheduling */
 	pc_fake_fail_config = ~0ULL;
-	KUNIT_EXPECT_EQ(test, pc_group_sched_in(f->leader, 5), 0);
+	KUNIT_EXPECT_EQ(test, group_in(f, 5), 0);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_ERROR);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
 }
@@ -122,10 +140,10 @@ static void disabled_member_stays_off_with_its_group(struct kunit *test)
 	struct pc_group_fixture *f = test->priv;
 
 	f->member[0]->state = PC_STATE_OFF;
-	KUNIT_EXPECT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	KUNIT_EXPECT_EQ(test, group_in(f, 0), 0);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 2);
 	KUNIT_EXPECT_EQ(test, f->member[0]->state, PC_STATE_OFF);
-	pc_group_sched_out(f->leader, 1);
+	group_out(f, 1);
 }
 
 static void disabled_leader_keeps_members_off(struct kunit *test)
@@ -133,7 +151,7 @@ static void disabled_leader_keeps_members_off(struct kunit *test)
 	struct pc_group_fixture *f = test->priv;
 
 	f->leader->state = PC_STATE_OFF;
-	KUNIT_EXPECT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	KUNIT_EXPECT_EQ(test, group_in(f, 0), 0);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
 	KUNIT_EXPECT_EQ(test, f->member[0]->state, PC_STATE_INACTIVE);
 }
@@ -154,7 +172,7 @@ static void pc_group_attach(struct pc_group_fixture *f)
 
 static void pc_group_detach(struct pc_group_fixture *f)
 {
-	pc_group_sched_out(f->leader, f->ctx.time);
+	group_out(f, f->ctx.time);
 }
 
 static void enabled_member_that_cannot_start_takes_group_off(struct kunit *test)
@@ -163,7 +181,7 @@ static void enabled_member_that_cannot_start_takes_group_off(struct kunit *test)
 
 	f->member[1]->state = PC_STATE_OFF;
 	pc_group_attach(f);
-	KUNIT_ASSERT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	KUNIT_ASSERT_EQ(test, group_in(f, 0), 0);
 	KUNIT_ASSERT_EQ(test, pc_fake_running, 2);
 
 	/* through the real ioctl path: pc_ctx_call() to the context's CPU */
@@ -182,7 +200,7 @@ static void enabling_a_member_joins_the_running_group(struct kunit *test)
 
 	f->member[1]->state = PC_STATE_OFF;
 	pc_group_attach(f);
-	KUNIT_ASSERT_EQ(test, pc_group_sched_in(f->leader, 0), 0);
+	KUNIT_ASSERT_EQ(test, group_in(f, 0), 0);
 	pc_counter_enable(f->member[1]);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 3);
 	KUNIT_EXPECT_EQ(test, f->member[1]->state, PC_STATE_ACTIVE);

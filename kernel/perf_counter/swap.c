@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: clone contexts, and swapping them at a context switch.
+ *
+ * A fork copies the parent's inherited groups into a new context (see
+ * inherit.c). Two contexts copied from one parent context, while that
+ * context did not change, hold the same groups in the same states, and
+ * every copy in them folds into the same top-level counter. At a switch
+ * between two tasks that own such contexts it makes no difference to
+ * any top-level counter which task runs on which copy: their values,
+ * times and records are sums over the copies. So the scheduler hook
+ * hands the outgoing task's context, still on the CPU, to the incoming
+ * task, and the incoming task's context to the outgoing one, instead of
+ * taking one set of counters off and putting the other on.
+ *
+ * Which contexts may swap is said by @clone_id: the number of the
+ * snapshot of the parent context both were copied from. A context
+ * holding counters of its own (opened on it through a file) never has
+ * one. Every change that would make two clones differ — a counter
+ * installed or removed, enabled or disabled, or in error — clears it
+ * (pc_ctx_changed()), for good. A parent context's @snapshot is the
+ * number its next copies get; a change clears it too, and the next fork
+ * draws a new one, so no two contexts with different contents ever
+ * share a number.
+ *
+ * Swapping changes which task owns a context, so whoever finds a task's
+ * context through the task and then works on it — an open on the task,
+ * prctl, fork copying it — first locks the context and checks the task
+ * still owns it (pc_task_ctx_hold()). An open or prctl then clears the
+ * context's clone_id, binding it to the task; fork only pins it for as
+ * long as it copies. An exiting task is never swapped with: its exit
+ * tears down the context it owns.
+ */
+#include <linux/atomic.h>
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sysfs.h>
+
+#include "internal.h"
+
+/* The last snapshot number drawn; 0 is never one. */
+static atomic64_t pc_snapshots = ATOMIC64_INIT(0);
+
+/* Swaps made since boot, for tests to see that they happen. */
+static atomic_long_t pc_swaps = ATOMIC_LONG_INIT(0);
+
+/**
+ * pc_ctx_changed() - a context's counters changed: it is no clone now
+ * @ctx:	the context, under ctx->lock
+ *
+ * Called for every change a copy made at fork would not share: a counter
+ * installed or removed, a change of state other than going on or off
+ * the CPU. The context is never swapped again, and its next fork's
+ * copies are numbered anew.
+ */
+void pc_ctx_changed(struct perf_counter_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	ctx->clone_id = 0;
+	ctx->snapshot = 0;
+}
+
+/**
+ * pc_ctx_snapshot() - the number of the copies a fork makes of @ctx now
+ * @ctx:	the parent's context, under ctx->lock
+ *
+ * A clone's copies are clones of the same snapshot as it is.
+ *
+ * Return: a number, never 0, that stays the context's until it changes.
+ */
+u64 pc_ctx_snapshot(struct perf_counter_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->clone_id)
+		return ctx->clone_id;
+	if (!ctx->snapshot)
+		ctx->snapshot = atomic64_inc_return(&pc_snapshots);
+	return ctx->snapshot;
+}
+
+/**
+ * pc_task_ctx_hold() - a task's context, made sure to stay the task's
+ * @task:	the task
+ * @bind:	true to clear the context's clone_id (it is about to change,
+ *		or is about to be found again through the task: an open, a
+ *		prctl); false to pin it against swaps until pc_ctx_unpin()
+ *		(fork)
+ *
+ * Return: the context with a reference, or NULL if @task has none.
+ */
+struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
+					      bool bind)
+{
+	struct perf_counter_context *ctx;
+	unsigned long flags;
+
+	/*
+	 * A swap changes task->perf_counter_ctxp under the context's lock:
+	 * once it is held and the pointer still names the context, no swap
+	 * can move it. The context cannot be freed between the read and
+	 * the lock (it goes by kfree_rcu(), irqs are off); should a swap
+	 * slip in between, the look is tried again. That takes a switch
+	 * of @task inside a window of a few instructions with irqs off,
+	 * where a switch takes microseconds.
+	 */
+	for (;;) {
+		local_irq_save(flags);
+		rcu_read_lock();
+		ctx = READ_ONCE(task->perf_counter_ctxp);
+		if (!ctx) {
+			rcu_read_unlock();
+			local_irq_restore(flags);
+			return NULL;
+		}
+		raw_spin_lock(&ctx->lock);
+		rcu_read_unlock();
+		if (ctx == READ_ONCE(task->perf_counter_ctxp))
+			break;
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		cpu_relax();
+	}
+	/* The task's own reference is alive while it names the context. */
+	refcount_inc(&ctx->refcount);
+	if (bind)
+		pc_ctx_changed(ctx);
+	else
+		ctx->pins++;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return ctx;
+}
+
+/**
+ * pc_ctx_unpin() - undo pc_task_ctx_hold(@ctx, false)
+ * @ctx:	the context; its reference is the caller's to drop
+ */
+void pc_ctx_unpin(struct perf_counter_context *ctx)
+{
+	raw_spin_lock_irq(&ctx->lock);
+	WARN_ON_ONCE(!ctx->pins);
+	ctx->pins--;
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
+/* Under both contexts' locks: may @ctx and @next_ctx change tasks? */
+static bool pc_ctx_swappable(struct perf_counter_context *ctx,
+			     struct perf_counter_context *next_ctx,
+			     struct task_struct *prev, struct task_struct *next)
+{
+	return ctx->clone_id && ctx->clone_id == next_ctx->clone_id &&
+	       !ctx->pins && !next_ctx->pins &&
+	       ctx->is_active && !next_ctx->is_active &&
+	       !ctx->dead && !next_ctx->dead &&
+	       READ_ONCE(prev->perf_counter_ctxp) == ctx &&
+	       READ_ONCE(next->perf_counter_ctxp) == next_ctx;
+}
+
+/**
+ * pc_ctx_swap() - hand @prev's context, still on the CPU, to @next
+ * @prev:	the task leaving the CPU (current)
+ * @next:	the task taking it
+ * @ctx:	@prev's context, active on this CPU, under ctx->lock, its
+ *		time brought up to now
+ *
+ * Called from the switch-out hook with irqs off. Does nothing unless
+ * both tasks own clones of one snapshot and neither is exiting.
+ *
+ * Return: true if the contexts changed tasks: @ctx stays on for @next,
+ * whose switch-in hook finds it active, and @next's context, which was
+ * off, is @prev's now.
+ */
+bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
+		 struct perf_counter_context *ctx)
+{
+	struct perf_counter_context *next_ctx = READ_ONCE(next->perf_counter_ctxp);
+	bool swapped;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!next_ctx || next_ctx == ctx || !READ_ONCE(ctx->clone_id) ||
+	    READ_ONCE(ctx->clone_id) != READ_ONCE(next_ctx->clone_id))
+		return false;
+	/* Exit tears down the context it finds without a second look. */
+	if ((prev->flags | next->flags) & PF_EXITING)
+		return false;
+
+	/*
+	 * @next_ctx cannot be freed here: only @next's exit (it is not
+	 * running) or a failed fork (it never ran) frees it. Two context
+	 * locks are only ever held together here, and @ctx, active on this
+	 * CPU, cannot be the second lock of a swap elsewhere.
+	 */
+	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
+	swapped = pc_ctx_swappable(ctx, next_ctx, prev, next);
+	if (swapped) {
+		ctx->task = next;
+		next_ctx->task = prev;
+		WRITE_ONCE(prev->perf_counter_ctxp, next_ctx);
+		WRITE_ONCE(next->perf_counter_ctxp, ctx);
+		ctx->swapped = true;
+		atomic_long_inc(&pc_swaps);
+	}
+	raw_spin_unlock(&next_ctx->lock);
+	return swapped;
+}
+
+/**
+ * pc_ctx_swapped_in() - @ctx was handed on at this switch: resume it
+ * @ctx:	the context, active, under ctx->lock, in the switch-in hook
+ *
+ * The time between the two hooks belonged to neither task: it is left
+ * out of the context's time, as it is for a context that went off and
+ * on, so the clock counters count the same either way.
+ *
+ * Return: true if @ctx was swapped at this switch.
+ */
+bool pc_ctx_swapped_in(struct perf_counter_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (!ctx->swapped)
+		return false;
+	ctx->swapped = false;
+	if (WARN_ON_ONCE(!ctx->is_active))
+		return false;
+	ctx->timestamp = local_clock();
+	return true;
+}
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "perf_counter."
+
+static int pc_swaps_show(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pc_swaps));
+}
+
+static const struct kernel_param_ops pc_swaps_param = {
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
+	.set	= pc_param_ignore_set,
+	.get	= pc_swaps_show,
+};
+module_param_cb(context_swaps, &pc_swaps_param, NULL, 0444);
+MODULE_PARM_DESC(context_swaps,
+		 "task contexts handed from one task to another at a switch");
