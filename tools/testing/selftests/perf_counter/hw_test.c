@@ -773,14 +773,16 @@ static int read_line(const char *path, char *buf, size_t len)
 /*
  * The files under parameters/ report state and cannot be set. The
  * harness boots every guest with each of them named on the command
- * line (perf_counter.pmu=bogus, a bare perf_counter.objects, and on x86
- * perf_counter.pmi=bogus): the boot must go on (a parameter without a
+ * line (perf_counter.pmu=bogus, a bare perf_counter.objects,
+ * perf_counter.context_swaps=bogus, and on x86 perf_counter.pmi=bogus): the boot must go on (a parameter without a
  * set operation was a NULL call here), each must still tell the truth,
  * and the log must say the value was ignored.
  */
 TEST(read_only_parameters_given_at_boot_are_logged_and_ignored)
 {
-	static const char * const names[] = { "pmu", "objects", "pmi" };
+	static const char * const names[] = {
+		"pmu", "objects", "context_swaps", "pmi"
+	};
 	char cmdline[4096] = "", path[128], want[128], val[4096];
 	unsigned int i;
 

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Context swaps: two tasks that own copies of one parent's inherited
+ * counters, made at fork and unchanged since, swap contexts at a switch
+ * between them instead of taking one set of counters off and putting
+ * the other on (kernel/perf_counter/swap.c). The swaps must happen, and
+ * must change nothing a user can see: the totals, each task's records,
+ * and a task that changed its copies (prctl) must keep them.
+ *
+ * The references are 6.1's perf_events counters on the same tasks,
+ * opened and read beside ours: they count the same faults and switches.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "pc_util.h"
+
+#define SWAPS_FILE	"/sys/module/perf_counter/parameters/context_swaps"
+
+static long swaps(void)
+{
+	FILE *f = fopen(SWAPS_FILE, "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * Two children, A and B, ping-pong @rounds round trips through pipes
+ * (A writes, B answers), on the one CPU the fixture gave the test.
+ * With PRCTL_MIDWAY, A disables its counters by prctl halfway, tells
+ * the parent on @ctl and waits for its word before the second half;
+ * with NO_SWAPS both bind their contexts by prctl at the start.
+ * Then A touches @a_pages fresh pages and B @b_pages, and both exit.
+ */
+struct pair {
+	pid_t	a, b;
+	int	ctl[2];		/* A to the parent: "disabled" */
+	int	go[2];		/* the parent to A: "go on" */
+};
+
+/* CPU time each child burns in each of its turns, if any. */
+static uint64_t turn_ns;
+
+static void ping(int out, int in, int rounds)
+{
+	char c = 0;
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		if (turn_ns)
+			pc_spin_ns(turn_ns);
+		if (write(out, &c, 1) != 1 || read(in, &c, 1) != 1)
+			_exit(1);
+	}
+}
+
+static void pong(int in, int out, int rounds)
+{
+	char c;
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		if (read(in, &c, 1) != 1)
+			_exit(1);
+		if (turn_ns)
+			pc_spin_ns(turn_ns);
+		if (write(out, &c, 1) != 1)
+			_exit(1);
+	}
+}
+
+/*
+ * perf_events swaps clones too, and then charges the switch itself to
+ * the task switched to; perf_counter charges it to neither task, swap
+ * or not. An event a child opens on itself makes its perf_events
+ * context its own (no longer a clone): perf_events then takes its
+ * inherited events off and on at each switch, the reference ours must
+ * match, swapped.
+ */
+static void no_perf_events_swaps(bool no_swaps_at_all)
+{
+	if (pe_open_sw(PERF_COUNT_SW_DUMMY, 0, -1) < 0)
+		_exit(2);
+	/* A prctl binds the child's perf_counter context to it. */
+	if (no_swaps_at_all)
+		prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
+}
+
+enum pair_mode { SWAPS, PRCTL_MIDWAY, NO_SWAPS };
+
+static int pair_start(struct pair *p, int rounds, enum pair_mode mode,
+		      int a_pages, int b_pages)
+{
+	int ab[2], ba[2];
+	char c = 0;
+
+	if (pipe(ab) || pipe(ba) || pipe(p->ctl) || pipe(p->go))
+		return -1;
+	p->b = fork();
+	if (p->b == 0) {
+		no_perf_events_swaps(mode == NO_SWAPS);
+		pong(ab[0], ba[1], rounds);
+		pc_touch_pages(b_pages);
+		_exit(0);
+	}
+	p->a = fork();
+	if (p->a == 0) {
+		no_perf_events_swaps(mode == NO_SWAPS);
+		if (mode != PRCTL_MIDWAY) {
+			ping(ab[1], ba[0], rounds);
+		} else {
+			ping(ab[1], ba[0], rounds / 2);
+			prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0);
+			if (write(p->ctl[1], &c, 1) != 1 ||
+			    read(p->go[0], &c, 1) != 1)
+				_exit(1);
+			ping(ab[1], ba[0], rounds - rounds / 2);
+		}
+		pc_touch_pages(a_pages);
+		_exit(0);
+	}
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
+	return p->a > 0 && p->b > 0 ? 0 : -1;
+}
+
+/* Wait for both; 0 if both exited with 0. */
+static int pair_finish(struct pair *p)
+{
+	int sa = -1, sb = -1;
+
+	waitpid(p->a, &sa, 0);
+	waitpid(p->b, &sb, 0);
+	close(p->ctl[0]);
+	close(p->ctl[1]);
+	close(p->go[0]);
+	close(p->go[1]);
+	return WIFEXITED(sa) && !WEXITSTATUS(sa) &&
+	       WIFEXITED(sb) && !WEXITSTATUS(sb) ? 0 : -1;
+}
+
+static int open_inherited(unsigned int id)
+{
+	struct perf_counter_hw_event hw = pc_sw(id, 0);
+
+	hw.inherit = 1;
+	return sys_perf_counter_open(&hw, 0, -1, -1, 0);
+}
+
+static int pe_open_inherited(uint64_t config)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = config;
+	attr.inherit = 1;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static uint64_t pe_read(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+/* Ours and perf_events' counters of one event, read one after the other. */
+struct both {
+	int	ours, theirs;
+	uint64_t v_ours, v_theirs;
+};
+
+static int both_open(struct both *b, unsigned int ours, uint64_t theirs)
+{
+	b->theirs = pe_open_inherited(theirs);
+	b->ours = open_inherited(ours);
+	return b->ours >= 0 && b->theirs >= 0 ? 0 : -1;
+}
+
+/* The same order each time: a window at the start is one at the end. */
+static void both_mark(struct both *b)
+{
+	b->v_ours = pc_read(b->ours);
+	b->v_theirs = pe_read(b->theirs);
+}
+
+static void both_delta(struct both *b, uint64_t *ours, uint64_t *theirs)
+{
+	*ours = pc_read(b->ours) - b->v_ours;
+	*theirs = pe_read(b->theirs) - b->v_theirs;
+}
+
+static void both_close(struct both *b)
+{
+	close(b->ours);
+	close(b->theirs);
+}
+
+FIXTURE(swap) {
+};
+
+FIXTURE_SETUP(swap)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);	/* one CPU: A and B switch to each other */
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	if (swaps() < 0)
+		SKIP(return, "no %s", SWAPS_FILE);
+}
+
+FIXTURE_TEARDOWN(swap)
+{
+}
+
+/* One ping-pong of A and B, counted by ours and perf_events'. */
+struct pair_counts {
+	long	swaps;
+	uint64_t faults[2], switches[2], clock[2];	/* ours, theirs */
+};
+
+static int count_pair(enum pair_mode mode, int rounds,
+		      struct pair_counts *c)
+{
+	struct both faults, switches, clock;
+	struct pc_objects before, after;
+	struct pair p;
+	int err = -1;
+	long s0;
+
+	if (both_open(&faults, PERF_COUNT_PAGE_FAULTS,
+		      PERF_COUNT_SW_PAGE_FAULTS) ||
+	    both_open(&switches, PERF_COUNT_CONTEXT_SWITCHES,
+		      PERF_COUNT_SW_CONTEXT_SWITCHES) ||
+	    both_open(&clock, PERF_COUNT_TASK_CLOCK, PERF_COUNT_SW_TASK_CLOCK))
+		return -1;
+	both_mark(&faults);
+	both_mark(&switches);
+	both_mark(&clock);
+	s0 = swaps();
+	if (pc_objects_read(&before))
+		goto out;
+	if (pair_start(&p, rounds, mode, 100, 200) || pair_finish(&p))
+		goto out;
+	/* The children's contexts went, whichever task they ended in. */
+	if (pc_objects_read(&after) || memcmp(&before, &after, sizeof(after)))
+		goto out;
+	c->swaps = swaps() - s0;
+	both_delta(&faults, &c->faults[0], &c->faults[1]);
+	both_delta(&switches, &c->switches[0], &c->switches[1]);
+	both_delta(&clock, &c->clock[0], &c->clock[1]);
+	err = 0;
+out:
+	both_close(&faults);
+	both_close(&switches);
+	both_close(&clock);
+	return err;
+}
+
+static uint64_t diff(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * A and B own clones of the parent's context: nearly all their switches
+ * are swaps, and the totals are what perf_events counts on the same
+ * tasks without swapping: page faults and switches exactly. Task-clock
+ * is held to what the same ping-pong gives without swaps (the children
+ * bind their contexts by prctl): ours over perf_events' within 1% of
+ * each other, so the swap neither adds nor drops time. Nothing is left
+ * once the children have exited.
+ */
+TEST_F_TIMEOUT(swap, clones_swap_and_the_totals_stay_exact, 180)
+{
+	const int rounds = 2000;
+	struct pair_counts c[2];
+	double ratio[2];
+	int i;
+
+	ASSERT_EQ(0, count_pair(SWAPS, rounds, &c[0]));
+	ASSERT_EQ(0, count_pair(NO_SWAPS, rounds, &c[1]));
+	for (i = 0; i < 2; i++) {
+		ratio[i] = (double)c[i].clock[0] / c[i].clock[1];
+		TH_LOG("%s: %ld swaps in %d round trips; faults %llu/%llu, switches %llu/%llu, task-clock %llu/%llu ns = %.4f (ours/perf_events)",
+		       i ? "bound" : "clones", c[i].swaps, rounds,
+		       (unsigned long long)c[i].faults[0],
+		       (unsigned long long)c[i].faults[1],
+		       (unsigned long long)c[i].switches[0],
+		       (unsigned long long)c[i].switches[1],
+		       (unsigned long long)c[i].clock[0],
+		       (unsigned long long)c[i].clock[1], ratio[i]);
+		EXPECT_GE(c[i].faults[0], 300);
+		EXPECT_EQ(c[i].faults[0], c[i].faults[1]);
+		EXPECT_GE(c[i].switches[0], 2 * rounds);
+		/* A switch of this task between its two reads: one at most. */
+		EXPECT_LE(diff(c[i].switches[0], c[i].switches[1]), 1);
+	}
+	/* Each round trip is two switches, A to B and back. */
+	EXPECT_GE(c[0].swaps, 2 * rounds - 2);
+	EXPECT_EQ(0, c[1].swaps);
+	/*
+	 * Here the switches are most of the work, and where our own
+	 * switch-in and switch-out work falls against perf_events' hooks
+	 * moves the ratio by a percent or two between the two modes; a
+	 * switch's whole time counted twice or not at all would move it by
+	 * more than 3%. The next case holds the clock to 1%.
+	 */
+	EXPECT_LE(ratio[0] > ratio[1] ? ratio[0] - ratio[1] :
+		  ratio[1] - ratio[0], 0.03);
+}
+
+/*
+ * A and B take turns of 10 ms of CPU time each, 20 turns apiece: once
+ * with every switch between them a swap, once with none (bound by
+ * prctl). Against perf_events' count of the same tasks (which does not
+ * swap here) ours stays the same within 1% — a turn counted twice or
+ * lost would move it by 2.5%. What is left between the two subsystems
+ * is the same in both runs: where each one's switch hooks stop and
+ * start the clock.
+ */
+TEST_F_TIMEOUT(swap, clock_of_swapped_copies_counts_each_turn_once, 120)
+{
+	const int rounds = 20;
+	struct pair_counts c[2];
+	double ratio[2];
+	int i;
+
+	turn_ns = 10000000;
+	ASSERT_EQ(0, count_pair(SWAPS, rounds, &c[0]));
+	ASSERT_EQ(0, count_pair(NO_SWAPS, rounds, &c[1]));
+	turn_ns = 0;
+	for (i = 0; i < 2; i++) {
+		ratio[i] = (double)c[i].clock[0] / c[i].clock[1];
+		TH_LOG("%s: %ld swaps; task-clock %llu ns ours, %llu ns perf_events: %.4f",
+		       i ? "bound" : "clones", c[i].swaps,
+		       (unsigned long long)c[i].clock[0],
+		       (unsigned long long)c[i].clock[1], ratio[i]);
+		EXPECT_GE(c[i].clock[0], 2 * rounds * 10000000ULL);
+	}
+	EXPECT_GE(c[0].swaps, 2 * rounds - 2);
+	EXPECT_EQ(0, c[1].swaps);
+	EXPECT_LE(ratio[0] > ratio[1] ? ratio[0] - ratio[1] :
+		  ratio[1] - ratio[0], 0.01);
+}
+
+/*
+ * A disables its copies by prctl halfway: its context is bound to it
+ * from then on, and no swap may hand it (and its disabled copies) to B.
+ * The 2000 pages A touches after are not counted; B's 300 are.
+ */
+TEST_F_TIMEOUT(swap, a_context_changed_by_prctl_stays_with_its_task, 120)
+{
+	const int rounds = 2000, a_pages = 2000, b_pages = 300;
+	struct both faults;
+	uint64_t fo, ft;
+	struct pair p;
+	long s0, s1, s2;
+	char c = 0;
+
+	ASSERT_EQ(0, both_open(&faults, PERF_COUNT_PAGE_FAULTS,
+			       PERF_COUNT_SW_PAGE_FAULTS));
+	both_mark(&faults);
+	s0 = swaps();
+	ASSERT_EQ(0, pair_start(&p, rounds, PRCTL_MIDWAY, a_pages, b_pages));
+	ASSERT_EQ(1, read(p.ctl[0], &c, 1));
+	s1 = swaps();
+	ASSERT_EQ(1, write(p.go[1], &c, 1));
+	ASSERT_EQ(0, pair_finish(&p));
+	s2 = swaps();
+	both_delta(&faults, &fo, &ft);
+	TH_LOG("swaps %ld before the prctl, %ld after; faults %llu ours, %llu perf_events",
+	       s1 - s0, s2 - s1, (unsigned long long)fo,
+	       (unsigned long long)ft);
+	EXPECT_GE(s1 - s0, rounds / 2);
+	EXPECT_EQ(s2, s1);
+	/* perf_events' prctl stops only the events A opened: none. */
+	EXPECT_GE(ft - fo, a_pages);
+	EXPECT_LE(ft - fo, a_pages + PC_CHILD_FAULTS);
+	EXPECT_GE(fo, b_pages);
+	both_close(&faults);
+}
+
+struct sw_rec {
+	struct perf_counter_record_header h;
+	struct perf_counter_switch s;
+};
+
+/* One task's switch records, whichever copy wrote them: in, out, in... */
+struct task_recs {
+	pid_t	pid;
+	int	out, in, repeats;
+	uint32_t last;
+};
+
+static void task_recs_add(struct task_recs *t, const struct sw_rec *r)
+{
+	if (t->last == r->h.type)
+		t->repeats++;
+	if (!t->last && r->h.type != PERF_COUNTER_REC_SWITCH_IN)
+		t->repeats++;	/* A child's first record is its first run */
+	t->last = r->h.type;
+	t->out += r->h.type == PERF_COUNTER_REC_SWITCH_OUT;
+	t->in += r->h.type == PERF_COUNTER_REC_SWITCH_IN;
+}
+
+/*
+ * Switch records written by copies that change tasks at every switch
+ * still name the task that switched: each child's own records come in,
+ * out, in, out... and there are as many as it switched.
+ */
+TEST_F_TIMEOUT(swap, records_of_swapped_copies_name_the_task_that_switched,
+	       120)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	static char buf[1 << 16];
+	const int rounds = 300;
+	struct task_recs t[2] = { };
+	ssize_t len, off;
+	struct pair p;
+	long s0, s1;
+	int fd, bad = 0, i;
+
+	hw.context_switch = 1;
+	hw.inherit = 1;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	s0 = swaps();
+	ASSERT_EQ(0, pair_start(&p, rounds, SWAPS, 0, 0));
+	ASSERT_EQ(0, pair_finish(&p));
+	s1 = swaps();
+	t[0].pid = p.a;
+	t[1].pid = p.b;
+
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	while ((len = read(fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len; ) {
+			struct sw_rec *r = (void *)(buf + off);
+
+			if (r->h.size < sizeof(r->h) || off + r->h.size > len) {
+				bad++;
+				break;
+			}
+			if (r->h.type != PERF_COUNTER_REC_SWITCH_OUT &&
+			    r->h.type != PERF_COUNTER_REC_SWITCH_IN)
+				bad++;
+			else if ((pid_t)r->s.tid != (pid_t)r->s.pid)
+				bad++;
+			for (i = 0; i < 2; i++)
+				if ((pid_t)r->s.pid == t[i].pid)
+					task_recs_add(&t[i], r);
+			off += r->h.size;
+		}
+	}
+	EXPECT_EQ(EAGAIN, errno);
+	for (i = 0; i < 2; i++)
+		TH_LOG("%c: %d in, %d out, %d out of turn", 'A' + i, t[i].in,
+		       t[i].out, t[i].repeats);
+	TH_LOG("%ld swaps", s1 - s0);
+	EXPECT_EQ(0, bad);
+	EXPECT_GE(s1 - s0, rounds);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(0, t[i].repeats);
+		/* B's last answer is not followed by a wait. */
+		EXPECT_GE(t[i].out, rounds - 1);
+		/* Exit takes the copies out before the last switch out. */
+		EXPECT_EQ(t[i].in, t[i].out + 1);
+	}
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
