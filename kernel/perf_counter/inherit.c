@@ -37,8 +37,6 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 				orig->cpu, top);
 	if (IS_ERR(copy))
 		return copy;
-	copy->state = orig->state >= PC_STATE_INACTIVE ?
-		      PC_STATE_INACTIVE : PC_STATE_OFF;
 	pc_ctx_get(ctx);
 	copy->ctx = ctx;
 	copy->leader = leader ?: copy;
@@ -50,6 +48,13 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 		pc_counter_put(copy);
 		return NULL;
 	}
+	/*
+	 * An enable or disable changes @top, then every copy on its list
+	 * under this mutex: read here, @orig's state is either the new one
+	 * or the walk is still to come and will find this copy.
+	 */
+	copy->state = READ_ONCE(orig->state) >= PC_STATE_INACTIVE ?
+		      PC_STATE_INACTIVE : PC_STATE_OFF;
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
 	if (leader)
@@ -123,13 +128,15 @@ static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *c
 /*
  * @ctx holds @parent_ctx's inherited groups, copied while @parent_ctx
  * was snapshot @snapshot: it is a clone of that snapshot if every group
- * was copied whole and @parent_ctx did not change meanwhile (a state
- * change under its lock alone clears its number).
+ * was copied whole, @parent_ctx did not change meanwhile (a state change
+ * under its lock alone clears its number), and no copy would show that
+ * it changed tasks (pc_counter_swappable()).
  */
 static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 			      struct perf_counter_context *ctx, u64 snapshot,
 			      bool whole)
 {
+	struct perf_counter *leader, *member;
 	bool same;
 
 	raw_spin_lock_irq(&parent_ctx->lock);
@@ -137,6 +144,11 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 	raw_spin_unlock_irq(&parent_ctx->lock);
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
+	list_for_each_entry(leader, &ctx->groups, group_entry) {
+		whole &= pc_counter_swappable(leader);
+		list_for_each_entry(member, &leader->siblings, group_entry)
+			whole &= pc_counter_swappable(member);
+	}
 	ctx->clone_id = whole && same ? snapshot : 0;
 	raw_spin_unlock_irq(&ctx->lock);
 }

@@ -377,6 +377,7 @@ struct perf_counter_context *pc_this_cpu_ctx(void);
 
 /* swap.c: clone contexts, and swapping them at a switch */
 void pc_ctx_changed(struct perf_counter_context *ctx);
+bool pc_counter_swappable(const struct perf_counter *counter);
 u64 pc_ctx_snapshot(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 					      bool bind);

@@ -16,7 +16,8 @@
  * Which contexts may swap is said by @clone_id: the number of the
  * snapshot of the parent context both were copied from. A context
  * holding counters of its own (opened on it through a file) never has
- * one. Every change that would make two clones differ — a counter
+ * one, nor does one holding a copy whose records or count would show
+ * the swap (pc_counter_swappable()). Every change that would make two clones differ — a counter
  * installed or removed, enabled or disabled, or in error — clears it
  * (pc_ctx_changed()), for good. A parent context's @snapshot is the
  * number its next copies get; a change clears it too, and the next fork
@@ -63,6 +64,31 @@ void pc_ctx_changed(struct perf_counter_context *ctx)
 }
 
 /**
+ * pc_counter_swappable() - may a context holding @counter be swapped?
+ * @counter:	an inherited copy
+ *
+ * Only if nobody could tell. A sampling copy writes its own value and
+ * spends its own period, so its records would mix two tasks'. A copy
+ * that can count kernel events between the two switch hooks — a
+ * tracepoint fired by the switch itself, a hardware counter counting
+ * the switch's instructions — would count them in a swapped context,
+ * where a context taken off and put on counts nothing there. Software
+ * events (none happens between the hooks), the clocks (the gap is left
+ * out of context time) and hardware counters that exclude the kernel
+ * can swap.
+ *
+ * Return: true if a context of such copies may change tasks.
+ */
+bool pc_counter_swappable(const struct perf_counter *counter)
+{
+	if (pc_is_sampling(counter))
+		return false;
+	if (counter->ops == &pc_sw_event_ops || counter->ops == &pc_clock_ops)
+		return true;
+	return counter->ops == &pc_hw_ops && counter->hw_event.exclude_kernel;
+}
+
+/**
  * pc_ctx_snapshot() - the number of the copies a fork makes of @ctx now
  * @ctx:	the parent's context, under ctx->lock
  *
@@ -100,10 +126,12 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 	 * A swap changes task->perf_counter_ctxp under the context's lock:
 	 * once it is held and the pointer still names the context, no swap
 	 * can move it. The context cannot be freed between the read and
-	 * the lock (it goes by kfree_rcu(), irqs are off); should a swap
-	 * slip in between, the look is tried again. That takes a switch
-	 * of @task inside a window of a few instructions with irqs off,
-	 * where a switch takes microseconds.
+	 * the lock (it goes by kfree_rcu(), irqs are off). Each retry
+	 * follows a swap of @task's context, made by a switch of @task
+	 * between the read and the lock (the lock may be waited for while
+	 * that swap holds it); the next read finds the new owner, and only
+	 * another switch of @task inside that next window can send it round
+	 * again.
 	 */
 	for (;;) {
 		local_irq_save(flags);
