@@ -53,7 +53,9 @@
  *
  * A context that is active (its task is running, or it is a CPU context)
  * may only be changed on the CPU it is active on: pc_ctx_call() runs a
- * function there, or locally when the context is inactive.
+ * function there, with an IPI from another CPU and in place from that
+ * one (found active here under ctx->lock, irqs off), or locally when the
+ * context is inactive.
  */
 #ifndef _KERNEL_PERF_COUNTER_INTERNAL_H
 #define _KERNEL_PERF_COUNTER_INTERNAL_H
