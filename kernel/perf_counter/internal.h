@@ -41,7 +41,10 @@
  *                      task's exit folds it, or its top-level counter's
  *                      release takes it; whoever unlinks it drops the
  *                      list's reference. Once @released is set no copy
- *                      joins.
+ *                      joins. @had_children is set under child_mutex
+ *                      before the first copy joins, and read without
+ *                      it: false means no copy to add, so a read skips
+ *                      child_mutex (the ordering: pc_counter_read()).
  *   CPU contexts       in while their CPU is online: a CPU hotplug state
  *                      puts them in and takes them out, on that CPU.
  *
@@ -209,6 +212,7 @@ struct pc_ops {
  * @child_mutex:	protects @children and @released
  * @children:		inherited counters alive in descendant tasks
  * @released:		its file is being released: no copy may join @children
+ * @had_children:	a copy has joined @children (set once, never cleared)
  * @task_ended:		its task has exited (task counters with a queue):
  *			once @children is empty too, no record can come
  * @child_entry:	in @parent->children
@@ -256,6 +260,7 @@ struct perf_counter {
 	struct mutex			child_mutex;
 	struct list_head		children;
 	bool				released;
+	bool				had_children;
 	bool				task_ended;
 	struct list_head		child_entry;
 	atomic64_t			child_count;
