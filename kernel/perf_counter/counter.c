@@ -274,7 +274,9 @@ void pc_counter_read(struct perf_counter *counter, struct pc_values *vals)
 	struct pc_read_req req = { .counter = counter, .vals = vals };
 	struct perf_counter *child;
 
-	memset(vals, 0, sizeof(*vals));
+	vals->value = 0;
+	vals->time_enabled = 0;
+	vals->time_running = 0;
 	pc_ctx_call(counter->ctx, __pc_counter_read, &req);
 
 	/*
