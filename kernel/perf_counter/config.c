@@ -143,5 +143,10 @@ int pc_check_group(const struct perf_counter *leader,
  */
 size_t pc_read_size(u64 read_format)
 {
-	return sizeof(u64) * (1 + hweight64(read_format));
+	size_t words = 1;
+
+	/* Not hweight64(): every read() asks, and without POPCNT it is a call. */
+	words += !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
+	words += !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	return words * sizeof(u64);
 }

@@ -213,15 +213,20 @@ out:
 	raw_spin_unlock(&ctx->lock);
 }
 
-/* Where must a change to @ctx run? -1: here, under ctx->lock. */
+/*
+ * Where must a change to @ctx run? -1: here, under ctx->lock, with irqs
+ * off since it was taken (so this CPU cannot change under the caller):
+ * the context is active on this CPU, or is not active anywhere and its
+ * task, if it has one, is not running. A context active here is as the
+ * IPI handler would find it, its task current, and is changed in place.
+ */
 static int pc_ctx_cpu(struct perf_counter_context *ctx)
 {
-	if (!ctx->task)
-		return ctx->is_active ? ctx->active_cpu : -1;
-	if (ctx->dead)
-		return -1;
 	if (ctx->is_active)
-		return ctx->active_cpu;
+		return ctx->active_cpu == smp_processor_id() ?
+		       -1 : ctx->active_cpu;
+	if (!ctx->task || ctx->dead)
+		return -1;
 	if (task_curr(ctx->task))
 		return task_cpu(ctx->task);
 	return -1;
@@ -236,7 +241,10 @@ static int pc_ctx_cpu(struct perf_counter_context *ctx)
  * @fn runs on the CPU the context is active on, or, when it is not
  * active and its task is not running (or its CPU is offline), right
  * here: a task that is about to be scheduled in, or a CPU coming
- * online, waits for ctx->lock and then sees what @fn did.
+ * online, waits for ctx->lock and then sees what @fn did. A context
+ * active on this CPU (current's own, this CPU's) is changed here too,
+ * with no IPI: irqs are off from the check to the end of @fn, so it
+ * cannot be switched out meanwhile.
  * Process context only; may wait for another CPU.
  */
 void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)

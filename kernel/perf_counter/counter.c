@@ -270,15 +270,36 @@ static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
  *
  * The value of an inherited counter is its own count, plus the counts of
  * the children that have exited, plus the current counts of the live
- * ones. May sleep.
+ * ones. A counter of current's own context, or of this CPU's, is read
+ * right here (pc_ctx_call() sends no IPI for it), and one that never had
+ * a child costs no child_mutex. May sleep.
  */
 void pc_counter_read(struct perf_counter *counter, struct pc_values *vals)
 {
 	struct pc_read_req req = { .counter = counter, .vals = vals };
 	struct perf_counter *child;
 
-	memset(vals, 0, sizeof(*vals));
+	vals->value = 0;
+	vals->time_enabled = 0;
+	vals->time_running = 0;
 	pc_ctx_call(counter->ctx, __pc_counter_read, &req);
+
+	/*
+	 * No child: nothing to add, and no child_mutex. A copy can only
+	 * count, or fold, once its task runs, and fork sets @had_children
+	 * before the copy joins @children, under child_mutex, before the
+	 * child is woken: so the store happens before every event of
+	 * every copy. A reader that has learnt anything of a copy (its
+	 * fork or exit, a value that included it: each through a lock,
+	 * wait() or the fork itself) is ordered after that store and
+	 * loads true here, and takes child_mutex below. A reader that
+	 * loads false knows of no copy, and each copy has counted 0 as
+	 * far as it can tell: the value without children is exact at a
+	 * point between its call and its return, and no later read can
+	 * be lower (it loads true, or still counts no copy).
+	 */
+	if (!READ_ONCE(counter->had_children))
+		return;
 
 	/* Exited children fold under child_mutex: none is seen twice. */
 	mutex_lock(&counter->child_mutex);

@@ -12,25 +12,18 @@
  * read(): a counting counter gives its 64-bit value, then the times
  * read_format asks for; a sampling counter gives whole records from its
  * queue. A pinned counter in the error state reads as end of file.
+ *
+ * Both read() and readv() come here: read() through pc_read(), with no
+ * kiocb or iov_iter for the counting counter's few words, readv() and
+ * the like through pc_read_iter().
  */
-static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
-{
-	struct file *file = iocb->ki_filp;
-	struct perf_counter *counter = file->private_data;
-	u64 format = counter->hw_event.read_format;
-	size_t size = pc_read_size(format);
-	struct pc_values vals;
-	u64 out[3];
-	int n = 0;
 
-	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
-		return 0;
-	if (counter->queue)
-		return pc_queue_read(counter->queue, to,
-				     (file->f_flags & O_NONBLOCK) ||
-				     (iocb->ki_flags & IOCB_NOWAIT));
-	if (iov_iter_count(to) < size)
-		return -ENOSPC;
+/* The words a counting counter reads as; @out has room for three. */
+static size_t pc_read_words(struct perf_counter *counter, u64 *out)
+{
+	u64 format = counter->hw_event.read_format;
+	struct pc_values vals;
+	size_t n = 0;
 
 	pc_counter_read(counter, &vals);
 	out[n++] = vals.value;
@@ -38,8 +31,71 @@ static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		out[n++] = vals.time_enabled;
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		out[n++] = vals.time_running;
+	return n * sizeof(u64);
+}
 
+static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct file *file = iocb->ki_filp;
+	struct perf_counter *counter = file->private_data;
+	size_t size;
+	u64 out[3];
+
+	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
+		return 0;
+	if (counter->queue)
+		return pc_queue_read(counter->queue, to,
+				     (file->f_flags & O_NONBLOCK) ||
+				     (iocb->ki_flags & IOCB_NOWAIT));
+	if (iov_iter_count(to) < pc_read_size(counter->hw_event.read_format))
+		return -ENOSPC;
+
+	size = pc_read_words(counter, out);
 	if (copy_to_iter(out, size, to) != size)
+		return -EFAULT;
+	return size;
+}
+
+/*
+ * A sampling counter's read(), out of line: the iov_iter it needs is not
+ * set up (nor zeroed, with CONFIG_INIT_STACK_ALL_ZERO) for a counting
+ * counter's.
+ */
+static noinline ssize_t pc_read_queue(struct pc_queue *q, char __user *buf,
+				      size_t count, bool nonblock)
+{
+	struct iov_iter to;
+
+	iov_iter_ubuf(&to, ITER_DEST, buf, count);
+	return pc_queue_read(q, &to, nonblock);
+}
+
+static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
+		       loff_t *ppos)
+{
+	struct perf_counter *counter = file->private_data;
+	u64 format = counter->hw_event.read_format;
+	size_t size = pc_read_size(format);
+	u64 __user *out = (u64 __user *)buf;
+	struct pc_values vals;
+
+	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
+		return 0;
+	if (counter->queue)
+		return pc_read_queue(counter->queue, buf, count,
+				     file->f_flags & O_NONBLOCK);
+	if (count < size)
+		return -ENOSPC;
+
+	/* A word at a time: no array to zero and copy for one word. */
+	pc_counter_read(counter, &vals);
+	if (put_user(vals.value, out++))
+		return -EFAULT;
+	if ((format & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
+	    put_user(vals.time_enabled, out++))
+		return -EFAULT;
+	if ((format & PERF_FORMAT_TOTAL_TIME_RUNNING) &&
+	    put_user(vals.time_running, out))
 		return -EFAULT;
 	return size;
 }
@@ -96,6 +152,7 @@ static int pc_release(struct inode *inode, struct file *file)
 
 const struct file_operations pc_fops = {
 	.owner		= THIS_MODULE,
+	.read		= pc_read,
 	.read_iter	= pc_read_iter,
 	.poll		= pc_poll,
 	.unlocked_ioctl	= pc_ioctl,

@@ -67,6 +67,8 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 	/* The allocation's reference is now the context's. */
 
 	pc_counter_get(copy);
+	/* Before the copy is seen or counts: see pc_counter_read(). */
+	WRITE_ONCE(top->had_children, true);
 	list_add_tail(&copy->child_entry, &top->children);
 	mutex_unlock(&top->child_mutex);
 	return copy;

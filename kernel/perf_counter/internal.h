@@ -41,7 +41,10 @@
  *                      task's exit folds it, or its top-level counter's
  *                      release takes it; whoever unlinks it drops the
  *                      list's reference. Once @released is set no copy
- *                      joins.
+ *                      joins. @had_children is set under child_mutex
+ *                      before the first copy joins, and read without
+ *                      it: false means no copy to add, so a read skips
+ *                      child_mutex (the ordering: pc_counter_read()).
  *   task->perf_counter_ctxp, ctx->task, clone_id, snapshot, pins
  *                      ctx->lock. A context switch between two tasks
  *                      owning clones of one snapshot swaps their
@@ -59,7 +62,9 @@
  *
  * A context that is active (its task is running, or it is a CPU context)
  * may only be changed on the CPU it is active on: pc_ctx_call() runs a
- * function there, or locally when the context is inactive.
+ * function there, with an IPI from another CPU and in place from that
+ * one (found active here under ctx->lock, irqs off), or locally when the
+ * context is inactive.
  */
 #ifndef _KERNEL_PERF_COUNTER_INTERNAL_H
 #define _KERNEL_PERF_COUNTER_INTERNAL_H
@@ -213,6 +218,7 @@ struct pc_ops {
  * @child_mutex:	protects @children and @released
  * @children:		inherited counters alive in descendant tasks
  * @released:		its file is being released: no copy may join @children
+ * @had_children:	a copy has joined @children (set once, never cleared)
  * @task_ended:		its task has exited (task counters with a queue):
  *			once @children is empty too, no record can come
  * @child_entry:	in @parent->children
@@ -260,6 +266,7 @@ struct perf_counter {
 	struct mutex			child_mutex;
 	struct list_head		children;
 	bool				released;
+	bool				had_children;
 	bool				task_ended;
 	struct list_head		child_entry;
 	atomic64_t			child_count;

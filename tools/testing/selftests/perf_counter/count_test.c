@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -256,6 +257,42 @@ TEST(disabled_counter_holds_its_value)
 	pc_touch_pages(64);
 	EXPECT_GE(pc_read(fd), v + 64);
 	EXPECT_LE(pc_read(fd), v + 64 + PC_OWN_FAULTS);
+	close(fd);
+}
+
+/*
+ * read() and readv() reach the counter by two ways (file.c): both give
+ * the same words, readv() across its buffers, and both refuse a buffer
+ * too small for them.
+ */
+TEST(readv_gives_the_words_read_gives)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
+	uint64_t a[4], b[4] = { 0 };
+	struct iovec iov[2] = {
+		{ .iov_base = &b[0], .iov_len = 8 },
+		{ .iov_base = &b[1], .iov_len = 24 },
+	};
+	int fd;
+
+	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	pc_spin_ns(2 * PC_CLOCK_STEP_NS);
+	ASSERT_EQ(0, pc_disable(fd));
+	ASSERT_EQ(24, read(fd, a, sizeof(a)));
+	EXPECT_LT(0, a[0]);
+	ASSERT_EQ(24, readv(fd, iov, 2));
+	EXPECT_EQ(a[0], b[0]);
+	EXPECT_EQ(a[1], b[1]);
+	EXPECT_EQ(a[2], b[2]);
+	EXPECT_EQ(0, b[3]);
+	EXPECT_EQ(-1, read(fd, a, 16));
+	EXPECT_EQ(ENOSPC, errno);
+	iov[1].iov_len = 8;
+	EXPECT_EQ(-1, readv(fd, iov, 2));
+	EXPECT_EQ(ENOSPC, errno);
 	close(fd);
 }
 

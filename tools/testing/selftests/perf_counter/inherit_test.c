@@ -4,6 +4,8 @@
  * their children's counts fold into them at exit; existing children and
  * their descendants are not counted.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -267,6 +269,165 @@ TEST(inherited_group_stays_a_group_in_the_child)
 	EXPECT_EQ(m, pc_read(member));
 	close(member);
 	close(leader);
+}
+
+/*
+ * Reads racing the copies' forks and exits. A read of an inherited
+ * counter sums its own count, what exited copies folded in and the live
+ * copies' counts, without locks where no copy was ever made: as copies
+ * come, count and fold, every value a reader sees is at least the one
+ * before, and once every child has exited the counter holds exactly
+ * what the member of its group, read only then, counted. Children touch
+ * their pages and exit; every other one forks a grandchild that does
+ * too, so copies fold from two generations.
+ */
+#define RACE_ROUNDS	4
+#define RACE_CHILDREN	8
+#define RACE_PAGES	16
+#define RACE_FORKS	(RACE_ROUNDS * RACE_CHILDREN * 3 / 2)
+
+struct race {
+	int		leader, member;
+	int		go, stop;	/* the reader thread's start and end */
+	uint64_t	last;		/* the highest value read */
+	unsigned long	reads, drops;
+	uint64_t	drop_from, drop_to;	/* the first drop */
+};
+
+/* A group of two inherited page fault counters, both counting from now. */
+static int race_open(struct race *r)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
+
+	hw.inherit = 1;
+	r->leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	if (r->leader < 0)
+		return -1;
+	hw.disabled = 0;
+	r->member = sys_perf_counter_open(&hw, 0, -1, r->leader, 0);
+	if (r->member < 0)
+		return -1;
+	return pc_enable(r->leader);
+}
+
+static void race_read(struct race *r)
+{
+	uint64_t v = pc_read(r->leader);
+
+	r->reads++;
+	if (v >= r->last) {
+		r->last = v;
+	} else if (!r->drops++) {
+		r->drop_from = r->last;
+		r->drop_to = v;
+	}
+}
+
+static pid_t race_fork(int i)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pc_touch_pages(RACE_PAGES);
+		if (i & 1)
+			child_touches(RACE_PAGES);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* Every child has exited: the counter against its group's member. */
+static void race_check(struct __test_metadata *_metadata, struct race *r)
+{
+	uint64_t leader, member;
+
+	ASSERT_EQ(0, pc_disable(r->leader));
+	leader = pc_read(r->leader);
+	member = pc_read(r->member);
+	TH_LOG("%lu reads, the last %llu; at the end %llu, the member %llu",
+	       r->reads, (unsigned long long)r->last,
+	       (unsigned long long)leader, (unsigned long long)member);
+	EXPECT_EQ(0, r->drops) TH_LOG("%lu drops, the first from %llu to %llu",
+				      r->drops,
+				      (unsigned long long)r->drop_from,
+				      (unsigned long long)r->drop_to);
+	EXPECT_GE(leader, r->last);
+	EXPECT_EQ(member, leader);
+	EXPECT_CHILD_PAGES(leader, RACE_FORKS * RACE_PAGES, RACE_FORKS);
+	close(r->member);
+	close(r->leader);
+}
+
+/* The counter's own task reads, between forks and while children run. */
+TEST(own_reads_as_copies_come_and_go)
+{
+	struct race r = { 0 };
+	int round, i, live, status, bad = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, race_open(&r));
+	for (round = 0; round < RACE_ROUNDS; round++) {
+		for (i = 0; i < RACE_CHILDREN; i++) {
+			race_read(&r);
+			ASSERT_LT(0, race_fork(i));
+		}
+		for (live = RACE_CHILDREN; live;) {
+			race_read(&r);
+			pid = waitpid(-1, &status, WNOHANG);
+			ASSERT_LE(0, pid);
+			if (!pid)
+				continue;
+			live--;
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				bad++;
+		}
+	}
+	EXPECT_EQ(0, bad);
+	race_check(_metadata, &r);
+}
+
+static void *race_reader(void *arg)
+{
+	struct race *r = arg;
+
+	while (!__atomic_load_n(&r->go, __ATOMIC_ACQUIRE))
+		sched_yield();
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+		race_read(r);
+	return NULL;
+}
+
+/*
+ * Another thread reads without pause while the counter's task forks and
+ * waits: its reads run on whichever CPU the task is on, or in place
+ * while it waits. The thread exists before the counter, so it has no
+ * copy: the first copies are made while it reads.
+ */
+TEST(another_threads_reads_as_copies_come_and_go)
+{
+	struct race r = { 0 };
+	int round, i, status, bad = 0;
+	pthread_t reader;
+	pid_t pid;
+
+	ASSERT_EQ(0, pthread_create(&reader, NULL, race_reader, &r));
+	ASSERT_EQ(0, race_open(&r));
+	__atomic_store_n(&r.go, 1, __ATOMIC_RELEASE);
+	for (round = 0; round < RACE_ROUNDS; round++) {
+		for (i = 0; i < RACE_CHILDREN; i++)
+			ASSERT_LT(0, race_fork(i));
+		for (i = 0; i < RACE_CHILDREN; i++) {
+			pid = waitpid(-1, &status, 0);
+			ASSERT_LT(0, pid);
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				bad++;
+		}
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+	EXPECT_EQ(0, bad);
+	EXPECT_LT(0, r.reads);
+	race_check(_metadata, &r);
 }
 
 TEST_HARNESS_MAIN

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include "../kselftest_harness.h"
@@ -305,6 +306,40 @@ TEST_F(sampling, buffer_smaller_than_a_record_is_enospc)
 	EXPECT_EQ(-1, read(fd, small, sizeof(small)));
 	EXPECT_EQ(ENOSPC, errno);
 	EXPECT_EQ(24, read(fd, recs, 24 + 16));	/* whole records only */
+	close(fd);
+}
+
+/*
+ * readv() reads whole records across its buffers, as read() does (it
+ * reaches the queue another way: file.c).
+ */
+TEST_F(sampling, readv_reads_whole_records_across_its_buffers)
+{
+	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1,
+			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
+	struct perf_counter_record_header *h;
+	struct iovec iov[2] = {
+		{ .iov_base = buf, .iov_len = 20 },
+		{ .iov_base = buf + 20, .iov_len = 36 },
+	};
+
+	ASSERT_GE(fd, 0);
+	pc_touch_pages(4);
+	EXPECT_EQ(48, readv(fd, iov, 2));	/* two of 24, not a third */
+	h = (void *)buf;
+	EXPECT_EQ(PERF_COUNTER_REC_SAMPLE, h->type);
+	EXPECT_EQ(24, h->size);
+	h = (void *)(buf + 24);
+	EXPECT_EQ(PERF_COUNTER_REC_SAMPLE, h->type);
+	EXPECT_EQ(24, h->size);
+	close(fd);
+	/* and with O_NONBLOCK, an empty queue is EAGAIN (no migration) */
+	fd = open_sampler(PERF_COUNT_CPU_MIGRATIONS, 1, PERF_RECORD_IRQ,
+			  -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, readv(fd, iov, 2));
+	EXPECT_EQ(EAGAIN, errno);
 	close(fd);
 }
 
