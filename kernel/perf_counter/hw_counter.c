@@ -338,6 +338,9 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 	/* Moved while paused for idle: started when its CPU stops idling. */
 	if (!READ_ONCE(counter->idle_paused))
 		cpuc->pmu->enable(cpuc, hwc);
+	/* Moved to make room: its page names the new register. */
+	if (counter->state == PC_STATE_ACTIVE)
+		pc_page_reg(counter);
 }
 
 /* Has the counter at @idx, its raw value @raw, wrapped since loaded? */
@@ -679,7 +682,7 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 		pc_hw_load(cpuc, counter);
 		/* Its page's register base moved; never from NMI: page.c. */
 		if (!in_nmi())
-			pc_page_publish(counter);
+			pc_page_reg(counter);
 	}
 	return handled;
 }

@@ -526,6 +526,7 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma);
 void pc_page_free(struct perf_counter *counter);
 void __pc_page_publish(struct perf_counter *counter);
 void pc_page_event(struct perf_counter *counter);
+void __pc_page_reg(struct perf_counter *counter);
 
 /*
  * Publish what the counter's page shows. Callers hold ctx->lock, or are
@@ -535,6 +536,12 @@ static inline void pc_page_publish(struct perf_counter *counter)
 {
 	if (unlikely(counter->page))
 		__pc_page_publish(counter);
+}
+
+static inline void pc_page_reg(struct perf_counter *counter)
+{
+	if (unlikely(counter->page))
+		__pc_page_reg(counter);
 }
 
 /* the kinds of counter */

@@ -21,8 +21,8 @@
  * Writers: the page changes where what it shows changes — the counter's
  * state (sched in and out, enable, disable, error:
  * pc_counter_set_state()), a read()'s fold, every software event
- * (sw_counter.c), a hardware counter reloaded by its overflow interrupt
- * (hw_counter.c). Each runs with irqs off, under ctx->lock or on the CPU
+ * (sw_counter.c), a hardware counter moved to another register or
+ * reloaded by its overflow interrupt (hw_counter.c). Each runs with irqs off, under ctx->lock or on the CPU
  * the counter is on, where such a context only changes (internal.h):
  * writers never overlap, and @seq need not be atomic.
  *
@@ -135,6 +135,32 @@ struct pc_page_install {
 	struct perf_counter		*counter;
 	struct perf_counter_page	*page;
 };
+
+/**
+ * __pc_page_reg() - a hardware counter's register was loaded anew
+ * @counter:	a counter with a page, on this CPU with irqs off, not in
+ *		NMI: moved to another register to make room for one more,
+ *		or loaded again by its overflow interrupt
+ *
+ * Its count was folded, so the value and the register's new base go in
+ * together; the times and the stamp stay, as its context's time may not
+ * be up to date here. Only a page that names a register changes.
+ */
+void __pc_page_reg(struct perf_counter *counter)
+{
+	struct perf_counter_page *page = counter->page;
+	u16 reg, bits;
+	u64 base;
+
+	if (!page->reg || !pc_hw_user_reg(counter, &reg, &bits, &base))
+		return;
+	pc_page_begin(page);
+	page->value = atomic64_read(&counter->count);
+	page->reg = reg;
+	page->reg_bits = bits;
+	page->reg_base = base;
+	pc_page_end(page);
+}
 
 /* Runs where the counter's context is: the page goes in, filled. */
 static void __pc_page_install(struct perf_counter_context *ctx, void *info)
