@@ -138,6 +138,9 @@ struct pc_hw_cpu {
  * @width:	bits a counter register holds
  * @max_period:	the most events a counter may be loaded to overflow
  *		after (P6: 31 bits, as writes sign-extend bit 31)
+ * @user_read:	user mode may read counter register idx as register
+ *		idx + 1 of the counter page (PowerPC's UPMCs mirror the
+ *		PMCs): the page then publishes it (page.c)
  * @irq_at:	the raw value at which a counter interrupts: 0 where it
  *		interrupts as it wraps past its width (x86), 0x80000000
  *		where it does as bit 31 turns on (PowerPC). A counter
@@ -174,6 +177,7 @@ struct pc_pmu {
 	unsigned int	width;
 	u64		max_period;
 	u64		irq_at;
+	bool		user_read;
 
 	int	(*decode)(const struct perf_counter_hw_event *hw_event,
 			  const u64 *extra, struct pc_hw_counter *hwc);

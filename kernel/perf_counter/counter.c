@@ -123,6 +123,7 @@ void pc_counter_put(struct perf_counter *counter)
 		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	}
 	pc_queue_free(counter->queue);
+	pc_page_free(counter);
 	if (counter->pid_ns)
 		put_pid_ns(counter->pid_ns);
 	if (counter->ctx)
@@ -171,6 +172,7 @@ void pc_counter_set_state(struct perf_counter *counter, int state,
 	    min(counter->state, state) < PC_STATE_INACTIVE)
 		pc_ctx_changed(counter->ctx);
 	counter->state = state;
+	pc_page_publish(counter);
 }
 
 /**
@@ -257,6 +259,7 @@ static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
 	if (counter->state == PC_STATE_ACTIVE)
 		counter->ops->read(counter);
 	pc_counter_update_times(counter, now);
+	pc_page_publish(counter);
 
 	req->vals->value += atomic64_read(&counter->count);
 	req->vals->time_enabled += counter->time_enabled;

@@ -139,6 +139,12 @@ static __poll_t pc_poll(struct file *file, poll_table *wait)
 	return pc_queue_poll(counter->queue, file, wait);
 }
 
+/* mmap(): the counter page, see page.c. */
+static int pc_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return pc_page_mmap(file->private_data, vma);
+}
+
 /* The last close ends the counter and every inherited copy of it. */
 static int pc_release(struct inode *inode, struct file *file)
 {
@@ -157,6 +163,7 @@ const struct file_operations pc_fops = {
 	.poll		= pc_poll,
 	.unlocked_ioctl	= pc_ioctl,
 	.compat_ioctl	= pc_ioctl,
+	.mmap		= pc_mmap,
 	.release	= pc_release,
 	.llseek		= no_llseek,
 };

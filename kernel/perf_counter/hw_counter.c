@@ -31,6 +31,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_counter_hw.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -337,6 +338,9 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 	/* Moved while paused for idle: started when its CPU stops idling. */
 	if (!READ_ONCE(counter->idle_paused))
 		cpuc->pmu->enable(cpuc, hwc);
+	/* Moved to make room: its page names the new register. */
+	if (counter->state == PC_STATE_ACTIVE)
+		pc_page_reg(counter);
 }
 
 /* Has the counter at @idx, its raw value @raw, wrapped since loaded? */
@@ -676,6 +680,9 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 		if (pc_is_sampling(counter))
 			pc_hw_sample(cpuc, counter, regs);
 		pc_hw_load(cpuc, counter);
+		/* Its page's register base moved; never from NMI: page.c. */
+		if (!in_nmi())
+			pc_page_reg(counter);
 	}
 	return handled;
 }
@@ -802,6 +809,33 @@ u64 pc_hw_peek(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	if (hwc->on && READ_ONCE(cpuc->on[hwc->place.idx]) == counter)
 		pc_hw_fold(cpuc, counter);
 	return atomic64_read(&counter->count);
+}
+
+/**
+ * pc_hw_user_reg() - the register user mode may read a counter from
+ * @counter:	a hardware counter that is on this CPU, irqs off
+ * @reg:	set to its register + 1 for the counter page
+ * @bits:	set to the register's width
+ * @base:	set to the register's raw value at the last fold or load
+ *
+ * Only where the driver offers user reads, and not for a counter that
+ * asked for an NMI: its overflow handler could not publish the new base
+ * after a load (page.c).
+ *
+ * Return: true if the page may publish it.
+ */
+bool pc_hw_user_reg(struct perf_counter *counter, u16 *reg, u16 *bits,
+		    u64 *base)
+{
+	const struct pc_pmu *pmu = pc_pmu;
+
+	if (!pmu || !pmu->user_read || !counter->hw.on ||
+	    counter->hw_event.nmi)
+		return false;
+	*reg = counter->hw.place.idx + 1;
+	*bits = pmu->width;
+	*base = local64_read(&counter->hw.prev) & pc_hw_mask(pmu);
+	return true;
 }
 
 static u64 pc_hw_peek_op(struct perf_counter *counter)

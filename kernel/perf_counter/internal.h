@@ -97,6 +97,7 @@ enum pc_state {
 
 struct perf_counter;
 struct iov_iter;
+struct vm_area_struct;
 struct pc_tp;
 
 /*
@@ -214,6 +215,9 @@ struct pc_ops {
  *			counters only; inherited copies use their parent's)
  * @pid_ns:		top-level counters: the opener's pid namespace, in
  *			which records give pids and tids
+ * @page:		top-level counters, once mmap()ed: the page user space
+ *			reads the counter from (page.c); set once under
+ *			ctx->lock, freed with the counter
  * @parent:		the top-level counter an inherited counter folds into
  * @child_mutex:	protects @children and @released
  * @children:		inherited counters alive in descendant tasks
@@ -261,6 +265,7 @@ struct perf_counter {
 	s64				period_left;
 	struct pc_queue			*queue;
 	struct pid_namespace		*pid_ns;
+	struct perf_counter_page	*page;
 
 	struct perf_counter		*parent;
 	struct mutex			child_mutex;
@@ -524,6 +529,29 @@ void pc_sample_budget_hold(bool hold);
 /* file.c */
 extern const struct file_operations pc_fops;
 
+/* page.c: the counter page, read in user mode */
+int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma);
+void pc_page_free(struct perf_counter *counter);
+void __pc_page_publish(struct perf_counter *counter);
+void pc_page_event(struct perf_counter *counter);
+void __pc_page_reg(struct perf_counter *counter);
+
+/*
+ * Publish what the counter's page shows. Callers hold ctx->lock, or are
+ * on the CPU the counter is on with irqs off, never in NMI: see page.c.
+ */
+static inline void pc_page_publish(struct perf_counter *counter)
+{
+	if (unlikely(counter->page))
+		__pc_page_publish(counter);
+}
+
+static inline void pc_page_reg(struct perf_counter *counter)
+{
+	if (unlikely(counter->page))
+		__pc_page_reg(counter);
+}
+
 /* the kinds of counter */
 extern const struct pc_ops pc_clock_ops;
 extern const struct pc_ops pc_sw_event_ops;
@@ -532,6 +560,8 @@ extern const struct pc_ops pc_tp_ops;
 
 /* hw_counter.c: the hardware counters' share of group rules */
 int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
+bool pc_hw_user_reg(struct perf_counter *counter, u16 *reg, u16 *bits,
+		    u64 *base);
 void pc_hw_cpu_online(void);
 
 /* objects.c: the objects alive, for tests to see that none is left */
@@ -541,6 +571,7 @@ enum pc_object_kind {
 	PC_OBJ_QUEUE,
 	PC_OBJ_ARRAY,		/* a call's scratch array, freed by it */
 	PC_OBJ_TRACEPOINT,	/* a tracepoint's probe and its lists */
+	PC_OBJ_PAGE,		/* a counter's mmap() page */
 	PC_OBJ_KINDS
 };
 

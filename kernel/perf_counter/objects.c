@@ -4,13 +4,14 @@
  *
  * Counters (top-level ones and their inherited copies), task contexts,
  * record queues, the scratch arrays a call allocates for itself (the
- * group placement check's, fork's list of inherited groups) and the
- * tracepoints with a probe of ours (tp_counter.c) are counted
+ * group placement check's, fork's list of inherited groups), the
+ * tracepoints with a probe of ours (tp_counter.c) and the counters'
+ * mmap() pages (page.c) are counted
  * from the allocation that makes them to the put or free that ends them
  * (a context's memory itself goes an RCU grace period later): every
  * allocation the subsystem makes. The counts are read in
  * /sys/module/perf_counter/parameters/objects as
- * "counters N contexts N queues N arrays N tracepoints N": with every
+ * "counters N contexts N queues N arrays N tracepoints N pages N": with every
  * counter closed and every task that inherited one gone, all are back
  * where they were, so a test can show that nothing was left behind,
  * whatever its size, where slab totals move by pages.
@@ -28,12 +29,13 @@ atomic_long_t pc_objects[PC_OBJ_KINDS];
 static int pc_objects_show(char *buf, const struct kernel_param *kp)
 {
 	return sysfs_emit(buf,
-			  "counters %ld contexts %ld queues %ld arrays %ld tracepoints %ld\n",
+			  "counters %ld contexts %ld queues %ld arrays %ld tracepoints %ld pages %ld\n",
 			  atomic_long_read(&pc_objects[PC_OBJ_COUNTER]),
 			  atomic_long_read(&pc_objects[PC_OBJ_CONTEXT]),
 			  atomic_long_read(&pc_objects[PC_OBJ_QUEUE]),
 			  atomic_long_read(&pc_objects[PC_OBJ_ARRAY]),
-			  atomic_long_read(&pc_objects[PC_OBJ_TRACEPOINT]));
+			  atomic_long_read(&pc_objects[PC_OBJ_TRACEPOINT]),
+			  atomic_long_read(&pc_objects[PC_OBJ_PAGE]));
 }
 
 static const struct kernel_param_ops pc_objects_param = {
@@ -43,4 +45,4 @@ static const struct kernel_param_ops pc_objects_param = {
 };
 module_param_cb(objects, &pc_objects_param, NULL, 0444);
 MODULE_PARM_DESC(objects,
-		 "counters, task contexts, queues, arrays and tracepoints alive");
+		 "counters, task contexts, queues, arrays, tracepoints and pages alive");

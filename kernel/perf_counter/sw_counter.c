@@ -87,6 +87,8 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 		if (READ_ONCE(counter->idle_paused))
 			continue;		/* exclude_idle, and idling */
 		atomic64_add(nr, &counter->count);
+		if (unlikely(counter->page))
+			pc_page_event(counter);
 		if (unlikely(pc_is_sampling(counter))) {
 			counter->period_left -= nr;
 			pc_sample_periods(counter, regs);

@@ -10,6 +10,11 @@
  * a raw event names its PMC. The 745x's selectors fall into classes:
  * 0-1 count alike on all six PMCs, 2-7 on PMC1-4, 8-13 on PMC1, PMC2
  * and PMC4, 14-22 on PMC1 and PMC2; the rest are PMC-specific.
+ *
+ * The 750, 7400 and 745x mirror their PMCs in UPMCs user mode may read
+ * (UPMC1-4 at SPRs 937, 938, 941 and 942, the 745x's UPMC5-6 at 929 and
+ * 930): user_read, so the counter page names them. The 604 and 604e
+ * have no such mirrors.
  */
 #include <linux/bits.h>
 
@@ -118,7 +123,8 @@ const struct pc_ppc_pmu pc_ppc604e_pmu = {
  * and not taken (PMC2) apart, never together: no branch event.
  */
 const struct pc_ppc_pmu pc_ppc750_pmu = {
-	.pmu		= { .name = "PowerPC 750", PC_PPC_OPS(pc_750_decode, 4) },
+	.pmu		= { .name = "PowerPC 750", PC_PPC_OPS(pc_750_decode, 4),
+			    .user_read = true },
 	.pvr		= { 0x0008, 0x7000, 0x7002 },	/* 740/750, FX, GX */
 	.nr_pvr		= 3,
 	.events		= {
@@ -135,7 +141,8 @@ const struct pc_ppc_pmu pc_ppc750_pmu = {
  * branches on PMC4 (5); taken and fall-through branches apart again.
  */
 const struct pc_ppc_pmu pc_ppc7400_pmu = {
-	.pmu		= { .name = "PowerPC 7400", PC_PPC_OPS(pc_7400_decode, 4) },
+	.pmu		= { .name = "PowerPC 7400", PC_PPC_OPS(pc_7400_decode, 4),
+			    .user_read = true },
 	.pvr		= { 0x000c, 0x800c },		/* 7400, 7410 */
 	.nr_pvr		= 2,
 	.has_mmcr2	= true,
@@ -155,7 +162,8 @@ const struct pc_ppc_pmu pc_ppc7400_pmu = {
  * PMC4.
  */
 const struct pc_ppc_pmu pc_ppc7450_pmu = {
-	.pmu		= { .name = "PowerPC 7450", PC_PPC_OPS(pc_7450_decode, 6) },
+	.pmu		= { .name = "PowerPC 7450", PC_PPC_OPS(pc_7450_decode, 6),
+			    .user_read = true },
 	.pvr		= { 0x8000, 0x8001, 0x8002, 0x8003, 0x8004 },
 	.nr_pvr		= 5,
 	.has_mmcr2	= true,

@@ -200,6 +200,49 @@ struct perf_counter_hw_event {
 /* Records a counter's queue dropped since it was opened, told or not. */
 #define PERF_COUNTER_IOC_LOST		_IOR('$', 3, __u64)
 
+/*
+ * The counter page: mmap() of a counter fd, one page at offset 0,
+ * read-only, gives the task the counter counts in a way to read it
+ * without a system call (see Documentation/userspace-api/perf_counter.rst
+ * and tools/lib/perf_counter/pc_self.h). Counters of the caller's own
+ * thread that are neither inherited nor sampling only.
+ *
+ * The kernel makes @seq odd, writes the rest, then makes it even again:
+ * a reader takes @seq, waits while it is odd, reads what it needs, and
+ * starts again if @seq has changed meanwhile. The value and times then
+ * stand as at @stamp, CLOCK_MONOTONIC ns:
+ *
+ *   PAGE_READ clear     the page cannot give the value now: read().
+ *   PAGE_RUNNING set    the counter is counting: time_enabled and
+ *                       time_running run on at one ns per ns of
+ *                       CLOCK_MONOTONIC after @stamp, and so does the
+ *                       value when PAGE_CLOCK is set as well.
+ *   @reg nonzero        the value runs on in a counter register the
+ *                       counter's task may read in user mode (PowerPC:
+ *                       UPMC<reg>); add the register's raw value minus
+ *                       @reg_base, modulo 2^@reg_bits.
+ *
+ * The rest of the page reads as zero.
+ */
+struct perf_counter_page {
+	__u32	version;	/* PERF_COUNTER_PAGE_VERSION */
+	__u32	seq;		/* odd while the kernel writes the page */
+	__u32	flags;		/* PERF_COUNTER_PAGE_* */
+	__u16	reg;		/* user-readable register + 1, or 0 */
+	__u16	reg_bits;	/* its width, when @reg is nonzero */
+	__u64	value;		/* the counter's value at @stamp */
+	__u64	reg_base;	/* @reg's raw value at @stamp */
+	__u64	time_enabled;	/* ns, at @stamp */
+	__u64	time_running;	/* ns, at @stamp */
+	__u64	stamp;		/* CLOCK_MONOTONIC ns */
+};
+
+#define PERF_COUNTER_PAGE_VERSION	1
+
+#define PERF_COUNTER_PAGE_READ		(1U << 0)
+#define PERF_COUNTER_PAGE_RUNNING	(1U << 1)
+#define PERF_COUNTER_PAGE_CLOCK		(1U << 2)
+
 /* prctl() options: the same numbers as PR_TASK_PERF_EVENTS_*. */
 #define PR_TASK_PERF_COUNTERS_DISABLE	31
 #define PR_TASK_PERF_COUNTERS_ENABLE	32

@@ -277,13 +277,13 @@ static inline long pc_slab_settle(void)
 /*
  * The subsystem's objects alive, from
  * /sys/module/perf_counter/parameters/objects: every counter (inherited
- * copies too), task context, record queue, scratch array and tracepoint
- * probe, counted exactly: every allocation the subsystem makes. A leak check compares
+ * copies too), task context, record queue, scratch array, tracepoint
+ * probe and counter page, counted exactly: every allocation the subsystem makes. A leak check compares
  * them before and after: nothing may be left, whatever its size.
  * Returns 0, or -1 if the file cannot be read.
  */
 struct pc_objects {
-	long counters, contexts, queues, arrays, tracepoints;
+	long counters, contexts, queues, arrays, tracepoints, pages;
 };
 
 static inline int pc_objects_read(struct pc_objects *o)
@@ -294,26 +294,28 @@ static inline int pc_objects_read(struct pc_objects *o)
 	if (!f)
 		return -1;
 	n = fscanf(f,
-		   "counters %ld contexts %ld queues %ld arrays %ld tracepoints %ld",
+		   "counters %ld contexts %ld queues %ld arrays %ld tracepoints %ld pages %ld",
 		   &o->counters, &o->contexts, &o->queues, &o->arrays,
-		   &o->tracepoints);
+		   &o->tracepoints, &o->pages);
 	fclose(f);
-	return n == 5 ? 0 : -1;
+	return n == 6 ? 0 : -1;
 }
 
 /* @before and @after hold the same objects, or the test fails. */
 #define EXPECT_SAME_OBJECTS(before, after) do {				\
-	TH_LOG("objects: %ld/%ld/%ld/%ld/%ld counters/contexts/queues/"	\
-	       "arrays/tracepoints before, %ld/%ld/%ld/%ld/%ld after",	\
+	TH_LOG("objects: %ld/%ld/%ld/%ld/%ld/%ld counters/contexts/"	\
+	       "queues/arrays/tracepoints/pages before, "		\
+	       "%ld/%ld/%ld/%ld/%ld/%ld after",				\
 	       (before).counters, (before).contexts, (before).queues,	\
-	       (before).arrays, (before).tracepoints, (after).counters,	\
-	       (after).contexts, (after).queues, (after).arrays,	\
-	       (after).tracepoints);					\
+	       (before).arrays, (before).tracepoints, (before).pages,	\
+	       (after).counters, (after).contexts, (after).queues,	\
+	       (after).arrays, (after).tracepoints, (after).pages);	\
 	EXPECT_EQ((before).counters, (after).counters);			\
 	EXPECT_EQ((before).contexts, (after).contexts);			\
 	EXPECT_EQ((before).queues, (after).queues);			\
 	EXPECT_EQ((before).arrays, (after).arrays);			\
 	EXPECT_EQ((before).tracepoints, (after).tracepoints);		\
+	EXPECT_EQ((before).pages, (after).pages);			\
 } while (0)
 
 /*
