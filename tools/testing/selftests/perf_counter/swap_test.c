@@ -42,7 +42,8 @@ static long swaps(void)
  * (A writes, B answers), on the one CPU the fixture gave the test.
  * With PRCTL_MIDWAY, A disables its counters by prctl halfway, tells
  * the parent on @ctl and waits for its word before the second half;
- * with NO_SWAPS both bind their contexts by prctl at the start.
+ * with NO_SWAPS both bind their contexts by prctl at the start, tell
+ * the parent on @ctl and wait for its word on @go.
  * Then A touches @a_pages fresh pages and B @b_pages, and both exit.
  */
 struct pair {
@@ -90,13 +91,21 @@ static void pong(int in, int out, int rounds)
  * inherited events off and on at each switch, the reference ours must
  * match, swapped.
  */
-static void no_perf_events_swaps(bool no_swaps_at_all)
+static void no_perf_events_swaps(struct pair *p, bool no_swaps_at_all)
 {
+	char c = 0;
+
 	if (pe_open_sw(PERF_COUNT_SW_DUMMY, 0, -1) < 0)
 		_exit(2);
-	/* A prctl binds the child's perf_counter context to it. */
-	if (no_swaps_at_all)
-		prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
+	if (!no_swaps_at_all)
+		return;
+	/*
+	 * A prctl binds the child's perf_counter context to it; the
+	 * parent counts swaps from when both are bound.
+	 */
+	prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
+	if (write(p->ctl[1], &c, 1) != 1 || read(p->go[0], &c, 1) != 1)
+		_exit(1);
 }
 
 enum pair_mode { SWAPS, PRCTL_MIDWAY, NO_SWAPS };
@@ -111,14 +120,14 @@ static int pair_start(struct pair *p, int rounds, enum pair_mode mode,
 		return -1;
 	p->b = fork();
 	if (p->b == 0) {
-		no_perf_events_swaps(mode == NO_SWAPS);
+		no_perf_events_swaps(p, mode == NO_SWAPS);
 		pong(ab[0], ba[1], rounds);
 		pc_touch_pages(b_pages);
 		_exit(0);
 	}
 	p->a = fork();
 	if (p->a == 0) {
-		no_perf_events_swaps(mode == NO_SWAPS);
+		no_perf_events_swaps(p, mode == NO_SWAPS);
 		if (mode != PRCTL_MIDWAY) {
 			ping(ab[1], ba[0], rounds);
 		} else {
@@ -260,7 +269,21 @@ static int count_pair(enum pair_mode mode, int rounds,
 	s0 = swaps();
 	if (pc_objects_read(&before))
 		goto out;
-	if (pair_start(&p, rounds, mode, 100, 200) || pair_finish(&p))
+	if (pair_start(&p, rounds, mode, 100, 200))
+		goto out;
+	if (mode == NO_SWAPS) {
+		char both[2] = { 0, 0 };
+		bool ready = read(p.ctl[0], both, 1) == 1 &&
+			     read(p.ctl[0], both + 1, 1) == 1;
+
+		s0 = swaps();
+		if (!ready || write(p.go[1], both, 2) != 2) {
+			close(p.go[1]);	/* the children see EOF and go */
+			pair_finish(&p);
+			goto out;
+		}
+	}
+	if (pair_finish(&p))
 		goto out;
 	/* The children's contexts went, whichever task they ended in. */
 	if (pc_objects_read(&after) || memcmp(&before, &after, sizeof(after)))
