@@ -50,9 +50,9 @@ int perf_counter_task_enable(void);
  * @prev:	the task leaving (current)
  * @next:	the task that takes the CPU
  *
- * Called from prepare_task_switch(). Counts the context switch for the
- * context-switch software counters, then takes @prev's counters off the
- * CPU, folding their values.
+ * Called from prepare_task_switch(), right before perf_events' hook.
+ * Counts the context switch for the context-switch software counters,
+ * then takes @prev's counters off the CPU, folding their values.
  */
 static inline void perf_counter_task_sched_out(struct task_struct *prev,
 					       struct task_struct *next)
@@ -68,9 +68,10 @@ static inline void perf_counter_task_sched_out(struct task_struct *prev,
  * @prev:	the task that left it
  * @task:	the task now running (current)
  *
- * Called from finish_task_switch(). Puts @task's counters on the CPU,
- * then counts a migration for the migration software counters if @task
- * moved since it last ran (see perf_counter_task_migrate()).
+ * Called from finish_task_switch(), right before perf_events' hook.
+ * Puts @task's counters on the CPU, then counts a migration for the
+ * migration software counters if @task moved since it last ran (see
+ * perf_counter_task_migrate()).
  */
 static inline void perf_counter_task_sched_in(struct task_struct *prev,
 					      struct task_struct *task)
