@@ -93,6 +93,32 @@ unsigned long count_primes(unsigned long limit)
 	return sum;
 }
 
+/*
+ * Wait until @pid sleeps (in its read() of the go pipe): a counter
+ * opened while it still runs its way there counts that too, the first
+ * opened the most, and its clock comes out ahead of the others' and of
+ * perf_events'. 0, or -1 if it never does within 10 s.
+ */
+static int wait_asleep(pid_t pid)
+{
+	char path[64], line[512], *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 10000; i++) {
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			return -1;
+		p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
+		fclose(f);
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return 0;
+		usleep(1000);
+	}
+	return -1;
+}
+
 static void workload(void)
 {
 	touch_memory();
@@ -124,6 +150,10 @@ int main(int argc, char **argv)
 			_exit(1);
 		workload();
 		_exit(0);
+	}
+	if (wait_asleep(pid)) {
+		fprintf(stderr, "pc-demo: the child never waited for its start\n");
+		return 1;
 	}
 
 	for (i = 0; i < NR_EVENTS; i++) {

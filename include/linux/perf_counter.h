@@ -38,6 +38,7 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 void __perf_counter_task_sched_in(struct task_struct *prev,
 				  struct task_struct *task);
 int __perf_counter_init_task(struct task_struct *child);
+void __perf_counter_exit_task_stop(struct task_struct *task);
 void __perf_counter_exit_task(struct task_struct *task);
 void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs);
 void perf_counter_free_task(struct task_struct *child);
@@ -50,9 +51,9 @@ int perf_counter_task_enable(void);
  * @prev:	the task leaving (current)
  * @next:	the task that takes the CPU
  *
- * Called from prepare_task_switch(). Counts the context switch for the
- * context-switch software counters, then takes @prev's counters off the
- * CPU, folding their values.
+ * Called from prepare_task_switch(), right before perf_events' hook.
+ * Counts the context switch for the context-switch software counters,
+ * then takes @prev's counters off the CPU, folding their values.
  */
 static inline void perf_counter_task_sched_out(struct task_struct *prev,
 					       struct task_struct *next)
@@ -68,9 +69,10 @@ static inline void perf_counter_task_sched_out(struct task_struct *prev,
  * @prev:	the task that left it
  * @task:	the task now running (current)
  *
- * Called from finish_task_switch(). Puts @task's counters on the CPU,
- * then counts a migration for the migration software counters if @task
- * moved since it last ran (see perf_counter_task_migrate()).
+ * Called from finish_task_switch(), right before perf_events' hook.
+ * Puts @task's counters on the CPU, then counts a migration for the
+ * migration software counters if @task moved since it last ran (see
+ * perf_counter_task_migrate()).
  */
 static inline void perf_counter_task_sched_in(struct task_struct *prev,
 					      struct task_struct *task)
@@ -119,12 +121,30 @@ static inline int perf_counter_init_task(struct task_struct *child)
 }
 
 /**
+ * perf_counter_exit_task_stop() - an exiting task's counters stop
+ * @task:	the task (current)
+ *
+ * Called from do_exit() right before perf_events' exit hook, as the
+ * switch hooks are called right before perf_events' own, so that
+ * @task's clocks stop where perf_events' stop and not after the work
+ * of its hook (see Documentation/perf_counter/core.rst). Takes @task's
+ * context off the CPU for good: nothing more may be installed in it.
+ * perf_counter_exit_task(), called after perf_events' hook, does the
+ * rest.
+ */
+static inline void perf_counter_exit_task_stop(struct task_struct *task)
+{
+	if (static_branch_unlikely(&perf_counter_task_key.key))
+		__perf_counter_exit_task_stop(task);
+}
+
+/**
  * perf_counter_exit_task() - a task exits
  * @task:	the task (current)
  *
- * Called from do_exit(). Folds the counts of @task's inherited copies
- * into their top-level counters and takes every other counter on
- * @task out of its context.
+ * Called from do_exit(), after perf_events' exit hook. Folds the
+ * counts of @task's inherited copies into their top-level counters and
+ * takes every other counter on @task out of its context.
  */
 static inline void perf_counter_exit_task(struct task_struct *task)
 {
@@ -162,6 +182,7 @@ static inline int perf_counter_init_task(struct task_struct *child)
 	return 0;
 }
 static inline void perf_counter_free_task(struct task_struct *child) { }
+static inline void perf_counter_exit_task_stop(struct task_struct *task) { }
 static inline void perf_counter_exit_task(struct task_struct *task) { }
 static inline void perf_counter_task_tick(void) { }
 static inline int perf_counter_task_disable(void)

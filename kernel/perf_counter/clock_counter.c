@@ -15,6 +15,13 @@
  * should run out. A late timer makes up the samples it missed; periods
  * that run out just before a context switch are written at the switch.
  * A timer whose sample the CPU's budget refused waits a tick.
+ *
+ * perf_events' task-clock counts its context time too, but its
+ * cpu-clock reads local_clock() in its event's add and del, a little
+ * after and before its context time starts and stops at a switch: on
+ * a task, theirs differ from each other by a few us a switch under TCG,
+ * and ours from theirs by as much (Documentation/perf_counter/core.rst,
+ * "Agreeing with perf_events").
  */
 #include <asm/irq_regs.h>
 #include <linux/hrtimer.h>

@@ -317,6 +317,33 @@ void pc_task_teardown(struct task_struct *task)
 	pc_ctx_put(ctx);			/* the task's reference */
 }
 
+/*
+ * The exiting task's clocks stop here, right before perf_events' exit
+ * hook stops theirs; the teardown waits until after that hook. Torn
+ * down here, ours would be counted by their clocks, as their teardown
+ * was by ours when our one exit hook came after theirs. What their
+ * clocks still count and ours do not is their hook's work before its
+ * stop (a mutex, the context's pin, its lock): tens of us under TCG.
+ * Marked dead, the context is never put on again, even if the task is
+ * switched out and in meanwhile.
+ */
+void __perf_counter_exit_task_stop(struct task_struct *task)
+{
+	struct perf_counter_context *ctx;
+
+	task_lock(task);
+	ctx = task->perf_counter_ctxp;
+	task_unlock(task);
+	if (!ctx)
+		return;
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irq(&ctx->lock);
+	pc_ctx_sched_out(ctx);
+	ctx->dead = true;
+	raw_spin_unlock_irq(&ctx->lock);
+	mutex_unlock(&ctx->mutex);
+}
+
 void __perf_counter_exit_task(struct task_struct *task)
 {
 	pc_task_teardown(task);

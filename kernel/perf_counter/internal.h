@@ -289,7 +289,8 @@ struct perf_counter {
  * @nr_counters: counters installed
  * @is_active:	scheduled in on @active_cpu
  * @active_cpu:	the CPU it is active on
- * @dead:	its task has exited: nothing more may be installed
+ * @dead:	its task is exiting (its clocks have stopped) or has exited:
+ *		nothing more may be installed
  * @rotate:	a flexible group did not fit: rotate at the tick
  * @nr_exclude_idle: CPU contexts: installed counters with exclude_idle,
  *		under ctx->lock; read locklessly by the switch hooks
