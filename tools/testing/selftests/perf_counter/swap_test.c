@@ -347,27 +347,27 @@ TEST_F_TIMEOUT(swap, clones_swap_and_the_totals_stay_exact, 180)
 	 * The task-clock ratios are only logged: here the switches are
 	 * most of the work, and where each subsystem's hooks stop and
 	 * start its clock moves the ratio by several percent from run to
-	 * run on a busy host. The next case holds the clock to 1%.
+	 * run on a busy host. The next case holds the clock to 2%.
 	 */
 }
 
 /*
- * A and B take turns of 10 ms of CPU time each, 20 turns apiece: once
+ * A and B take turns of 20 ms of CPU time each, 10 turns apiece: once
  * with every switch between them a swap, once with none (bound by
  * prctl). Against perf_events' count of the same tasks (which does not
- * swap here) ours stays the same within 1% — a turn counted twice or
- * lost would move it by 2.5%. What is left between the two subsystems
- * is the same in both runs: where each one's switch hooks stop and
- * start the clock.
+ * swap here) ours stays the same within 2% — a turn counted twice or
+ * lost would move it by 5%. What is left between the two runs is where
+ * our own switch work falls against perf_events' clock reads: none is
+ * done at a swap, a stop and a start at every switch without one.
  */
 TEST_F_TIMEOUT(swap, clock_of_swapped_copies_counts_each_turn_once, 120)
 {
-	const int rounds = 20;
+	const int rounds = 10;
 	struct pair_counts c[2];
 	double ratio[2];
 	int i;
 
-	turn_ns = 10000000;
+	turn_ns = 20000000;
 	ASSERT_EQ(0, count_pair(SWAPS, rounds, &c[0]));
 	ASSERT_EQ(0, count_pair(NO_SWAPS, rounds, &c[1]));
 	turn_ns = 0;
@@ -377,12 +377,12 @@ TEST_F_TIMEOUT(swap, clock_of_swapped_copies_counts_each_turn_once, 120)
 		       i ? "bound" : "clones", c[i].swaps,
 		       (unsigned long long)c[i].clock[0],
 		       (unsigned long long)c[i].clock[1], ratio[i]);
-		EXPECT_GE(c[i].clock[0], 2 * rounds * 10000000ULL);
+		EXPECT_GE(c[i].clock[0], 2 * rounds * 20000000ULL);
 	}
 	EXPECT_GE(c[0].swaps, rounds);
 	EXPECT_EQ(0, c[1].swaps);
 	EXPECT_LE(ratio[0] > ratio[1] ? ratio[0] - ratio[1] :
-		  ratio[1] - ratio[0], 0.01);
+		  ratio[1] - ratio[0], 0.02);
 }
 
 /*
