@@ -47,7 +47,8 @@
  *
  * Lines for machines start with "PC-BENCH " (see print_fig() and
  * mem_set()); harness/run-guest.sh collects them into results.txt and
- * bench/plot.py draws the scale curves.
+ * bench/plot.py draws the scale curves. With PC_BENCH_RAW set in its
+ * environment, pc-bench prints every sub-batch too ("PC-RAW" lines).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -97,19 +98,18 @@ struct plan {
 	int warm;		/* untimed operations before a batch */
 	int mem_reps;		/* repetitions of each memory measurement */
 	int mem_n;		/* counters opened for a memory figure */
-	int mem_n_sample;	/* ... for one of our 64 KiB queues */
 };
 
 static const struct plan full_plan = {
 	.rounds = 15, .batch_ms = 30, .sub_ms = 1, .sub_q = 0, .nr_ns = 4,
 	.ns = { 1, 4, 16, 64 }, .warm = 20,
-	.mem_reps = 3, .mem_n = 512, .mem_n_sample = 64,
+	.mem_reps = 3, .mem_n = 512,
 };
 
 static const struct plan short_plan = {
 	.rounds = 3, .batch_ms = 5, .sub_ms = 1, .sub_q = 0, .nr_ns = 2,
 	.ns = { 1, 4 }, .warm = 2,
-	.mem_reps = 1, .mem_n = 64, .mem_n_sample = 16,
+	.mem_reps = 1, .mem_n = 64,
 };
 
 static const struct plan *plan = &full_plan;
@@ -117,7 +117,7 @@ static const struct plan *plan = &full_plan;
 /* Memory shared with every runner: where a batch leaves its result. */
 struct shared {
 	double sub[MAX_SUB];		/* ns per operation, a sub-batch each */
-	long long mem[2];		/* bytes: pages, slab objects */
+	long long mem[2];		/* bytes, pages (mem_snap()) */
 };
 static struct shared *shm;
 
@@ -815,17 +815,22 @@ static int poke(const char *path)
 }
 
 /*
- * Kernel memory in use: pages (meminfo) and slab objects (slabinfo),
- * with every slab cache shrunk first (its per-CPU slabs flushed, its
- * empty slabs freed, so that both count what is in use) and the per-CPU
- * counts folded into /proc/meminfo's (vm.stat_refresh).
+ * Kernel memory in use, two ways: out[1], pages: Slab + Percpu +
+ * VmallocUsed of /proc/meminfo; out[0], bytes: the same with the slab
+ * caches' pages (/proc/slabinfo's slabs) replaced by their objects in
+ * use (active objects x object size), which a slab's free room does not
+ * blur; what Slab holds beyond the caches' pages (kmalloc()s of more
+ * than 8 KiB, our 64 KiB queues) stays in. Every slab cache is shrunk
+ * first (its per-CPU slabs flushed, its empty slabs freed: the counts
+ * are then of what is in use) and the per-CPU counts are folded into
+ * /proc/meminfo's (vm.stat_refresh).
  */
 static int mem_snap(long long out[2])
 {
+	unsigned long active, num, size, per_slab, pages, slabs;
+	long long kb, objects = 0, cache_pages = 0;
 	char line[512], name[64];
-	unsigned long active, num, size;
 	struct dirent *e;
-	long long kb;
 	DIR *d;
 	FILE *f;
 
@@ -841,7 +846,7 @@ static int mem_snap(long long out[2])
 	closedir(d);
 	/* (it fails, and warns, only if it finds a count below zero) */
 	poke("/proc/sys/vm/stat_refresh");
-	out[0] = out[1] = 0;
+	out[1] = 0;
 	f = fopen("/proc/meminfo", "r");
 	if (!f)
 		return -1;
@@ -849,16 +854,21 @@ static int mem_snap(long long out[2])
 		if ((sscanf(line, "Slab: %lld", &kb) == 1 ||
 		     sscanf(line, "Percpu: %lld", &kb) == 1 ||
 		     sscanf(line, "VmallocUsed: %lld", &kb) == 1))
-			out[0] += kb * 1024;
+			out[1] += kb * 1024;
 	fclose(f);
 	f = fopen("/proc/slabinfo", "r");
 	if (!f)
 		return -1;
+	/* name active num objsize per-slab pages : tunables ... : slabdata */
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %lu %lu %lu", name, &active, &num,
-			   &size) == 4)
-			out[1] += (long long)active * size;
+		if (sscanf(line, "%63s %lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %*u %lu",
+			   name, &active, &num, &size, &per_slab, &pages,
+			   &slabs) == 7) {
+			objects += (long long)active * size;
+			cache_pages += (long long)slabs * pages * getpagesize();
+		}
 	fclose(f);
+	out[0] = out[1] - cache_pages + objects;
 	return 0;
 }
 
@@ -931,17 +941,19 @@ static int mem_measure(enum mem_kind kind, enum who who, int n,
 static int mem_set(void)
 {
 	double v[NR_MEM][NR_WHO][2][MAX_ROUNDS];
-	int r, i, k, w, m, n, reps = plan->mem_reps, order[NR_MEM * NR_WHO];
+	int r, i, k, w, m, n = plan->mem_n, reps = plan->mem_reps;
+	int order[NR_MEM * NR_WHO];
 	long long d[2];
 	uint64_t t0 = now_ns();
 
 	printf("\nmemory per counter: Slab + Percpu + VmallocUsed of /proc/meminfo\n"
-	       "(pages) and active objects x size of /proc/slabinfo (objects),\n"
-	       "every slab cache shrunk first, before and after opening n counters\n"
-	       "(an inherited copy: forking a child of a task with n inherited\n"
-	       "counters, less a fork without), over n; the median of %d.\n"
-	       "perf_events' sampling counters have no buffer until mmap(); ours\n"
-	       "get a 64 KiB queue at the open, 4 KiB at the least.\n",
+	       "(pages), and the same with the slab caches' pages counted as their\n"
+	       "objects in use (/proc/slabinfo: bytes), every slab cache shrunk\n"
+	       "first, before and after opening n counters (an inherited copy:\n"
+	       "forking a child of a task with n inherited counters, less a fork\n"
+	       "without), over n; the median of %d. perf_events' sampling counters\n"
+	       "have no buffer until mmap(); ours get a 64 KiB queue at the open,\n"
+	       "4 KiB at the least.\n",
 	       reps);
 	for (r = 0; r < reps; r++) {
 		shuffle(order, NR_MEM * NR_WHO);
@@ -951,7 +963,6 @@ static int mem_set(void)
 			/* a fork without counters only, as the inherited's base */
 			if (w == NONE && k != M_INHERIT)
 				continue;
-			n = k == M_SAMPLE ? plan->mem_n_sample : plan->mem_n;
 			if (mem_measure(k, w, n, d))
 				return -1;
 			for (m = 0; m < 2; m++)
@@ -959,11 +970,10 @@ static int mem_set(void)
 		}
 	}
 	printf("  %-32s %5s %14s %14s %7s   %s\n", "", "n", "perf_counter",
-	       "perf_events", "ratio", "objects: ours, theirs");
+	       "perf_events", "ratio", "pages: ours, theirs");
 	for (k = 0; k < NR_MEM; k++) {
 		double b[NR_WHO][2];
 
-		n = k == M_SAMPLE ? plan->mem_n_sample : plan->mem_n;
 		for (w = OURS; w < NR_WHO; w++)
 			for (m = 0; m < 2; m++) {
 				double base = k == M_INHERIT ?

@@ -141,7 +141,7 @@ static int parse(const char *line, struct seen *s)
 		s->unit[k]++;
 		return 0;
 	}
-	/* key n, bytes: ours theirs, ratio, slab objects: ours theirs */
+	/* key n, bytes: ours theirs, ratio, pages: ours theirs */
 	if (sscanf(line, "PC-BENCH mem %63s %d %lf %lf %lf %lf %lf",
 		   key, &n, &ours, &theirs, &ratio, &obj[0], &obj[1]) == 7) {
 		k = find(mem, NR(mem), key);
