@@ -8,6 +8,11 @@
 #                static against the kernel's headers, or a static binary
 #   make test    build and boot every target, run KUnit and the selftests
 #   make bench   perf_counter against perf_events in one x86_64 boot
+#                (BENCH_CLOCK=wall: timed on the host's clock, not in
+#                guest instructions)
+#   make bench-plot
+#                the last make bench's results and scale plot, copied
+#                into bench/ (results-latest.txt, scale.svg)
 #   make fuzz    pc_fuzz for FUZZ_SECONDS (at most FUZZ_CALLS calls) on
 #                the sanitizer kernel and on ppc32
 #   make docs    our documentation with the kernel's make htmldocs, into
@@ -21,7 +26,8 @@ FUZZ_CALLS ?= 1000000
 FUZZ_SECONDS ?= 4800
 H := harness
 
-.PHONY: all deps src kernel test run bench fuzz docs checkpatch clean distclean
+.PHONY: all deps src kernel test run bench bench-plot fuzz docs checkpatch clean \
+	distclean
 
 all: kernel
 
@@ -43,6 +49,12 @@ run: src
 
 bench: src
 	@bash $(H)/run-guest.sh bench
+
+BENCH_OUT := build/x86_64-bench/bench
+bench-plot:
+	@test -f $(BENCH_OUT)/results.txt || { echo "no results: make bench first"; exit 1; }
+	cp $(BENCH_OUT)/results.txt bench/results-latest.txt
+	python3 bench/plot.py bench/results-latest.txt bench/scale.svg
 
 fuzz: src
 	@FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_SECONDS=$(FUZZ_SECONDS) \

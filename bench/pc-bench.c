@@ -2,23 +2,66 @@
 /*
  * pc-bench: perf_counter against 6.1's perf_events, in the same boot.
  *
- * Each measurement runs in 11 interleaved rounds — none, perf_counter
- * and perf_events, the order turning each round so none always follows
- * another — and reports the median, so drift in the emulator hits all
- * three alike. Absolute times under QEMU TCG mean
- * little; the ratios are the result.
+ * Under QEMU TCG absolute times mean little: only ratios taken side by
+ * side mean something. make bench boots with QEMU's -icount, so that
+ * the guest's clock counts the instructions it executes (4 ns each) and
+ * the host's load cannot reach the figures; BENCH_CLOCK=wall times on
+ * the host's clock instead.
  *
- *   read:      read() of a task-clock counter, against getppid()
- *   pipe:      a one-byte pipe round trip between two tasks on one CPU,
- *              with 4 inherited software counters on both
- *   fork:      fork + exit + wait with 4 inherited software counters
+ * Every measurement is a batch of operations timed in a fresh process
+ * (the runner), so that no variant inherits another's state. A batch is
+ * timed as sub-batches of about 1 ms and gives the fastest of them: not
+ * one that a timer tick or, on the wall clock, the host took time from,
+ * nor, in a round trip between a task and its child, the slower of the
+ * two ways the scheduler takes from one round trip to the next (15%
+ * apart). The variants of a set are measured in rounds, each round in a
+ * new shuffled order, so that drift hits them all alike. Each round gives each figure one ratio, perf_counter's over
+ * perf_events':
+ *
+ *   added  (ours - none) / (theirs - none): none is the same operation
+ *          with no counter on the tasks measured
+ *   plain  ours / theirs
+ *
+ * A figure is the median of its rounds' ratios, with their interquartile
+ * range (IQR) as a percentage of the median: 10% or more is flagged MISS.
+ *
+ * The sets, N counters per task (1, 4, 16 and 64):
+ *
+ *   switch  a one-byte pipe round trip, both tasks pinned to CPU 0:
+ *           (a) two children of a task with N inherited counters,
+ *           (b) a task with N inherited counters and its child,
+ *           (c) two tasks, each with N counters of its own, and none.
+ *           A sleeping helper holds counters of both subsystems
+ *           meanwhile, so that every static key is on in every variant.
+ *   fork    fork + exit + wait with N inherited counters, and none
+ *   read    read() of each of a group's N counters; perf_events also
+ *           with one PERF_FORMAT_GROUP read of the leader
+ *   keys    (d) the round trip with no counter open anywhere (the keys
+ *           off), in units of a null system call (getppid())
+ *   memory  kernel memory per counter, from /proc/meminfo and
+ *           /proc/slabinfo around the opening of many (mem_set())
+ *
+ * --short: few rounds, short batches, N = 1 and 4, few counters for the
+ * memory: a smoke test (bench_test) that every figure is produced, never
+ * a timing check.
+ *
+ * Lines for machines start with "PC-BENCH " (see print_fig() and
+ * mem_set()); harness/run-guest.sh collects them into results.txt and
+ * bench/plot.py draws the scale curves. With PC_BENCH_RAW set in its
+ * environment, pc-bench prints every sub-batch too ("PC-RAW" lines).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,22 +73,53 @@
 #define __NR_perf_counter_open 451
 #endif
 
-#define ROUNDS	11
-#define NR_CTRS	4
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MAX_N		64	/* counters per task, at most */
+#define MAX_VARS	32	/* variants in a set */
+#define MAX_FIGS	16	/* figures in a set */
+#define MAX_ROUNDS	64
+#define MAX_SUB		256	/* sub-batches in a batch */
+#define IQR_TARGET	10.0	/* per cent of the median */
+#define SAMPLE_PERIOD	(1ULL << 40)	/* a period that never runs out here */
 
 enum who { NONE, OURS, THEIRS, NR_WHO };
 static const char * const who_name[NR_WHO] = {
-	"no counters", "perf_counter", "perf_events"
+	"none", "perf_counter", "perf_events"
 };
 
-static const unsigned int sw_ours[NR_CTRS] = {
-	PERF_COUNT_TASK_CLOCK, PERF_COUNT_CONTEXT_SWITCHES,
-	PERF_COUNT_PAGE_FAULTS, PERF_COUNT_CPU_MIGRATIONS,
+/* What a run of the bench covers: the full run or --short. */
+struct plan {
+	int rounds;		/* rounds of each set */
+	double batch_ms;	/* the time a batch is sized to take */
+	double sub_ms;		/* ... and each of its sub-batches */
+	double sub_q;		/* the sub-batches' quantile a batch gives */
+	int nr_ns;		/* the Ns of the scale */
+	int ns[4];
+	int warm;		/* untimed operations before a batch */
+	int mem_reps;		/* repetitions of each memory measurement */
+	int mem_n;		/* counters opened for a memory figure */
 };
-static const uint64_t sw_theirs[NR_CTRS] = {
-	PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
-	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_CPU_MIGRATIONS,
+
+static const struct plan full_plan = {
+	.rounds = 15, .batch_ms = 30, .sub_ms = 1, .sub_q = 0, .nr_ns = 4,
+	.ns = { 1, 4, 16, 64 }, .warm = 20,
+	.mem_reps = 3, .mem_n = 512,
 };
+
+static const struct plan short_plan = {
+	.rounds = 3, .batch_ms = 5, .sub_ms = 1, .sub_q = 0, .nr_ns = 2,
+	.ns = { 1, 4 }, .warm = 2,
+	.mem_reps = 1, .mem_n = 64,
+};
+
+static const struct plan *plan = &full_plan;
+
+/* Memory shared with every runner: where a batch leaves its result. */
+struct shared {
+	double sub[MAX_SUB];		/* ns per operation, a sub-batch each */
+	long long mem[2];		/* bytes, pages (mem_snap()) */
+};
+static struct shared *shm;
 
 static uint64_t now_ns(void)
 {
@@ -55,16 +129,45 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static int open_counter(enum who who, int i, int inherit)
+/* Counters cycle through four software events, the same on both sides. */
+static const unsigned int sw_ours[4] = {
+	PERF_COUNT_TASK_CLOCK, PERF_COUNT_CONTEXT_SWITCHES,
+	PERF_COUNT_PAGE_FAULTS, PERF_COUNT_CPU_MIGRATIONS,
+};
+static const uint64_t sw_theirs[4] = {
+	PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CONTEXT_SWITCHES,
+	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_CPU_MIGRATIONS,
+};
+
+/* How counters are opened (open_counters()). */
+#define F_INHERIT	1	/* inherited by children forked later */
+#define F_GROUP		2	/* the first leads, the others are members */
+#define F_FMT_GROUP	4	/* perf_events: the leader reads the group */
+#define F_SAMPLE	8	/* a period: ours get a queue of records */
+#define F_QUEUE_4K	16	/* ours: the queue shrunk to 4 KiB */
+
+static int open_one(enum who who, int i, int group_fd, unsigned int flags)
 {
 	if (who == OURS) {
 		struct perf_counter_hw_event hw;
+		uint32_t bytes = 4096;
+		int fd;
 
 		memset(&hw, 0, sizeof(hw));
 		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
-						      sw_ours[i]);
-		hw.inherit = inherit;
-		return syscall(__NR_perf_counter_open, &hw, 0, -1, -1, 0);
+						      sw_ours[i % 4]);
+		hw.inherit = !!(flags & F_INHERIT);
+		if (flags & F_SAMPLE) {
+			hw.irq_period = SAMPLE_PERIOD;
+			hw.record_type = PERF_RECORD_IRQ;
+		}
+		fd = syscall(__NR_perf_counter_open, &hw, 0, -1, group_fd, 0);
+		if (fd >= 0 && (flags & F_QUEUE_4K) &&
+		    ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &bytes)) {
+			close(fd);
+			return -1;
+		}
+		return fd;
 	}
 
 	struct perf_event_attr attr;
@@ -72,187 +175,961 @@ static int open_counter(enum who who, int i, int inherit)
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = sw_theirs[i];
-	attr.inherit = inherit;
-	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	attr.config = sw_theirs[i % 4];
+	attr.inherit = !!(flags & F_INHERIT);
+	if (flags & F_SAMPLE) {
+		attr.sample_period = SAMPLE_PERIOD;
+		attr.sample_type = PERF_SAMPLE_IP;
+	}
+	if ((flags & F_FMT_GROUP) && group_fd < 0)
+		attr.read_format = PERF_FORMAT_GROUP;
+	return syscall(__NR_perf_event_open, &attr, 0, -1, group_fd, 0);
 }
 
-/* Open NR_CTRS counters of @who on the caller; fd[] gets -1 for NONE. */
-static int attach(enum who who, int fd[NR_CTRS], int inherit)
+static void close_counters(int *fd, int n)
 {
 	int i;
 
-	for (i = 0; i < NR_CTRS; i++) {
-		fd[i] = who == NONE ? -1 : open_counter(who, i, inherit);
-		if (who != NONE && fd[i] < 0) {
-			perror(who_name[who]);
+	for (i = 0; i < n; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+}
+
+/* Open @n counters of @who on the caller; none for NONE. */
+static int open_counters(enum who who, int n, int *fd, unsigned int flags)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fd[i] = -1;
+	if (who == NONE)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int leader = (flags & F_GROUP) && i ? fd[0] : -1;
+
+		fd[i] = open_one(who, i, leader, flags);
+		if (fd[i] < 0) {
+			printf("pc-bench: %s: counter %d of %d: %s\n",
+			       who_name[who], i + 1, n, strerror(errno));
+			close_counters(fd, i);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static void detach(int fd[NR_CTRS])
+/* 0 if @pid exited with status 0. */
+static int wait_ok(pid_t pid)
 {
-	int i;
+	int status;
 
-	for (i = 0; i < NR_CTRS; i++)
-		if (fd[i] >= 0)
-			close(fd[i]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* What one measurement does. */
+enum op {
+	K_NULL,		/* getppid() */
+	K_READ,		/* read() of each of a group's N counters */
+	K_READ_FMT,	/* one PERF_FORMAT_GROUP read of the leader */
+	K_PIPE_KIDS,	/* round trip between two children of the runner */
+	K_PIPE_PARENT,	/* round trip between the runner and its child */
+	K_FORK,		/* fork + exit + wait */
+};
+
+struct variant {
+	enum op kind;
+	enum who who;
+	int own;		/* pipes: each task opens its own counters */
+	int n;			/* counters per task */
+	long ops;		/* operations in a sub-batch */
+	int subs;		/* sub-batches in a batch */
+	double ns[MAX_ROUNDS];	/* ns per operation, a round each */
+};
+
+/*
+ * The timed part of a batch, in the process that times: plan->warm
+ * operations untimed, then @subs sub-batches of @ops, each one's ns per
+ * operation into shm->sub[].
+ */
+static int time_subs(int (*op)(void *), void *arg, long ops, int subs)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t t0;
+	long i;
+	int k;
+
+	for (i = 0; i < plan->warm; i++)
+		if (op(arg))
+			return 1;
+	for (k = 0; k < subs; k++) {
+		t0 = now_ns();
+		for (i = 0; i < ops; i++)
+			if (op(arg))
+				return 1;
+		shm->sub[k] = (double)(now_ns() - t0) / ops;
+	}
+	return 0;
+}
+
+static int op_null(void *arg)
+{
+	syscall(__NR_getppid);
+	return 0;
+}
+
+/* A pipe's two ends as the timing task sees them. */
+struct ends {
+	int out, in;
+};
+
+static int op_round_trip(void *arg)
+{
+	const struct ends *e = arg;
+	char c = 0;
+
+	return write(e->out, &c, 1) != 1 || read(e->in, &c, 1) != 1;
+}
+
+static int op_fork(void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	return wait_ok(pid);
+}
+
+struct group {
+	int *fd, n, fmt;
+};
+
+static int op_read(void *arg)
+{
+	const struct group *g = arg;
+	uint64_t buf[MAX_N + 1];
+	ssize_t want = (g->n + 1) * sizeof(uint64_t);
+	int j;
+
+	if (g->fmt)
+		return read(g->fd[0], buf, want) != want;
+	for (j = 0; j < g->n; j++)
+		if (read(g->fd[j], buf, 8) != 8)
+			return 1;
+	return 0;
+}
+
+/* The round-trip end that times: its own counters first (own). */
+static int pipe_time(const struct variant *v, int out, int in, long ops,
+		     int subs)
+{
+	struct ends e = { out, in };
+	int fd[MAX_N];
+
+	if (v->own && open_counters(v->who, v->n, fd, 0))
+		return 1;
+	return time_subs(op_round_trip, &e, ops, subs);
+}
+
+/* The other end: echo every byte back. */
+static int pipe_echo(const struct variant *v, int in, int out, long loops)
+{
+	int fd[MAX_N], i;
+	char c;
+
+	if (v->own && open_counters(v->who, v->n, fd, 0))
+		return 1;
+	for (i = 0; i < loops; i++)
+		if (read(in, &c, 1) != 1 || write(out, &c, 1) != 1)
+			return 1;
+	return 0;
+}
+
+static int run_pipe(const struct variant *v, long ops, int subs)
+{
+	int to[2], from[2], fd[MAX_N], err = 0;
+	pid_t echo, timer;
+
+	if (pipe(to) || pipe(from))
+		return 1;
+	/* inherited: opened by the runner, before the forks */
+	if (!v->own && open_counters(v->who, v->n, fd, F_INHERIT))
+		return 1;
+	echo = fork();
+	if (echo == 0) {
+		close(to[1]);
+		close(from[0]);
+		_exit(pipe_echo(v, to[0], from[1], plan->warm + ops * subs));
+	}
+	close(to[0]);
+	close(from[1]);
+	if (v->kind == K_PIPE_KIDS) {
+		timer = fork();
+		if (timer == 0)
+			_exit(pipe_time(v, to[1], from[0], ops, subs));
+		close(to[1]);
+		close(from[0]);
+		err = wait_ok(timer);
+	} else {
+		err = pipe_time(v, to[1], from[0], ops, subs);
+		close(to[1]);
+		close(from[0]);
+	}
+	return wait_ok(echo) || err;
+}
+
+static int run_fork(const struct variant *v, long ops, int subs)
+{
+	int fd[MAX_N];
+
+	if (open_counters(v->who, v->n, fd, F_INHERIT))
+		return 1;
+	return time_subs(op_fork, NULL, ops, subs);
+}
+
+static int run_read(const struct variant *v, long ops, int subs)
+{
+	int fd[MAX_N];
+	struct group g = { fd, v->n, v->kind == K_READ_FMT };
+
+	if (open_counters(v->who, v->n, fd,
+			  F_GROUP | (g.fmt ? F_FMT_GROUP : 0)))
+		return 1;
+	return time_subs(op_read, &g, ops, subs);
+}
+
+static void describe(const struct variant *v, char *buf, size_t len)
+{
+	static const char * const kind_name[] = {
+		"null call", "read", "group read", "pipe, two children",
+		"pipe, parent and child", "fork",
+	};
+
+	snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
+		 who_name[v->who], v->n, v->own ? "own" : "inherited");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t median(uint64_t *v)
+/* The value at fraction @p of the sorted @v, interpolated. */
+static double quantile(const double *v, int n, double p)
 {
-	qsort(v, ROUNDS, sizeof(*v), cmp_u64);
-	return v[ROUNDS / 2];
+	double pos = p * (n - 1);
+	int i = (int)pos;
+
+	if (i >= n - 1)
+		return v[n - 1];
+	return v[i] + (pos - i) * (v[i + 1] - v[i]);
 }
 
-/* ns per getppid(), or per read() of @who's task-clock counter. */
-static uint64_t time_read(enum who who, int loops)
-{
-	uint64_t t0, v;
-	int fd = who == NONE ? -1 : open_counter(who, 0, 0), i;
+static int raw;		/* PC_BENCH_RAW set: every sub-batch printed */
 
-	t0 = now_ns();
-	for (i = 0; i < loops; i++) {
-		if (fd < 0)
-			syscall(__NR_getppid);
-		else if (read(fd, &v, sizeof(v)) != sizeof(v))
-			return 0;
-	}
-	t0 = now_ns() - t0;
-	if (fd >= 0)
-		close(fd);
-	return t0 / loops;
-}
-
-/* ns per pipe round trip, both tasks pinned to CPU 0. */
-static uint64_t time_pipe(enum who who, int loops)
+/*
+ * One batch of @v in a fresh process, @subs sub-batches of @ops: ns per
+ * operation, the sub-batches' plan->sub_q quantile (0: the fastest), or
+ * -1.
+ */
+static double measure(const struct variant *v, long ops, int subs)
 {
-	int to[2], from[2], fd[NR_CTRS], i, status;
-	uint64_t t0;
-	char c = 0;
+	double sub[MAX_SUB];
+	char what[96];
 	pid_t pid;
+	int err, k;
 
-	if (pipe(to) || pipe(from) || attach(who, fd, 1))
-		return 0;
+	for (k = 0; k < subs; k++)
+		shm->sub[k] = -1;
+	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		for (i = 0; i < loops; i++)
-			if (read(to[0], &c, 1) != 1 || write(from[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	t0 = now_ns();
-	for (i = 0; i < loops; i++)
-		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-			break;
-	t0 = now_ns() - t0;
-	waitpid(pid, &status, 0);
-	detach(fd);
-	close(to[0]);
-	close(to[1]);
-	close(from[0]);
-	close(from[1]);
-	return t0 / loops;
-}
-
-/* ns per fork + exit + wait. */
-static uint64_t time_fork(enum who who, int loops)
-{
-	int fd[NR_CTRS], i, status;
-	uint64_t t0;
-
-	if (attach(who, fd, 1))
-		return 0;
-	t0 = now_ns();
-	for (i = 0; i < loops; i++) {
-		pid_t pid = fork();
-
-		if (pid == 0)
-			_exit(0);
-		waitpid(pid, &status, 0);
-	}
-	t0 = now_ns() - t0;
-	detach(fd);
-	return t0 / loops;
-}
-
-static void run(const char *what, uint64_t (*fn)(enum who, int), int loops,
-		uint64_t med[NR_WHO])
-{
-	uint64_t v[NR_WHO][ROUNDS];
-	int r, w;
-
-	for (r = 0; r < ROUNDS; r++)
-		for (w = 0; w < NR_WHO; w++) {
-			enum who who = (w + r) % NR_WHO;
-
-			v[who][r] = fn(who, loops);
+		switch (v->kind) {
+		case K_NULL:
+			_exit(time_subs(op_null, NULL, ops, subs));
+		case K_READ:
+		case K_READ_FMT:
+			_exit(run_read(v, ops, subs));
+		case K_PIPE_KIDS:
+		case K_PIPE_PARENT:
+			_exit(run_pipe(v, ops, subs));
+		case K_FORK:
+			_exit(run_fork(v, ops, subs));
 		}
-	for (w = 0; w < NR_WHO; w++)
-		med[w] = median(v[w]);
-	printf("  %-6s %14llu %14llu %14llu ns\n", what,
-	       (unsigned long long)med[NONE], (unsigned long long)med[OURS],
-	       (unsigned long long)med[THEIRS]);
+		_exit(1);
+	}
+	err = wait_ok(pid);
+	for (k = 0; k < subs; k++) {
+		sub[k] = shm->sub[k];
+		err |= sub[k] <= 0;
+	}
+	if (err) {
+		describe(v, what, sizeof(what));
+		printf("pc-bench: the batch of %s failed\n", what);
+		return -1;
+	}
+	if (raw) {
+		describe(v, what, sizeof(what));
+		printf("PC-RAW %s|%ld|", what, ops);
+		for (k = 0; k < subs; k++)
+			printf(" %.0f", sub[k]);
+		printf("\n");
+	}
+	qsort(sub, subs, sizeof(*sub), cmp_double);
+	return quantile(sub, subs, plan->sub_q);
 }
 
 /*
- * One line: perf_counter's and perf_events' figure, and their ratio. A
- * figure is either the time over the baseline (@added) or the time in
- * units of the baseline.
+ * A figure: perf_counter's variant over perf_events', less the base's
+ * time in both (ADDED), or as they are (PLAIN); UNITS is one variant in
+ * units of another (@ours over @theirs), for the null-call units.
  */
-static void ratio(const char *what, uint64_t ours, uint64_t theirs,
-		  uint64_t base, int added)
-{
-	double a, b;
+enum fig_type { ADDED, PLAIN, UNITS };
 
-	if (added) {
-		a = (double)((int64_t)(ours - base));
-		b = (double)((int64_t)(theirs - base));
-		printf("  %-48s perf_counter %+8.0f ns  perf_events %+8.0f ns",
-		       what, a, b);
-	} else {
-		a = (double)ours / base;
-		b = (double)theirs / base;
-		printf("  %-48s perf_counter %8.2fx    perf_events %8.2fx   ",
-		       what, a, b);
-	}
-	printf("  ours/theirs %.2f\n", b ? a / b : 0.0);
+struct stats {
+	double med, q1, q3, iqr;	/* iqr: per cent of |med| */
+};
+
+struct figure {
+	const char *key;	/* in the PC-BENCH lines */
+	const char *label;
+	enum fig_type type;
+	int n;
+	int ours, theirs, base;	/* variant indices */
+	struct stats ratio;
+	double ns[3];		/* medians: ours, theirs, base */
+};
+
+struct set {
+	const char *name;
+	int nv, nf;
+	struct variant v[MAX_VARS];
+	struct figure f[MAX_FIGS];
+};
+
+/* Index of the variant, added if the set does not have it yet. */
+static int var(struct set *s, enum op kind, enum who who, int own, int n)
+{
+	int i;
+
+	if (who == NONE || kind == K_NULL)
+		own = 0;
+	if (who == NONE || kind == K_NULL)
+		n = 0;
+	for (i = 0; i < s->nv; i++)
+		if (s->v[i].kind == kind && s->v[i].who == who &&
+		    s->v[i].own == own && s->v[i].n == n)
+			return i;
+	s->v[s->nv] = (struct variant){ .kind = kind, .who = who, .own = own,
+					.n = n };
+	return s->nv++;
 }
 
-int main(void)
+static void fig(struct set *s, const char *key, const char *label,
+		enum fig_type type, int n, int ours, int theirs, int base)
 {
-	uint64_t rd[NR_WHO], pp[NR_WHO], fk[NR_WHO];
-	cpu_set_t one;
+	s->f[s->nf++] = (struct figure){ .key = key, .label = label,
+					 .type = type, .n = n, .ours = ours,
+					 .theirs = theirs, .base = base };
+}
 
+static void stats_of(const double *in, int n, struct stats *st)
+{
+	double v[MAX_ROUNDS], m;
+
+	memcpy(v, in, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	st->med = quantile(v, n, 0.5);
+	st->q1 = quantile(v, n, 0.25);
+	st->q3 = quantile(v, n, 0.75);
+	m = st->med < 0 ? -st->med : st->med;
+	st->iqr = m ? 100 * (st->q3 - st->q1) / m : 1e9;
+}
+
+static double median_of(const double *v, int n)
+{
+	struct stats st;
+
+	stats_of(v, n, &st);
+	return st.med;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static unsigned int rand_below(unsigned int n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng % n;
+}
+
+/* @order: 0 .. @n - 1 in a new random order (Fisher-Yates). */
+static void shuffle(int *order, int n)
+{
+	int i, j, t;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = rand_below(i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+/*
+ * Size every variant's sub-batches to about sub_ms and its batch to
+ * about batch_ms, from a trial batch (which warms it up too).
+ */
+static int calibrate(struct set *s)
+{
+	int i;
+
+	for (i = 0; i < s->nv; i++) {
+		struct variant *v = &s->v[i];
+		long trial;
+		double ns;
+
+		switch (v->kind) {
+		case K_NULL:
+			trial = 200;
+			break;
+		case K_READ:
+		case K_READ_FMT:
+			trial = 20;
+			break;
+		case K_FORK:
+			trial = 1;
+			break;
+		default:
+			trial = 5;
+		}
+		ns = measure(v, trial, 5);
+		if (ns < 0)
+			return -1;
+		v->ops = plan->sub_ms * 1e6 / ns;
+		if (v->ops < 1)
+			v->ops = 1;
+		v->subs = plan->batch_ms * 1e6 / (ns * v->ops);
+		if (v->subs < 3)
+			v->subs = 3;
+		if (v->subs > MAX_SUB)
+			v->subs = MAX_SUB;
+	}
+	return 0;
+}
+
+static void print_fig(const struct figure *f)
+{
+	int miss = f->ratio.iqr >= IQR_TARGET;
+
+	if (f->type == UNITS) {
+		printf("  %-44s %9.0f ns = %7.1f null calls (%.0f ns)  IQR %5.1f%%%s\n",
+		       f->label, f->ns[0], f->ratio.med, f->ns[1], f->ratio.iqr,
+		       miss ? "  MISS" : "");
+		printf("PC-BENCH units %s %d %.4f %.4f %.4f %.2f %s %.0f %.0f\n",
+		       f->key, f->n, f->ratio.med, f->ratio.q1, f->ratio.q3,
+		       f->ratio.iqr, miss ? "miss" : "ok", f->ns[0], f->ns[1]);
+		return;
+	}
+	if (f->type == ADDED)
+		printf("  %-44s %2d %+11.0f ns %+11.0f ns", f->label, f->n,
+		       f->ns[0] - f->ns[2], f->ns[1] - f->ns[2]);
+	else
+		printf("  %-44s %2d %12.0f ns %12.0f ns", f->label, f->n,
+		       f->ns[0], f->ns[1]);
+	printf(" %7.2f %6.1f%%%s\n", f->ratio.med, f->ratio.iqr,
+	       miss ? "  MISS" : "");
+	printf("PC-BENCH fig %s %d %.4f %.4f %.4f %.2f %s %.0f %.0f %.0f\n",
+	       f->key, f->n, f->ratio.med, f->ratio.q1, f->ratio.q3,
+	       f->ratio.iqr, miss ? "miss" : "ok", f->ns[0], f->ns[1],
+	       f->type == ADDED ? f->ns[2] : 0);
+}
+
+/* Measure a set in shuffled rounds, then work out its figures. */
+static int run_set(struct set *s)
+{
+	int order[MAX_VARS], r, i;
+	uint64_t t0 = now_ns();
+
+	if (calibrate(s))
+		return -1;
+	for (r = 0; r < plan->rounds; r++) {
+		shuffle(order, s->nv);
+		for (i = 0; i < s->nv; i++) {
+			struct variant *v = &s->v[order[i]];
+
+			v->ns[r] = measure(v, v->ops, v->subs);
+			if (v->ns[r] < 0)
+				return -1;
+		}
+	}
+	for (i = 0; i < s->nf; i++) {
+		struct figure *f = &s->f[i];
+		const double *o = s->v[f->ours].ns, *t = s->v[f->theirs].ns;
+		const double *b = f->base >= 0 ? s->v[f->base].ns : NULL;
+		double ratio[MAX_ROUNDS];
+
+		for (r = 0; r < plan->rounds; r++) {
+			if (f->type == ADDED)
+				ratio[r] = (o[r] - b[r]) / (t[r] - b[r]);
+			else
+				ratio[r] = o[r] / t[r];
+		}
+		stats_of(ratio, plan->rounds, &f->ratio);
+		f->ns[0] = median_of(o, plan->rounds);
+		f->ns[1] = median_of(t, plan->rounds);
+		f->ns[2] = b ? median_of(b, plan->rounds) : 0;
+	}
+	printf("PC-BENCH time %s %.1f\n", s->name, (now_ns() - t0) / 1e9);
+	return 0;
+}
+
+static void print_head(const char *title)
+{
+	printf("\n%s\n  %-44s %2s %15s %15s %7s %7s\n", title, "", "N",
+	       who_name[OURS], who_name[THEIRS], "ratio", "IQR");
+}
+
+static struct set sw_set = { .name = "switch" };
+static struct set fork_set = { .name = "fork" };
+static struct set read_set = { .name = "read" };
+static struct set keys_set = { .name = "keys" };
+
+static void build_sets(void)
+{
+	struct set *s = &sw_set;
+	int i, n, none_kids, none_parent, null;
+
+	null = var(s, K_NULL, NONE, 0, 0);
+	none_kids = var(s, K_PIPE_KIDS, NONE, 0, 0);
+	none_parent = var(s, K_PIPE_PARENT, NONE, 0, 0);
+	fig(s, "switch-b", "(b) inherited: the opener and its child",
+	    ADDED, 4, var(s, K_PIPE_PARENT, OURS, 0, 4),
+	    var(s, K_PIPE_PARENT, THEIRS, 0, 4), none_parent);
+	for (i = 0; i < plan->nr_ns; i++) {
+		n = plan->ns[i];
+		fig(s, "switch-a", "(a) inherited: two children of the opener",
+		    ADDED, n, var(s, K_PIPE_KIDS, OURS, 0, n),
+		    var(s, K_PIPE_KIDS, THEIRS, 0, n), none_kids);
+		fig(s, "switch-c", "(c) two children, each its own counters",
+		    ADDED, n, var(s, K_PIPE_KIDS, OURS, 1, n),
+		    var(s, K_PIPE_KIDS, THEIRS, 1, n), none_kids);
+	}
+	fig(s, "keys-on-kids", "round trip, two children, keys on",
+	    UNITS, 0, none_kids, null, -1);
+	fig(s, "keys-on-parent", "round trip, parent and child, keys on",
+	    UNITS, 0, none_parent, null, -1);
+
+	s = &fork_set;
+	none_kids = var(s, K_FORK, NONE, 0, 0);
+	for (i = 0; i < plan->nr_ns; i++) {
+		n = plan->ns[i];
+		fig(s, "fork", "fork+exit+wait, N inherited counters", ADDED,
+		    n, var(s, K_FORK, OURS, 0, n), var(s, K_FORK, THEIRS, 0, n),
+		    none_kids);
+	}
+
+	s = &read_set;
+	null = var(s, K_NULL, NONE, 0, 0);
+	for (i = 0; i < plan->nr_ns; i++) {
+		n = plan->ns[i];
+		fig(s, "read", "read() of each of a group's N", PLAIN, n,
+		    var(s, K_READ, OURS, 0, n), var(s, K_READ, THEIRS, 0, n),
+		    -1);
+		fig(s, "read-vs-group", "... against one PERF_FORMAT_GROUP read",
+		    PLAIN, n, var(s, K_READ, OURS, 0, n),
+		    var(s, K_READ_FMT, THEIRS, 0, n), -1);
+	}
+
+	s = &keys_set;
+	null = var(s, K_NULL, NONE, 0, 0);
+	fig(s, "keys-off-kids", "round trip, two children",
+	    UNITS, 0, var(s, K_PIPE_KIDS, NONE, 0, 0), null, -1);
+	fig(s, "keys-off-parent", "round trip, parent and child",
+	    UNITS, 0, var(s, K_PIPE_PARENT, NONE, 0, 0), null, -1);
+}
+
+/*
+ * Counters of both subsystems on a helper that sleeps: every static key
+ * of the hooks stays on while the sets run, in the variants without
+ * counters too. Returns the helper's pid, or -1.
+ */
+static pid_t keys_on(void)
+{
+	int ready[2], fd[8];
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		if (open_counters(OURS, 4, fd, 0) ||
+		    open_counters(THEIRS, 4, fd + 4, 0))
+			_exit(1);
+		if (write(ready[1], "k", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], &c, 1) != 1) {
+		printf("pc-bench: the helper holding the keys on failed\n");
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/* Memory: the kinds of counter measured, and the snapshots taken. */
+enum mem_kind { M_COUNT, M_SAMPLE, M_SAMPLE_4K, M_INHERIT, NR_MEM };
+
+static const struct {
+	const char *key, *label;
+	unsigned int flags;
+} mem_kinds[NR_MEM] = {
+	{ "count", "counting", 0 },
+	{ "sample", "sampling (ours: 64 KiB queue)", F_SAMPLE },
+	{ "sample-4k", "sampling, our queue at 4 KiB", F_SAMPLE | F_QUEUE_4K },
+	{ "inherit", "inherited copy (counting)", F_INHERIT },
+};
+
+/* Write "1" to @path; 0 or -1. */
+static int poke(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f)
+		return -1;
+	err = fputs("1", f) < 0;
+	return fclose(f) || err ? -1 : 0;
+}
+
+/*
+ * Kernel memory in use, two ways: out[1], pages: Slab + Percpu +
+ * VmallocUsed of /proc/meminfo; out[0], bytes: the same with the slab
+ * caches' pages (/proc/slabinfo's slabs) replaced by their objects in
+ * use (active objects x object size), which a slab's free room does not
+ * blur; what Slab holds beyond the caches' pages (kmalloc()s of more
+ * than 8 KiB, our 64 KiB queues) stays in. Every slab cache is shrunk
+ * first (its per-CPU slabs flushed, its empty slabs freed: the counts
+ * are then of what is in use) and the per-CPU counts are folded into
+ * /proc/meminfo's (vm.stat_refresh).
+ */
+static int mem_snap(long long out[2])
+{
+	unsigned long active, num, size, per_slab, pages, slabs;
+	long long kb, objects = 0, cache_pages = 0;
+	char line[512], name[64];
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+
+	d = opendir("/sys/kernel/slab");
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(line, sizeof(line), "/sys/kernel/slab/%s/shrink",
+				 e->d_name);
+			poke(line);
+		}
+	closedir(d);
+	/* (it fails, and warns, only if it finds a count below zero) */
+	poke("/proc/sys/vm/stat_refresh");
+	out[1] = 0;
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if ((sscanf(line, "Slab: %lld", &kb) == 1 ||
+		     sscanf(line, "Percpu: %lld", &kb) == 1 ||
+		     sscanf(line, "VmallocUsed: %lld", &kb) == 1))
+			out[1] += kb * 1024;
+	fclose(f);
+	f = fopen("/proc/slabinfo", "r");
+	if (!f)
+		return -1;
+	/* name active num objsize per-slab pages : tunables ... : slabdata */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %*u %lu",
+			   name, &active, &num, &size, &per_slab, &pages,
+			   &slabs) == 7) {
+			objects += (long long)active * size;
+			cache_pages += (long long)slabs * pages * getpagesize();
+		}
+	fclose(f);
+	out[0] = out[1] - cache_pages + objects;
+	return 0;
+}
+
+/*
+ * In a fresh process: memory before and after opening @n counters of
+ * @who (M_INHERIT: the counters are opened first, and what is measured
+ * is a fork of a child that sleeps). The difference goes to shm->mem.
+ */
+static int mem_run(enum mem_kind kind, enum who who, int n)
+{
+	struct rlimit rl = { n + 64, n + 64 };
+	long long before[2], after[2];
+	int *fd = calloc(n, sizeof(*fd)), i;
+	unsigned int flags = mem_kinds[kind].flags;
+	pid_t child = -1;
+
+	if (!fd || setrlimit(RLIMIT_NOFILE, &rl))
+		return 1;
+	if (kind == M_INHERIT && open_counters(who, n, fd, flags))
+		return 1;
+	/* what the last runner freed after RCU grace periods is freed */
+	usleep(300000);
+	if (mem_snap(before))
+		return 1;
+	if (kind == M_INHERIT) {
+		child = fork();
+		if (child == 0) {
+			for (;;)
+				pause();
+		}
+		usleep(50000);
+	} else if (open_counters(who, n, fd, flags)) {
+		return 1;
+	}
+	if (mem_snap(after))
+		return 1;
+	for (i = 0; i < 2; i++)
+		shm->mem[i] = after[i] - before[i];
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	return 0;
+}
+
+static int mem_measure(enum mem_kind kind, enum who who, int n,
+		       long long out[2])
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(mem_run(kind, who, n));
+	if (wait_ok(pid)) {
+		printf("pc-bench: memory of %s, %s failed\n",
+		       mem_kinds[kind].key, who_name[who]);
+		return -1;
+	}
+	out[0] = shm->mem[0];
+	out[1] = shm->mem[1];
+	return 0;
+}
+
+/*
+ * Bytes per counter, median of mem_reps, in rounds of every kind and
+ * side in a shuffled order. An inherited copy is a fork with copies
+ * less a fork without.
+ */
+static int mem_set(void)
+{
+	double v[NR_MEM][NR_WHO][2][MAX_ROUNDS];
+	int r, i, k, w, m, n = plan->mem_n, reps = plan->mem_reps;
+	int order[NR_MEM * NR_WHO];
+	long long d[2];
+	uint64_t t0 = now_ns();
+
+	printf("\nmemory per counter: Slab + Percpu + VmallocUsed of /proc/meminfo\n"
+	       "(pages), and the same with the slab caches' pages counted as their\n"
+	       "objects in use (/proc/slabinfo: bytes), every slab cache shrunk\n"
+	       "first, before and after opening n counters (an inherited copy:\n"
+	       "forking a child of a task with n inherited counters, less a fork\n"
+	       "without), over n; the median of %d. perf_events' sampling counters\n"
+	       "have no buffer until mmap(); ours get a 64 KiB queue at the open,\n"
+	       "4 KiB at the least.\n",
+	       reps);
+	for (r = 0; r < reps; r++) {
+		shuffle(order, NR_MEM * NR_WHO);
+		for (i = 0; i < NR_MEM * NR_WHO; i++) {
+			k = order[i] / NR_WHO;
+			w = order[i] % NR_WHO;
+			/* a fork without counters only, as the inherited's base */
+			if (w == NONE && k != M_INHERIT)
+				continue;
+			if (mem_measure(k, w, n, d))
+				return -1;
+			for (m = 0; m < 2; m++)
+				v[k][w][m][r] = d[m];
+		}
+	}
+	printf("  %-32s %5s %14s %14s %7s   %s\n", "", "n", "perf_counter",
+	       "perf_events", "ratio", "pages: ours, theirs");
+	for (k = 0; k < NR_MEM; k++) {
+		double b[NR_WHO][2];
+
+		for (w = OURS; w < NR_WHO; w++)
+			for (m = 0; m < 2; m++) {
+				double base = k == M_INHERIT ?
+					median_of(v[k][NONE][m], reps) : 0;
+
+				b[w][m] = (median_of(v[k][w][m], reps) - base) / n;
+			}
+		printf("  %-32s %5d %12.0f B %12.0f B %7.2f   %.0f B, %.0f B\n",
+		       mem_kinds[k].label, n, b[OURS][0], b[THEIRS][0],
+		       b[THEIRS][0] ? b[OURS][0] / b[THEIRS][0] : 0,
+		       b[OURS][1], b[THEIRS][1]);
+		printf("PC-BENCH mem %s %d %.0f %.0f %.4f %.0f %.0f\n",
+		       mem_kinds[k].key, n, b[OURS][0], b[THEIRS][0],
+		       b[THEIRS][0] ? b[OURS][0] / b[THEIRS][0] : 0,
+		       b[OURS][1], b[THEIRS][1]);
+	}
+	printf("PC-BENCH time memory %.1f\n", (now_ns() - t0) / 1e9);
+	return 0;
+}
+
+/* The scale table: a row per measurement, N across. */
+static void print_scale(void)
+{
+	static const struct {
+		struct set *set;
+		const char *key, *label;
+	} rows[] = {
+		{ &sw_set, "switch-a", "switch (a) inherited, two children" },
+		{ &sw_set, "switch-c", "switch (c) own counters, two children" },
+		{ &fork_set, "fork", "fork+exit+wait, N inherited" },
+		{ &read_set, "read", "read() of each of a group's N" },
+		{ &read_set, "read-vs-group", "... against PERF_FORMAT_GROUP" },
+	};
+	int r, i, j;
+
+	printf("\nscale: perf_counter / perf_events (IQR)");
+	for (i = 0; i < plan->nr_ns; i++)
+		printf("%*sN=%-2d", i ? 11 : 4, "", plan->ns[i]);
+	printf("\n");
+	for (r = 0; r < (int)ARRAY_SIZE(rows); r++) {
+		printf("  %-38s", rows[r].label);
+		for (i = 0; i < plan->nr_ns; i++)
+			for (j = 0; j < rows[r].set->nf; j++) {
+				const struct figure *f = &rows[r].set->f[j];
+
+				if (strcmp(f->key, rows[r].key) ||
+				    f->n != plan->ns[i])
+					continue;
+				printf(" %6.2f (%4.1f%%)", f->ratio.med,
+				       f->ratio.iqr);
+			}
+		printf("\n");
+	}
+}
+
+static int nr_figs, nr_misses;
+
+/* Figures that miss the IQR target, listed once more at the end. */
+static void print_misses(void)
+{
+	struct set *sets[] = { &keys_set, &sw_set, &fork_set, &read_set };
+	int i, j;
+
+	printf("\nIQR target %.0f%%:", IQR_TARGET);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < sets[i]->nf; j++) {
+			const struct figure *f = &sets[i]->f[j];
+
+			nr_figs++;
+			if (f->ratio.iqr < IQR_TARGET)
+				continue;
+			printf("%s %s N=%d (%.0f%%)", nr_misses ? "," : "",
+			       f->key, f->n, f->ratio.iqr);
+			nr_misses++;
+		}
+	printf(nr_misses ? " miss it\n" : " every figure meets it\n");
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t t0 = now_ns();
+	cpu_set_t one;
+	pid_t helper;
+	int i;
+
+	if (argc > 1 && !strcmp(argv[1], "--short"))
+		plan = &short_plan;
+	else if (argc > 1) {
+		fprintf(stderr, "usage: pc-bench [--short]\n");
+		return 2;
+	}
+	raw = !!getenv("PC_BENCH_RAW");
+	shm = mmap(NULL, sizeof(*shm), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED)
+		return 1;
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	if (sched_setaffinity(0, sizeof(one), &one))
 		perror("sched_setaffinity");
+	build_sets();
 
-	printf("pc-bench: medians of %d interleaved rounds, pinned to CPU 0\n\n",
-	       ROUNDS);
-	printf("  %-6s %14s %14s %14s\n", "", who_name[NONE], who_name[OURS],
-	       who_name[THEIRS]);
-	run("read", time_read, 20000, rd);
-	run("pipe", time_pipe, 4000, pp);
-	run("fork", time_fork, 200, fk);
+	printf("pc-bench%s: %d rounds in a shuffled order, a batch of about %.0f ms\n"
+	       "per variant a round, every task pinned to CPU 0; a batch gives the\n"
+	       "fastest of its 1 ms sub-batches. ns: the guest's clock (under\n"
+	       "QEMU -icount, instructions). ratio: the median over the rounds of\n"
+	       "perf_counter / perf_events, of the cost the counters add (switch,\n"
+	       "fork) or of the whole call (read); IQR: the interquartile range of\n"
+	       "the rounds' ratios, per cent of the median (MISS: %.0f%% or more).\n",
+	       plan == &short_plan ? " --short" : "", plan->rounds,
+	       plan->batch_ms, IQR_TARGET);
+	printf("PC-BENCH plan rounds=%d batch_ms=%.0f short=%d ns=",
+	       plan->rounds, plan->batch_ms, plan == &short_plan);
+	for (i = 0; i < plan->nr_ns; i++)
+		printf("%s%d", i ? "," : "", plan->ns[i]);
+	printf("\n");
 
-	printf("\n");
-	ratio("read() of a counter, in null calls", rd[OURS], rd[THEIRS],
-	      rd[NONE], 0);
-	ratio("pipe round trip, added by 4 inherited counters", pp[OURS],
-	      pp[THEIRS], pp[NONE], 1);
-	ratio("fork+exit+wait, added by 4 inherited counters", fk[OURS],
-	      fk[THEIRS], fk[NONE], 1);
-	printf("\n");
+	/* (d) first, while nothing has opened a counter yet */
+	sleep(2);
+	if (run_set(&keys_set))
+		return 1;
+	printf("\n(d) no counter open anywhere, the static keys off:\n");
+	for (i = 0; i < keys_set.nf; i++)
+		print_fig(&keys_set.f[i]);
+
+	helper = keys_on();
+	if (helper < 0)
+		return 1;
+	if (run_set(&sw_set) || run_set(&fork_set) || run_set(&read_set)) {
+		kill(helper, SIGKILL);
+		return 1;
+	}
+	kill(helper, SIGKILL);
+	waitpid(helper, NULL, 0);
+
+	print_head("switch: pipe round trip on CPU 0, cost added over none (keys on)");
+	for (i = 0; i < sw_set.nf; i++)
+		if (sw_set.f[i].type == ADDED)
+			print_fig(&sw_set.f[i]);
+	for (i = 0; i < sw_set.nf; i++)
+		if (sw_set.f[i].type == UNITS)
+			print_fig(&sw_set.f[i]);
+	print_head("fork: fork + exit + wait, cost added over none (keys on)");
+	for (i = 0; i < fork_set.nf; i++)
+		print_fig(&fork_set.f[i]);
+	print_head("read: a group's N counters, whole calls");
+	for (i = 0; i < read_set.nf; i++)
+		print_fig(&read_set.f[i]);
+	printf("  a null call (getppid()): %.0f ns\n",
+	       median_of(read_set.v[0].ns, plan->rounds));
+	print_scale();
+
+	if (mem_set())
+		return 1;
+	print_misses();
+	printf("PC-BENCH end figures=%d misses=%d seconds=%.0f\n", nr_figs,
+	       nr_misses, (now_ns() - t0) / 1e9);
 	return 0;
 }

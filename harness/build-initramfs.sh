@@ -105,6 +105,13 @@ elif [ "$mode" = test ]; then
 	$TEST_CC -static -O2 -Wall -Wextra -Werror -isystem "$hdr" \
 		-o "$root/bin/count_self" "$SRC/samples/perf_counter/count_self.c" ||
 		die "samples/perf_counter/count_self.c does not build for $target"
+	# make bench's program, for bench_test to run in its short mode,
+	# on the targets that list that test
+	for prog in $TEST_PROGRAMS; do
+		[ "$prog" = bench_test ] || continue
+		$TEST_CC $cflags -o "$root/bin/pc-bench" "$TOP/bench/pc-bench.c" ||
+			die "bench/pc-bench.c does not build for $target"
+	done
 	# a bounded fuzz run last, on the targets that ask for one
 	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
 		pc_fuzz
