@@ -34,14 +34,15 @@
  * up to its stop, tens of microseconds per exiting child. A loop of
  * 100 ms with a few switches keeps all of that far below 0.5%; a
  * 2000-round ping-pong, a few hundred microseconds of CPU a round, does
- * not, and is held to 10% (see Documentation/perf_counter/testing.rst).
+ * not, and is held to 20% (see Documentation/perf_counter/testing.rst).
  *
  * QEMU's vCPUs are threads of a shared host: one descheduled between
  * the two clock reads of a switch, an exit or a prctl() moves one round
  * by up to milliseconds (11 ms seen, at a host load of 10 on two
- * CPUs), and does not come back. A clock round outside the bound is run
- * again, twice at most, and the log says so; a difference in the
- * kernels would fail every round, and every try.
+ * CPUs; i386 runs both vCPUs on one host thread, and one waits while
+ * the other runs), and does not come back. A clock round outside the
+ * bound is run again, four times at most, and the log says so; a
+ * difference in the kernels would fail every round, and every try.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -231,7 +232,7 @@ static bool agree_within(const struct agree_run *r, uint64_t per)
 /*
  * A clock pair through the three ways of starting, each with either
  * opened first: six rounds, each within 1/@per of theirs (200: 0.5%).
- * A round outside is run again, twice at most (a host stall, see
+ * A round outside is run again, four times at most (a host stall, see
  * above).
  */
 static void clocks_agree(struct __test_metadata *_metadata,
@@ -243,7 +244,7 @@ static void clocks_agree(struct __test_metadata *_metadata,
 	int round, try;
 
 	for (round = 0; round < 6; round++) {
-		for (try = 0; try < 3; try++) {
+		for (try = 0; try < 5; try++) {
 			if (try)
 				TH_LOG("%s: outside the bound: again", p->name);
 			agree_round(_metadata, p, inherit, round, round / 2,
@@ -289,13 +290,13 @@ static void spin(void *ns)
 	pc_spin_ns(*(uint64_t *)ns);
 }
 
-/* 10 times: 15 ms on the CPU, then 2 ms asleep. */
+/* 5 times: 30 ms on the CPU, then 2 ms asleep. */
 static void spin_and_sleep(void *unused)
 {
 	int i;
 
-	for (i = 0; i < 10; i++) {
-		pc_spin_ns(15 * MSEC);
+	for (i = 0; i < 5; i++) {
+		pc_spin_ns(30 * MSEC);
 		usleep(2000);
 	}
 }
@@ -375,18 +376,19 @@ TEST(clocks_agree_across_sleeps)
 {
 	if (!have_perf_events(_metadata))
 		return;
-	clocks_agree(_metadata, &task_clock, 0, "10 x (15 ms loop, 2 ms sleep)",
+	clocks_agree(_metadata, &task_clock, 0, "5 x (30 ms loop, 2 ms sleep)",
 		     spin_and_sleep, NULL, 100 * MSEC, 200);
-	clocks_agree(_metadata, &cpu_clock, 0, "10 x (15 ms loop, 2 ms sleep)",
+	clocks_agree(_metadata, &cpu_clock, 0, "5 x (30 ms loop, 2 ms sleep)",
 		     spin_and_sleep, NULL, 100 * MSEC, 200);
 }
 
 /*
  * Switches cost each clock a few microseconds against the other's (see
- * above), and the host's load stretches them: 10% here, where cpu-clock
- * has come out 4% above theirs at a host load of 10 (perf_events' own
- * task-clock and cpu-clock differ by some 2% there). What a round moves
- * is printed.
+ * above), more on a busy host: cpu-clock has come out 4% above theirs
+ * on x86_64 at a host load of 10, 6% on i386 (perf_events' own
+ * task-clock and cpu-clock differ by 2% to 4% there). 20% here: a clock
+ * that counted the partner's stretches too, or missed every other one
+ * of its own, would be 50% to 100% off. What a round moves is printed.
  */
 static void ping_pong_clocks(struct __test_metadata *_metadata,
 			     const struct agree_pair *p, struct partner *pp)
@@ -399,12 +401,12 @@ static void ping_pong_clocks(struct __test_metadata *_metadata,
 			    "2000-round ping-pong", ping_pong, pp, &r);
 		TH_LOG("%s: %+lld ns a round", p->name,
 		       (long long)(int64_t)(r.ours - r.theirs) / pp->rounds);
-		EXPECT_TRUE(agree_within(&r, 10));
+		EXPECT_TRUE(agree_within(&r, 5));
 		EXPECT_GE(r.theirs, 2000 * 10000);	/* 10 us a round */
 	}
 }
 
-TEST(clocks_in_a_ping_pong_within_ten_percent)
+TEST(clocks_in_a_ping_pong_within_twenty_percent)
 {
 	struct partner pp;
 
@@ -518,19 +520,19 @@ TEST(migrations_equal)
 }
 
 /*
- * Inherited counters, as make run's demo opens them: 3 children that
- * each spin 80 ms and exit, one after another. A child's clocks stop at
+ * Inherited counters, as make run's demo opens them: 2 children that
+ * each spin 120 ms and exit, one after another. A child's clocks stop at
  * its exit, ours right before perf_events'.
  */
 static void children_spin(void *unused)
 {
 	int i, status;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 2; i++) {
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			pc_spin_ns(80 * MSEC);
+			pc_spin_ns(120 * MSEC);
 			_exit(0);
 		}
 		if (pid < 0 || waitpid(pid, &status, 0) != pid)
@@ -544,12 +546,12 @@ TEST(inherited_counts_agree)
 
 	if (!have_perf_events(_metadata))
 		return;
-	clocks_agree(_metadata, &task_clock, 1, "3 children of 80 ms",
+	clocks_agree(_metadata, &task_clock, 1, "2 children of 120 ms",
 		     children_spin, NULL, 200 * MSEC, 200);
-	clocks_agree(_metadata, &cpu_clock, 1, "3 children of 80 ms",
+	clocks_agree(_metadata, &cpu_clock, 1, "2 children of 120 ms",
 		     children_spin, NULL, 200 * MSEC, 200);
-	counts_equal(_metadata, &faults[0], 1, "3 children of 80 ms",
-		     children_spin, NULL, 3);
+	counts_equal(_metadata, &faults[0], 1, "2 children of 120 ms",
+		     children_spin, NULL, 2);
 	counts_equal(_metadata, &faults[0], 1, "100 pages", touch_faults, &fw,
 		     100);
 }
