@@ -4,8 +4,8 @@
  * counter of the same event, both on this task, counting the same
  * workload. task-clock and cpu-clock must be within 0.5% of theirs on a
  * CPU loop (and on a loop broken by sleeps, and with inherited copies in
- * children); page faults (all, minor, major), context switches and CPU
- * migrations must be equal.
+ * children; 2% on the sanitizer kernel); page faults (all, minor,
+ * major), context switches and CPU migrations must be equal.
  *
  * How both start and stop together. Both are opened disabled, and one
  * prctl(PR_TASK_PERF_EVENTS_ENABLE) starts them: the base kernel's
@@ -220,6 +220,17 @@ static void agree_round(struct __test_metadata *_metadata,
 	       r->theirs ? 100.0 * (double)diff / (double)r->theirs : 0.0);
 }
 
+/*
+ * The clocks' bound, as 1/N of theirs: 1/200, 0.5%; on the sanitizer
+ * kernel 1/50, 2%, where KASAN's checks stretch every line between two
+ * clock reads several times, and a host stall lands in one of them in
+ * a round in two or three (4.7% seen).
+ */
+static uint64_t clock_bound(void)
+{
+	return pc_sanitizer("KASAN") ? 50 : 200;
+}
+
 /* |ours - theirs| * @per <= theirs: within 1/@per of theirs. */
 static bool agree_within(const struct agree_run *r, uint64_t per)
 {
@@ -231,7 +242,7 @@ static bool agree_within(const struct agree_run *r, uint64_t per)
 
 /*
  * A clock pair through the three ways of starting, each with either
- * opened first: six rounds, each within 1/@per of theirs (200: 0.5%).
+ * opened first: six rounds, each within 1/@per of theirs.
  * A round outside is run again, four times at most (a host stall, see
  * above).
  */
@@ -243,6 +254,8 @@ static void clocks_agree(struct __test_metadata *_metadata,
 	struct agree_run r;
 	int round, try;
 
+	TH_LOG("%s: within 1/%llu of perf_events'", p->name,
+	       (unsigned long long)per);
 	for (round = 0; round < 6; round++) {
 		for (try = 0; try < 5; try++) {
 			if (try)
@@ -367,9 +380,9 @@ TEST(clocks_agree_on_a_cpu_loop)
 	if (!have_perf_events(_metadata))
 		return;
 	clocks_agree(_metadata, &task_clock, 0, "200 ms loop", spin, &ns,
-		     150 * MSEC, 200);
+		     150 * MSEC, clock_bound());
 	clocks_agree(_metadata, &cpu_clock, 0, "200 ms loop", spin, &ns,
-		     150 * MSEC, 200);
+		     150 * MSEC, clock_bound());
 }
 
 TEST(clocks_agree_across_sleeps)
@@ -377,9 +390,9 @@ TEST(clocks_agree_across_sleeps)
 	if (!have_perf_events(_metadata))
 		return;
 	clocks_agree(_metadata, &task_clock, 0, "5 x (30 ms loop, 2 ms sleep)",
-		     spin_and_sleep, NULL, 100 * MSEC, 200);
+		     spin_and_sleep, NULL, 100 * MSEC, clock_bound());
 	clocks_agree(_metadata, &cpu_clock, 0, "5 x (30 ms loop, 2 ms sleep)",
-		     spin_and_sleep, NULL, 100 * MSEC, 200);
+		     spin_and_sleep, NULL, 100 * MSEC, clock_bound());
 }
 
 /*
@@ -547,9 +560,9 @@ TEST(inherited_counts_agree)
 	if (!have_perf_events(_metadata))
 		return;
 	clocks_agree(_metadata, &task_clock, 1, "2 children of 120 ms",
-		     children_spin, NULL, 200 * MSEC, 200);
+		     children_spin, NULL, 200 * MSEC, clock_bound());
 	clocks_agree(_metadata, &cpu_clock, 1, "2 children of 120 ms",
-		     children_spin, NULL, 200 * MSEC, 200);
+		     children_spin, NULL, 200 * MSEC, clock_bound());
 	counts_equal(_metadata, &faults[0], 1, "2 children of 120 ms",
 		     children_spin, NULL, 2);
 	counts_equal(_metadata, &faults[0], 1, "100 pages", touch_faults, &fw,
