@@ -204,10 +204,14 @@ static struct perf_counter_page *pc_page_get(struct perf_counter *counter)
  * @counter:	the fd's top-level counter
  * @vma:	the mapping: one page at offset 0, not writable
  *
+ * The mapping is not copied into a child at fork: the page shows its
+ * owner's counter, and its register is only right on its owner's CPU.
+ *
  * Return: 0; -EINVAL for another length or offset; -EACCES for a
- * writable mapping; -EOPNOTSUPP for a counter that cannot have a page
- * (not the caller's own thread's, inherited, or sampling or recording
- * switches); -ENOMEM.
+ * writable or executable mapping; -EOPNOTSUPP for a counter that cannot
+ * have a page (not the caller's own thread's — its context must still be
+ * the caller's —, inherited, or sampling or recording switches);
+ * -ENOMEM.
  */
 int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 {
@@ -216,9 +220,15 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 
 	if (vma->vm_pgoff || vma_pages(vma) != 1)
 		return -EINVAL;
-	if (vma->vm_flags & VM_WRITE)
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EACCES;
-	if (!ctx || READ_ONCE(ctx->task) != current ||
+	/*
+	 * A dead context's task is compared only: a new task at its old
+	 * address is not its owner. The caller's own context is bound to
+	 * it (never swapped, see swap.c) and only its exit marks it dead.
+	 */
+	if (!ctx || READ_ONCE(ctx->task) != current || READ_ONCE(ctx->dead) ||
+	    READ_ONCE(current->perf_counter_ctxp) != ctx ||
 	    counter->hw_event.inherit || counter->queue)
 		return -EOPNOTSUPP;
 
@@ -226,7 +236,7 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 	if (!page)
 		return -ENOMEM;
 	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
 	return vm_insert_page(vma, vma->vm_start, virt_to_page(page));
 }
 

@@ -204,7 +204,7 @@ struct perf_counter_hw_event {
  * The counter page: mmap() of a counter fd, one page at offset 0,
  * read-only, gives the task the counter counts in a way to read it
  * without a system call (see Documentation/userspace-api/perf_counter.rst
- * and tools/lib/perf_counter/pc_self.h). Counters of the caller's own
+ * and tools/perf_counter/pc_self.h). Counters of the caller's own
  * thread that are neither inherited nor sampling only.
  *
  * The kernel makes @seq odd, writes the rest, then makes it even again:

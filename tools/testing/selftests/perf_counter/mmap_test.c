@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "pc_util.h"
@@ -70,13 +72,33 @@ TEST(refusals)
 	p = mmap(NULL, psz(), PROT_READ, MAP_SHARED, fd, psz());
 	EXPECT_TRUE(p == MAP_FAILED);
 	EXPECT_EQ(EINVAL, errno);
-	/* Read-only for good: no mprotect() to writable. */
+	/* Executable. */
+	p = mmap(NULL, psz(), PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	EXPECT_TRUE(p == MAP_FAILED);
+	EXPECT_EQ(EACCES, errno);
+	/* Read-only for good: no mprotect() to writable or executable. */
 	p = mmap(NULL, psz(), PROT_READ, MAP_SHARED, fd, 0);
 	ASSERT_TRUE(p != MAP_FAILED);
 	EXPECT_EQ(-1, mprotect(p, psz(), PROT_READ | PROT_WRITE));
 	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(-1, mprotect(p, psz(), PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
 	EXPECT_EQ(PERF_COUNTER_PAGE_VERSION,
 		  ((struct perf_counter_page *)p)->version);
+	/* Not copied into a child at fork: the page is its owner's. */
+	{
+		unsigned char vec;
+		int status = -1;
+		pid_t pid = fork();
+
+		if (pid == 0)
+			_exit(mincore(p, psz(), &vec) == -1 &&
+			      errno == ENOMEM ? 0 : 1);
+		ASSERT_LT(0, pid);
+		waitpid(pid, &status, 0);
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		EXPECT_EQ(0, mincore(p, psz(), &vec));
+	}
 	munmap(p, psz());
 	close(fd);
 
