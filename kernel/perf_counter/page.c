@@ -169,8 +169,10 @@ static void __pc_page_install(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = req->counter;
 
 	lockdep_assert_held(&ctx->lock);
+	if (counter->page)
+		return;		/* another first mmap() won */
 	pc_ctx_update_time(ctx);
-	counter->page = req->page;
+	WRITE_ONCE(counter->page, req->page);
 	__pc_page_publish(counter);
 }
 
@@ -187,14 +189,15 @@ static struct perf_counter_page *pc_page_get(struct perf_counter *counter)
 		return NULL;
 	req.page->version = PERF_COUNTER_PAGE_VERSION;
 
-	/* Two first mmap()s at once: ctx->mutex lets one install. */
-	mutex_lock(&ctx->mutex);
-	if (!counter->page) {
+	/*
+	 * Two first mmap()s at once: ctx->lock lets one install. Not
+	 * ctx->mutex: mmap_lock is held here, and ctx->mutex is taken
+	 * outside a queue's read_mutex, which is taken outside mmap_lock.
+	 */
+	pc_ctx_call(ctx, __pc_page_install, &req);
+	if (READ_ONCE(counter->page) == req.page)
 		pc_object_made(PC_OBJ_PAGE);
-		pc_ctx_call(ctx, __pc_page_install, &req);
-	}
-	mutex_unlock(&ctx->mutex);
-	if (counter->page != req.page)
+	else
 		free_page((unsigned long)req.page);
 	return counter->page;
 }
