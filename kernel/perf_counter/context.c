@@ -67,7 +67,7 @@ static void pc_ctx_sched_out_at(struct perf_counter_context *ctx, u64 now)
 
 	list_for_each_entry(leader, &ctx->groups, group_entry)
 		pc_group_sched_out(leader, now);
-	ctx->is_active = false;
+	WRITE_ONCE(ctx->is_active, false);
 }
 
 /* Take every group of an active context off this CPU. */
@@ -86,7 +86,7 @@ void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
 		return;
 	ctx->timestamp = local_clock();
 	ctx->active_cpu = cpu;
-	ctx->is_active = true;
+	WRITE_ONCE(ctx->is_active, true);
 	pc_ctx_groups_in(ctx, ctx->time);
 }
 
@@ -132,6 +132,7 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 {
 	struct perf_counter_context *ctx = READ_ONCE(prev->perf_counter_ctxp);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
+	u64 now = 0;
 
 	if (is_idle_task(next))
 		pc_cpu_idle(true);
@@ -141,15 +142,16 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 		return;
 	raw_spin_lock(&ctx->lock);
 	if (ctx->is_active) {
-		/* One time for the last samples, the records and the stop. */
-		u64 now = pc_ctx_update_time(ctx);
-
-		if (records)
+		/* One time for the records and the stop. */
+		if (records) {
+			now = pc_ctx_update_time(ctx);
 			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT,
 					      prev, NULL);
+		}
 		/* If @next owns a copy of the same counters, it takes ours. */
 		if (!pc_ctx_swap(prev, next, ctx))
-			pc_ctx_sched_out_at(ctx, now);
+			pc_ctx_sched_out_at(ctx, records ?
+					    now : pc_ctx_update_time(ctx));
 	}
 	raw_spin_unlock(&ctx->lock);
 }
@@ -160,10 +162,15 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	struct perf_counter_context *ctx = READ_ONCE(task->perf_counter_ctxp);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
 
-	if (ctx) {
+	/*
+	 * A context that is active already was swapped to @task by the
+	 * switch-out hook on this CPU, and runs on untouched. Nothing else
+	 * makes @task's context active: only this CPU does, in this hook or
+	 * in an IPI, and irqs are off from the switch-out hook to here.
+	 */
+	if (ctx && (records || !READ_ONCE(ctx->is_active))) {
 		raw_spin_lock(&ctx->lock);
-		if (!pc_ctx_swapped_in(ctx))
-			pc_ctx_sched_in(ctx, smp_processor_id());
+		pc_ctx_sched_in(ctx, smp_processor_id());
 		if (records && ctx->is_active) {
 			pc_ctx_update_time(ctx);
 			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_IN,
@@ -276,7 +283,7 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return NULL;
 	pc_object_made(PC_OBJ_CONTEXT);
@@ -332,7 +339,8 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 			err = -EAGAIN;
 		} else {
 			refcount_set(&ctx->refcount, 2);  /* task, caller */
-			WRITE_ONCE(task->perf_counter_ctxp, ctx);
+			/* Made before seen: the hooks read it without a lock. */
+			smp_store_release(&task->perf_counter_ctxp, ctx);
 			err = 0;
 		}
 		task_unlock(task);

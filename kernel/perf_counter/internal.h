@@ -300,7 +300,6 @@ struct perf_counter {
  * @snapshot:	the number this context's next copies get, 0 once it
  *		changes (swap.c)
  * @pins:	forks copying the context: it may not swap meanwhile
- * @swapped:	handed to its task at this switch, not yet switched in
  * @time:	context time: ns during which the context was active
  * @timestamp:	local_clock() when @time was last brought up to date
  * @refcount:	the task and every counter hold one (task contexts only)
@@ -320,7 +319,6 @@ struct perf_counter_context {
 	u64			clone_id;
 	u64			snapshot;
 	unsigned int		pins;
-	bool			swapped;
 	u64			time;
 	u64			timestamp;
 	refcount_t		refcount;
@@ -397,7 +395,6 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 void pc_ctx_unpin(struct perf_counter_context *ctx);
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		 struct perf_counter_context *ctx);
-bool pc_ctx_swapped_in(struct perf_counter_context *ctx);
 
 /* rotate.c: placement, pinned first, and multiplexing */
 void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time);

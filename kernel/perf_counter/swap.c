@@ -34,9 +34,9 @@
  */
 #include <linux/atomic.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/sysfs.h>
 
 #include "internal.h"
@@ -44,8 +44,15 @@
 /* The last snapshot number drawn; 0 is never one. */
 static atomic64_t pc_snapshots = ATOMIC64_INIT(0);
 
-/* Swaps made since boot, for tests to see that they happen. */
-static atomic_long_t pc_swaps = ATOMIC_LONG_INIT(0);
+/*
+ * Callers of pc_task_ctx_hold() that found their task's context moved
+ * PC_HOLD_TRIES times running: no context swaps while any is waiting.
+ */
+#define PC_HOLD_TRIES	4
+static atomic_t pc_swaps_held_off = ATOMIC_INIT(0);
+
+/* Swaps made on each CPU since boot, for tests to see that they happen. */
+static DEFINE_PER_CPU(unsigned long, pc_swaps);
 
 /**
  * pc_ctx_changed() - a context's counters changed: it is no clone now
@@ -73,9 +80,10 @@ void pc_ctx_changed(struct perf_counter_context *ctx)
  * tracepoint fired by the switch itself, a hardware counter counting
  * the switch's instructions — would count them in a swapped context,
  * where a context taken off and put on counts nothing there. Software
- * events (none happens between the hooks), the clocks (the gap is left
- * out of context time) and hardware counters that exclude the kernel
- * can swap.
+ * events (none happens between the hooks), the clocks (the switch is
+ * counted into the turn of the task switched to, one clock read fewer
+ * than a stop and a start) and hardware counters that exclude the
+ * kernel can swap.
  *
  * Return: true if a context of such copies may change tasks.
  */
@@ -120,27 +128,47 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 					      bool bind)
 {
 	struct perf_counter_context *ctx;
+	bool held_off = false;
 	unsigned long flags;
+	unsigned int tries;
 
 	/*
 	 * A swap changes task->perf_counter_ctxp under the context's lock:
 	 * once it is held and the pointer still names the context, no swap
 	 * can move it. The context cannot be freed between the read and
-	 * the lock (it goes by kfree_rcu(), irqs are off). Each retry
-	 * follows a swap of @task's context, made by a switch of @task
-	 * between the read and the lock (the lock may be waited for while
-	 * that swap holds it); the next read finds the new owner, and only
-	 * another switch of @task inside that next window can send it round
-	 * again.
+	 * the lock (it goes by kfree_rcu(), irqs are off). A retry follows
+	 * a swap of @task's context made between the read and the lock.
+	 * Two tasks switching to each other as fast as they can could keep
+	 * that up, so after a few tries every swap is held off until the
+	 * task's context is held (a few iterations, not preempted: the
+	 * hold-off is every user's). The count is raised with a full
+	 * barrier before the pointer is read again, and every switch runs
+	 * one (smp_mb__after_spinlock() in __schedule()) before its hook
+	 * reads the count (pc_ctx_swappable()). A swap that reads it as
+	 * zero began before the pointer was read, and only one such swap
+	 * of the task can be on the way: the task's next switch is on the
+	 * same CPU, after that barrier, or on another CPU after the task
+	 * left this one (its on_cpu handed over by release and acquire),
+	 * then that barrier. Two more tries at most: that swap, and the
+	 * exit that may clear the pointer.
 	 */
-	for (;;) {
+	for (tries = 0;; tries++) {
+		if (tries == PC_HOLD_TRIES) {
+			/* Not preempted while every swap waits for us. */
+			preempt_disable();
+			atomic_inc(&pc_swaps_held_off);
+			/* Seen by every switch after the pointer's next read. */
+			smp_mb__after_atomic();
+			held_off = true;
+		}
+		WARN_ON_ONCE(tries > PC_HOLD_TRIES + 2);
 		local_irq_save(flags);
 		rcu_read_lock();
 		ctx = READ_ONCE(task->perf_counter_ctxp);
 		if (!ctx) {
 			rcu_read_unlock();
 			local_irq_restore(flags);
-			return NULL;
+			break;
 		}
 		raw_spin_lock(&ctx->lock);
 		rcu_read_unlock();
@@ -149,6 +177,12 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		cpu_relax();
 	}
+	if (held_off) {
+		atomic_dec(&pc_swaps_held_off);
+		preempt_enable();
+	}
+	if (!ctx)
+		return NULL;
 	/* The task's own reference is alive while it names the context. */
 	refcount_inc(&ctx->refcount);
 	if (bind)
@@ -171,12 +205,17 @@ void pc_ctx_unpin(struct perf_counter_context *ctx)
 	raw_spin_unlock_irq(&ctx->lock);
 }
 
-/* Under both contexts' locks: may @ctx and @next_ctx change tasks? */
+/*
+ * Under both contexts' locks: may @ctx and @next_ctx change tasks? The
+ * hold-off count is read under them, so a pc_task_ctx_hold() that
+ * raised it and then took one of these locks before us is seen.
+ */
 static bool pc_ctx_swappable(struct perf_counter_context *ctx,
 			     struct perf_counter_context *next_ctx,
 			     struct task_struct *prev, struct task_struct *next)
 {
-	return ctx->clone_id && ctx->clone_id == next_ctx->clone_id &&
+	return !atomic_read(&pc_swaps_held_off) &&
+	       ctx->clone_id && ctx->clone_id == next_ctx->clone_id &&
 	       !ctx->pins && !next_ctx->pins &&
 	       ctx->is_active && !next_ctx->is_active &&
 	       !ctx->dead && !next_ctx->dead &&
@@ -188,15 +227,15 @@ static bool pc_ctx_swappable(struct perf_counter_context *ctx,
  * pc_ctx_swap() - hand @prev's context, still on the CPU, to @next
  * @prev:	the task leaving the CPU (current)
  * @next:	the task taking it
- * @ctx:	@prev's context, active on this CPU, under ctx->lock, its
- *		time brought up to now
+ * @ctx:	@prev's context, active on this CPU, under ctx->lock
  *
  * Called from the switch-out hook with irqs off. Does nothing unless
  * both tasks own clones of one snapshot and neither is exiting.
  *
  * Return: true if the contexts changed tasks: @ctx stays on for @next,
- * whose switch-in hook finds it active, and @next's context, which was
- * off, is @prev's now.
+ * whose switch-in hook finds it active and leaves it be, its time
+ * running on through the switch, and @next's context, which was off,
+ * is @prev's now.
  */
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		 struct perf_counter_context *ctx)
@@ -225,33 +264,10 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		next_ctx->task = prev;
 		WRITE_ONCE(prev->perf_counter_ctxp, next_ctx);
 		WRITE_ONCE(next->perf_counter_ctxp, ctx);
-		ctx->swapped = true;
-		atomic_long_inc(&pc_swaps);
+		this_cpu_inc(pc_swaps);
 	}
 	raw_spin_unlock(&next_ctx->lock);
 	return swapped;
-}
-
-/**
- * pc_ctx_swapped_in() - @ctx was handed on at this switch: resume it
- * @ctx:	the context, active, under ctx->lock, in the switch-in hook
- *
- * The time between the two hooks belonged to neither task: it is left
- * out of the context's time, as it is for a context that went off and
- * on, so the clock counters count the same either way.
- *
- * Return: true if @ctx was swapped at this switch.
- */
-bool pc_ctx_swapped_in(struct perf_counter_context *ctx)
-{
-	lockdep_assert_held(&ctx->lock);
-	if (!ctx->swapped)
-		return false;
-	ctx->swapped = false;
-	if (WARN_ON_ONCE(!ctx->is_active))
-		return false;
-	ctx->timestamp = local_clock();
-	return true;
 }
 
 #undef MODULE_PARAM_PREFIX
@@ -259,7 +275,12 @@ bool pc_ctx_swapped_in(struct perf_counter_context *ctx)
 
 static int pc_swaps_show(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pc_swaps));
+	unsigned long swaps = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		swaps += READ_ONCE(per_cpu(pc_swaps, cpu));
+	return sysfs_emit(buf, "%lu\n", swaps);
 }
 
 static const struct kernel_param_ops pc_swaps_param = {

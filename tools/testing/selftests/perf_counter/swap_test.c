@@ -84,9 +84,9 @@ static void pong(int in, int out, int rounds)
 }
 
 /*
- * perf_events swaps clones too, and then charges the switch itself to
- * the task switched to; perf_counter charges it to neither task, swap
- * or not. An event a child opens on itself makes its perf_events
+ * perf_events swaps clones too; both then charge the switch itself to
+ * the task switched to, and to neither task at a switch that is no
+ * swap. An event a child opens on itself makes its perf_events
  * context its own (no longer a clone): perf_events then takes its
  * inherited events off and on at each switch, the reference ours must
  * match, swapped.
@@ -479,6 +479,66 @@ TEST_F_TIMEOUT(swap, a_context_changed_by_prctl_stays_with_its_task, 120)
 	EXPECT_LE(ft - fo, a_pages + PC_CHILD_FAULTS);
 	EXPECT_GE(fo, b_pages);
 	both_close(&faults);
+}
+
+/*
+ * The parent opens a counter on A while A and B swap contexts at every
+ * switch, as fast as they can, from another CPU where there is one:
+ * finding A's context and binding it to A races with each swap that
+ * moves it (pc_task_ctx_hold()). Every open must end, bound to A: from
+ * then on no swap, A's switches counted on the new counter, and the
+ * inherited totals still perf_events' exactly. Twenty pairs, so the
+ * open lands at many points of a swap.
+ */
+TEST_F_TIMEOUT(swap, an_open_racing_swaps_of_its_task_binds_the_context, 300)
+{
+	const int pairs = 20, rounds = 3000;
+	struct perf_counter_hw_event hw =
+		pc_sw(PERF_COUNT_CONTEXT_SWITCHES, 0);
+	uint64_t own, theirs, on_a;
+	long s0, s1, s2, spins;
+	struct both switches;
+	cpu_set_t others;
+	struct pair p;
+	int i, cpu, fd;
+
+	ASSERT_EQ(0, both_open(&switches, PERF_COUNT_CONTEXT_SWITCHES,
+			       PERF_COUNT_SW_CONTEXT_SWITCHES));
+	for (i = 0; i < pairs; i++) {
+		both_mark(&switches);
+		s0 = swaps();
+		ASSERT_EQ(0, pair_start(&p, rounds, SWAPS, 0, 0));
+		/* The children stay on CPU 0; the parent leaves it if it can. */
+		CPU_ZERO(&others);
+		for (cpu = 1; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &others);
+		sched_setaffinity(0, sizeof(others), &others);
+		for (spins = 0; swaps() - s0 < 50 + 10 * i && spins < 1000000;
+		     spins++)
+			sched_yield();
+		fd = sys_perf_counter_open(&hw, p.a, -1, -1, 0);
+		s1 = swaps();
+		ASSERT_GE(fd, 0) TH_LOG("pair %d: %s", i, strerror(errno));
+		ASSERT_EQ(0, pair_finish(&p));
+		s2 = swaps();
+		on_a = pc_read(fd);
+		close(fd);
+		both_delta(&switches, &own, &theirs);
+		CPU_ZERO(&others);
+		CPU_SET(0, &others);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(others), &others));
+		if (i == 0 || s2 != s1 || diff(own, theirs) > 1)
+			TH_LOG("pair %d: %ld swaps before the open, %ld after; %llu switches of A after it; %llu switches ours, %llu perf_events",
+			       i, s1 - s0, s2 - s1, (unsigned long long)on_a,
+			       (unsigned long long)own,
+			       (unsigned long long)theirs);
+		EXPECT_GE(s1 - s0, 50);
+		EXPECT_EQ(s2, s1);
+		EXPECT_GE(on_a, 1);
+		EXPECT_GE(own, 2 * rounds);
+		EXPECT_LE(diff(own, theirs), 1);
+	}
+	both_close(&switches);
 }
 
 struct sw_rec {
