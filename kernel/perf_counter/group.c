@@ -161,6 +161,8 @@ static void __pc_remove(struct perf_counter_context *ctx, void *info)
 	counter->leader = counter;
 	counter->attached = false;
 	ctx->nr_counters--;
+	if (counter->page)
+		WRITE_ONCE(ctx->nr_pages, ctx->nr_pages - 1);
 	pc_ctx_changed(ctx);
 	if (!ctx->task && counter->hw_event.exclude_idle)
 		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle - 1);

@@ -292,6 +292,8 @@ struct perf_counter {
  * @dead:	its task is exiting (its clocks have stopped) or has exited:
  *		nothing more may be installed
  * @rotate:	a flexible group did not fit: rotate at the tick
+ * @nr_pages:	installed counters with a page (page.c), whose pages the
+ *		tick renews; under ctx->lock, read locklessly by the tick
  * @nr_exclude_idle: CPU contexts: installed counters with exclude_idle,
  *		under ctx->lock; read locklessly by the switch hooks
  * @task:	the task, or NULL for a CPU context; changes at a swap
@@ -315,6 +317,7 @@ struct perf_counter_context {
 	bool			dead;
 	bool			rotate;
 	int			nr_exclude_idle;
+	int			nr_pages;
 	struct task_struct	*task;
 	u64			clone_id;
 	u64			snapshot;
@@ -533,6 +536,7 @@ void pc_page_free(struct perf_counter *counter);
 void __pc_page_publish(struct perf_counter *counter);
 void pc_page_event(struct perf_counter *counter);
 void __pc_page_reg(struct perf_counter *counter);
+void pc_page_tick(struct perf_counter_context *ctx);
 
 /*
  * Publish what the counter's page shows. Callers hold ctx->lock, or are

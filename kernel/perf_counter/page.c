@@ -22,9 +22,11 @@
  * state (sched in and out, enable, disable, error:
  * pc_counter_set_state()), a read()'s fold, every software event
  * (sw_counter.c), a hardware counter moved to another register or
- * reloaded by its overflow interrupt (hw_counter.c). Each runs with irqs off, under ctx->lock or on the CPU
- * the counter is on, where such a context only changes (internal.h):
- * writers never overlap, and @seq need not be atomic.
+ * reloaded by its overflow interrupt (hw_counter.c), and the scheduler
+ * tick while the counter runs (pc_page_tick()). Each runs with irqs
+ * off, under ctx->lock or on the CPU the counter is on, where such a
+ * context only changes (internal.h): writers never overlap, and @seq
+ * need not be atomic.
  *
  * No writer runs in NMI. x86's overflow NMI folds hardware counters and
  * loads them again, but publishes nothing: it could interrupt a writer
@@ -173,7 +175,45 @@ static void __pc_page_install(struct perf_counter_context *ctx, void *info)
 		return;		/* another first mmap() won */
 	pc_ctx_update_time(ctx);
 	WRITE_ONCE(counter->page, req->page);
+	if (counter->attached)
+		WRITE_ONCE(ctx->nr_pages, ctx->nr_pages + 1);
 	__pc_page_publish(counter);
+}
+
+static void pc_page_renew(struct perf_counter *counter)
+{
+	if (counter->page && counter->state == PC_STATE_ACTIVE)
+		__pc_page_publish(counter);
+}
+
+/**
+ * pc_page_tick() - the scheduler tick: renew the pages of what runs on
+ * @ctx:	current's context, or NULL; irqs off
+ *
+ * A reader extrapolates a running clock (and the times) from @stamp on
+ * CLOCK_MONOTONIC, while the kernel counts on local_clock(): the two
+ * drift apart by up to a few hundred parts per million. Publishing again
+ * at every tick bounds the stretch either is taken for the other to one
+ * tick, however long the task runs without a switch. Only contexts with
+ * a counter that has a page pay for it (a walk of their counters).
+ */
+void pc_page_tick(struct perf_counter_context *ctx)
+{
+	struct perf_counter *leader, *member;
+
+	if (!ctx || !READ_ONCE(ctx->nr_pages))
+		return;
+	raw_spin_lock(&ctx->lock);
+	if (ctx->is_active && ctx->active_cpu == smp_processor_id()) {
+		pc_ctx_update_time(ctx);
+		list_for_each_entry(leader, &ctx->groups, group_entry) {
+			pc_page_renew(leader);
+			list_for_each_entry(member, &leader->siblings,
+					    group_entry)
+				pc_page_renew(member);
+		}
+	}
+	raw_spin_unlock(&ctx->lock);
 }
 
 /* The page a counter's mappings share: made by the first one. */
@@ -201,6 +241,28 @@ static struct perf_counter_page *pc_page_get(struct perf_counter *counter)
 		free_page((unsigned long)req.page);
 	return counter->page;
 }
+
+/*
+ * A fault on a mapping of the page: its first touch after madvise()
+ * dropped it (MADV_DONTNEED), or after anything else that unmapped the
+ * page but not the mapping. The page is the counter's for as long as
+ * the mapping holds the counter's file.
+ */
+static vm_fault_t pc_page_fault(struct vm_fault *vmf)
+{
+	struct perf_counter *counter = vmf->vma->vm_file->private_data;
+	struct perf_counter_page *page = READ_ONCE(counter->page);
+
+	if (vmf->pgoff || !page || (vmf->flags & FAULT_FLAG_WRITE))
+		return VM_FAULT_SIGBUS;
+	vmf->page = virt_to_page(page);
+	get_page(vmf->page);
+	return 0;
+}
+
+static const struct vm_operations_struct pc_page_vm_ops = {
+	.fault	= pc_page_fault,
+};
 
 /**
  * pc_page_mmap() - mmap() of a counter fd: map its page, read-only
@@ -240,6 +302,7 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 		return -ENOMEM;
 	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
+	vma->vm_ops = &pc_page_vm_ops;
 	return vm_insert_page(vma, vma->vm_start, virt_to_page(page));
 }
 

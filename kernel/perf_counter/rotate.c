@@ -188,12 +188,16 @@ static void pc_ctx_tick(struct perf_counter_context *ctx)
 /**
  * perf_counter_task_tick() - scheduler tick: rotate what needs it
  *
- * Called with irqs off. Renews this CPU's sample budget; costs a few
- * loads when nothing is multiplexed or throttled.
+ * Called with irqs off. Renews this CPU's sample budget and the counter
+ * pages of current's counters; costs a few loads when nothing is
+ * multiplexed, throttled or mapped.
  */
 void perf_counter_task_tick(void)
 {
+	struct perf_counter_context *ctx = READ_ONCE(current->perf_counter_ctxp);
+
 	pc_sample_budget_tick();
 	pc_ctx_tick(pc_this_cpu_ctx());
-	pc_ctx_tick(READ_ONCE(current->perf_counter_ctxp));
+	pc_ctx_tick(ctx);
+	pc_page_tick(ctx);
 }

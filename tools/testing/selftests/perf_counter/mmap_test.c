@@ -170,6 +170,39 @@ TEST(sw_value_matches_read)
 	close(fd);
 }
 
+/*
+ * madvise(MADV_DONTNEED) drops the page from a mapping, shared or
+ * private; the next read faults it back in (one page fault, counted)
+ * and the page is the counter's again, not a page of zeros.
+ */
+TEST(dropped_page_faults_back_in)
+{
+	int fd = open_times(PERF_COUNT_PAGE_FAULTS, 0, 0);
+	int flags[2] = { MAP_SHARED, MAP_PRIVATE };
+	const struct perf_counter_page *pg;
+	uint64_t before, r[3];
+	int i;
+
+	ASSERT_LE(0, fd);
+	pc_prefault_stack(16384);
+	for (i = 0; i < 2; i++) {
+		pg = mmap(NULL, psz(), PROT_READ, flags[i], fd, 0);
+		ASSERT_TRUE(pg != MAP_FAILED);
+		EXPECT_EQ(PERF_COUNTER_PAGE_VERSION, pg->version);
+		read_times(fd, r);
+		before = r[0];
+		ASSERT_EQ(0, madvise((void *)pg, psz(), MADV_DONTNEED));
+		EXPECT_EQ(PERF_COUNTER_PAGE_VERSION, pg->version)
+			TH_LOG("%s mapping", i ? "private" : "shared");
+		EXPECT_NE(0, pg->flags & PERF_COUNTER_PAGE_READ);
+		read_times(fd, r);
+		EXPECT_GE(r[0], before + 1);
+		EXPECT_LE(r[0], before + 1 + PC_OWN_FAULTS);
+		munmap((void *)pg, psz());
+	}
+	close(fd);
+}
+
 /* Successive self-reads never go back (a clock: by less than a step). */
 TEST(monotonic)
 {
@@ -239,6 +272,40 @@ TEST(task_clock_extrapolated)
 	TH_LOG("self-read %llu ns, read() %llu ns", (unsigned long long)b.value,
 	       (unsigned long long)r[0]);
 	pc_self_unmap(&self);
+	close(fd);
+}
+
+/*
+ * A task that runs on without a switch still has its page renewed, at
+ * every tick: a reader never extrapolates over more than one, whatever
+ * CLOCK_MONOTONIC's drift from the kernel's clock. 200 ms of spinning
+ * (a tick is 10 ms at most) sees many stamps, not the one of the mmap.
+ */
+TEST(renewed_at_the_tick)
+{
+	int fd = open_times(PERF_COUNT_TASK_CLOCK, 0, 0);
+	const struct perf_counter_page *pg;
+	uint64_t t0, stamp, last = 0;
+	int stamps = 0;
+	uint32_t seq;
+
+	ASSERT_LE(0, fd);
+	pg = map_page(fd);
+	ASSERT_TRUE(pg != NULL);
+	t0 = pc_self_now();
+	while (pc_self_now() - t0 < 200000000ULL) {
+		seq = pc_self_seq(pg);
+		pc_self_barrier();
+		stamp = pg->stamp;
+		pc_self_barrier();
+		if (!(seq & 1) && pc_self_seq(pg) == seq && stamp != last) {
+			stamps++;
+			last = stamp;
+		}
+	}
+	TH_LOG("%d stamps in 200 ms", stamps);
+	EXPECT_GE(stamps, 5);
+	munmap((void *)pg, psz());
 	close(fd);
 }
 
