@@ -38,7 +38,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	struct perf_counter *counter;
 	int err;
 
-	counter = kzalloc(sizeof(*counter), GFP_KERNEL);
+	counter = kzalloc(sizeof(*counter), GFP_KERNEL_ACCOUNT);
 	if (!counter)
 		return ERR_PTR(-ENOMEM);
 	pc_object_made(PC_OBJ_COUNTER);

@@ -261,6 +261,29 @@ static void pc_task_ended(struct perf_counter *counter)
 		pc_queue_set_gone(counter->queue);
 }
 
+/*
+ * The task's context, if it has one, taken off the CPU and marked dead
+ * (never put on again, nothing new installed), returned under its mutex
+ * and its lock (irqs saved in @flags).
+ */
+static struct perf_counter_context *
+pc_task_ctx_stop(struct task_struct *task, unsigned long *flags)
+{
+	struct perf_counter_context *ctx;
+
+	/* Pairs with the PF_EXITING check of pc_task_ctx_get(). */
+	task_lock(task);
+	ctx = task->perf_counter_ctxp;
+	task_unlock(task);
+	if (!ctx)
+		return NULL;
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irqsave(&ctx->lock, *flags);
+	pc_ctx_sched_out(ctx);
+	ctx->dead = true;
+	return ctx;
+}
+
 /**
  * pc_task_teardown() - end a task's context
  * @task: current at exit, or a child whose fork failed
@@ -277,17 +300,9 @@ void pc_task_teardown(struct task_struct *task)
 	unsigned long flags;
 	LIST_HEAD(gone);
 
-	/* Pairs with the PF_EXITING check of pc_task_ctx_get(). */
-	task_lock(task);
-	ctx = task->perf_counter_ctxp;
-	task_unlock(task);
+	ctx = pc_task_ctx_stop(task, &flags);
 	if (!ctx)
 		return;
-
-	mutex_lock(&ctx->mutex);
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	pc_ctx_sched_out(ctx);
-	ctx->dead = true;
 	WRITE_ONCE(task->perf_counter_ctxp, NULL);
 	list_for_each_entry_safe(counter, tmp, &ctx->groups, group_entry) {
 		/* Enabled but not on (multiplexed out, another CPU's): */
@@ -330,17 +345,12 @@ void pc_task_teardown(struct task_struct *task)
 void __perf_counter_exit_task_stop(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
+	unsigned long flags;
 
-	task_lock(task);
-	ctx = task->perf_counter_ctxp;
-	task_unlock(task);
+	ctx = pc_task_ctx_stop(task, &flags);
 	if (!ctx)
 		return;
-	mutex_lock(&ctx->mutex);
-	raw_spin_lock_irq(&ctx->lock);
-	pc_ctx_sched_out(ctx);
-	ctx->dead = true;
-	raw_spin_unlock_irq(&ctx->lock);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	mutex_unlock(&ctx->mutex);
 }
 

@@ -447,6 +447,54 @@ TEST(counter_on_exited_task_is_esrch)
 	EXPECT_REFUSED(&hw, pid, -1, -1, 0, ESRCH);
 }
 
+/*
+ * Opens on a task as it exits, over and over until one is refused: each
+ * one either opens a counter that reads (the task's context still took
+ * it) or is ESRCH (the task's clocks had stopped: its context is dead
+ * from the first exit hook on, torn down at the second), and nothing is
+ * left once every counter is closed. 100 children, so opens land all
+ * along the exit.
+ */
+TEST(opens_on_a_task_as_it_exits_count_or_are_esrch)
+{
+	const int children = 100, most = 100000;
+	struct pc_objects before, after;
+	struct perf_counter_hw_event hw;
+	int i, n, fd, err, status, opened = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pc_objects_read(&before));
+	for (i = 0; i < children; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			pc_spin_ns(200000);
+			_exit(0);
+		}
+		hw = pc_sw(i & 1 ? PERF_COUNT_PAGE_FAULTS :
+			   PERF_COUNT_TASK_CLOCK, 0);
+		hw.inherit = !!(i & 2);
+		err = 0;
+		for (n = 0; n < most; n++) {
+			fd = sys_perf_counter_open(&hw, pid, -1, -1, 0);
+			if (fd < 0) {
+				err = errno;
+				break;
+			}
+			opened++;
+			EXPECT_NE((uint64_t)-1, pc_read(fd));
+			close(fd);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_EQ(ESRCH, err) TH_LOG("child %d, open %d: %s", i, n,
+					     strerror(err));
+	}
+	TH_LOG("%d counters opened on the %d children as they exited",
+	       opened, children);
+	ASSERT_EQ(0, pc_objects_read(&after));
+	EXPECT_SAME_OBJECTS(before, after);
+}
+
 TEST(read_needs_room_for_the_value)
 {
 	int fd = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
