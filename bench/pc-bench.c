@@ -38,12 +38,19 @@
  *           with one PERF_FORMAT_GROUP read of the leader
  *   keys    (d) the round trip with no counter open anywhere (the keys
  *           off), in units of a null system call (getppid())
+ *   self    a read of the caller's own counter from its counter page
+ *           (tools/perf_counter/pc_self.h), task-clock and page-faults,
+ *           in units of a null system call: no system call at all
  *   memory  kernel memory per counter, from /proc/meminfo and
  *           /proc/slabinfo around the opening of many (mem_set())
  *
  * --short: few rounds, short batches, N = 1 and 4, few counters for the
  * memory: a smoke test (bench_test) that every figure is produced, never
  * a timing check.
+ *
+ * --keys-only: (d) alone, and nothing that opens a counter: make bench
+ * runs it on a kernel built without perf_counter, to set beside (d) of
+ * the kernel with it.
  *
  * Lines for machines start with "PC-BENCH " (see print_fig() and
  * mem_set()); harness/run-guest.sh collects them into results.txt and
@@ -68,6 +75,8 @@
 #include <unistd.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_event.h>
+
+#include "../tools/perf_counter/pc_self.h"
 
 #ifndef __NR_perf_counter_open
 #define __NR_perf_counter_open 451
@@ -236,6 +245,8 @@ enum op {
 	K_PIPE_KIDS,	/* round trip between two children of the runner */
 	K_PIPE_PARENT,	/* round trip between the runner and its child */
 	K_FORK,		/* fork + exit + wait */
+	K_SELF_CLOCK,	/* a task-clock read from its counter page */
+	K_SELF_FAULTS,	/* a page-faults read from its counter page */
 };
 
 struct variant {
@@ -317,6 +328,33 @@ static int op_read(void *arg)
 		if (read(g->fd[j], buf, 8) != 8)
 			return 1;
 	return 0;
+}
+
+static int op_self(void *arg)
+{
+	struct pc_self_values v;
+
+	return pc_self_read(arg, &v) != PC_SELF_PAGE;
+}
+
+/*
+ * A self-read batch: every read must come from the page. A page that
+ * cannot give the value (it always could here: a software counter of
+ * the caller's own) would fail the batch rather than time read().
+ */
+static int run_self(const struct variant *v, long ops, int subs)
+{
+	int event = v->kind == K_SELF_CLOCK ? 0 : 2;	/* in sw_ours[] */
+	struct pc_self self;
+	int fd;
+
+	fd = open_one(OURS, event, -1, 0);
+	if (fd < 0 || pc_self_map(&self, fd, 0) || !self.page) {
+		printf("pc-bench: no counter page for %s\n",
+		       event ? "page-faults" : "task-clock");
+		return 1;
+	}
+	return time_subs(op_self, &self, ops, subs);
 }
 
 /* The round-trip end that times: its own counters first (own). */
@@ -402,7 +440,8 @@ static void describe(const struct variant *v, char *buf, size_t len)
 {
 	static const char * const kind_name[] = {
 		"null call", "read", "group read", "pipe, two children",
-		"pipe, parent and child", "fork",
+		"pipe, parent and child", "fork", "self-read, task-clock",
+		"self-read, page-faults",
 	};
 
 	snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
@@ -457,6 +496,9 @@ static double measure(const struct variant *v, long ops, int subs)
 			_exit(run_pipe(v, ops, subs));
 		case K_FORK:
 			_exit(run_fork(v, ops, subs));
+		case K_SELF_CLOCK:
+		case K_SELF_FAULTS:
+			_exit(run_self(v, ops, subs));
 		}
 		_exit(1);
 	}
@@ -596,6 +638,8 @@ static int calibrate(struct set *s)
 
 		switch (v->kind) {
 		case K_NULL:
+		case K_SELF_CLOCK:
+		case K_SELF_FAULTS:
 			trial = 200;
 			break;
 		case K_READ:
@@ -699,6 +743,7 @@ static struct set sw_set = { .name = "switch" };
 static struct set fork_set = { .name = "fork" };
 static struct set read_set = { .name = "read" };
 static struct set keys_set = { .name = "keys" };
+static struct set self_set = { .name = "self" };
 
 static void build_sets(void)
 {
@@ -752,6 +797,13 @@ static void build_sets(void)
 	    UNITS, 0, var(s, K_PIPE_KIDS, NONE, 0, 0), null, -1);
 	fig(s, "keys-off-parent", "round trip, parent and child",
 	    UNITS, 0, var(s, K_PIPE_PARENT, NONE, 0, 0), null, -1);
+
+	s = &self_set;
+	null = var(s, K_NULL, NONE, 0, 0);
+	fig(s, "self-clock", "task-clock from its page", UNITS, 1,
+	    var(s, K_SELF_CLOCK, OURS, 1, 1), null, -1);
+	fig(s, "self-faults", "page-faults from its page", UNITS, 1,
+	    var(s, K_SELF_FAULTS, OURS, 1, 1), null, -1);
 }
 
 /*
@@ -1029,16 +1081,17 @@ static void print_scale(void)
 	}
 }
 
-static int nr_figs, nr_misses;
+static int nr_figs, nr_misses, keys_only;
 
 /* Figures that miss the IQR target, listed once more at the end. */
 static void print_misses(void)
 {
-	struct set *sets[] = { &keys_set, &sw_set, &fork_set, &read_set };
+	struct set *sets[] = { &keys_set, &sw_set, &fork_set, &read_set,
+			       &self_set };
 	int i, j;
 
 	printf("\nIQR target %.0f%%:", IQR_TARGET);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < (int)ARRAY_SIZE(sets); i++)
 		for (j = 0; j < sets[i]->nf; j++) {
 			const struct figure *f = &sets[i]->f[j];
 
@@ -1061,8 +1114,10 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--short"))
 		plan = &short_plan;
+	else if (argc > 1 && !strcmp(argv[1], "--keys-only"))
+		keys_only = 1;
 	else if (argc > 1) {
-		fprintf(stderr, "usage: pc-bench [--short]\n");
+		fprintf(stderr, "usage: pc-bench [--short | --keys-only]\n");
 		return 2;
 	}
 	raw = !!getenv("PC_BENCH_RAW");
@@ -1098,11 +1153,17 @@ int main(int argc, char **argv)
 	printf("\n(d) no counter open anywhere, the static keys off:\n");
 	for (i = 0; i < keys_set.nf; i++)
 		print_fig(&keys_set.f[i]);
+	if (keys_only) {
+		printf("PC-BENCH end figures=%d misses=0 seconds=%.0f\n",
+		       keys_set.nf, (now_ns() - t0) / 1e9);
+		return 0;
+	}
 
 	helper = keys_on();
 	if (helper < 0)
 		return 1;
-	if (run_set(&sw_set) || run_set(&fork_set) || run_set(&read_set)) {
+	if (run_set(&sw_set) || run_set(&fork_set) || run_set(&read_set) ||
+	    run_set(&self_set)) {
 		kill(helper, SIGKILL);
 		return 1;
 	}
@@ -1124,6 +1185,9 @@ int main(int argc, char **argv)
 		print_fig(&read_set.f[i]);
 	printf("  a null call (getppid()): %.0f ns\n",
 	       median_of(read_set.v[0].ns, plan->rounds));
+	printf("\nself: the caller's own counter from its counter page, no system call\n");
+	for (i = 0; i < self_set.nf; i++)
+		print_fig(&self_set.f[i]);
 	print_scale();
 
 	if (mem_set())

@@ -143,10 +143,10 @@ elif [ "$mode" = prog ]; then
 	esac
 	echo "/bin/$name ${PROG_ARGS:-}" >> "$root/etc/pc-run"
 else
-	# demo: demo/pc-demo.c, bench: bench/pc-bench.c
+	# demo: demo/pc-demo.c, bench: bench/pc-bench.c (with BENCH_ARGS)
 	perf_counter_tool
 	$TEST_CC $cflags -o "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c"
-	echo "/bin/pc-$mode" >> "$root/etc/pc-run"
+	echo "/bin/pc-$mode${BENCH_ARGS:+ $BENCH_ARGS}" >> "$root/etc/pc-run"
 	if [ "$mode" = demo ]; then
 		# the same workload through the user tool: its stat table,
 		# then a profile of its user-mode time (a sample a ms)

@@ -54,6 +54,26 @@ if [ "$mode" = bench ]; then
 	} > "$out/results.txt"
 	grep -q '^PC-BENCH end ' "$out/results.txt" ||
 		die "pc-bench printed no end line: see $log"
+	# (d) once more on the same kernel built without perf_counter
+	nopc=x86_64-nopc
+	bash "$TOP/harness/build-kernel.sh" $nopc
+	BENCH_ARGS=--keys-only bash "$TOP/harness/build-initramfs.sh" $nopc bench
+	log=$(BOOT_TIMEOUT=$timeout bash "$TOP/harness/boot.sh" $nopc bench)
+	grep -q '^PC-DONE ok' "$log" ||
+		die "the bench without perf_counter did not finish cleanly: see $log"
+	tr -d '\r' < "$log" | sed -n 's/^PC-BENCH units keys-off-/PC-BENCH units nopc-keys-off-/p' \
+		>> "$out/results.txt"
+	step "(d), no counter open: the round trip in null calls, and in ns"
+	awk '$1 == "PC-BENCH" && $2 == "units" {
+		k = $3; sub(/^nopc-/, "", k)
+		if ($3 ~ /^nopc-/) { nc[k] = $5; nn[k] = $10 }
+		else if ($3 ~ /^keys-off-/) { wc[k] = $5; wn[k] = $10 }
+	}
+	END {
+		for (k in wc) if (k in nc)
+			printf "  %-22s perf_counter built in, keys off: %6.2f (%6.0f ns); not built: %6.2f (%6.0f ns); ratio of ns %.4f\n",
+			       k, wc[k], wn[k], nc[k], nn[k], wn[k] / nn[k]
+	}' "$out/results.txt"
 	python3 "$TOP/bench/plot.py" "$out/results.txt" "$out/scale.svg"
 	step "results: $out/results.txt, plot: $out/scale.svg (make bench-plot copies them into bench/)"
 fi

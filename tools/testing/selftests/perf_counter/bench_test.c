@@ -4,7 +4,8 @@
  * builds it into the initramfs as /bin/pc-bench. A smoke test, never a
  * timing check: pc-bench --short must exit 0 and print every figure it
  * has (each switch variant, the fork, read and memory figures at each N
- * of its plan, the null-call units) as a "PC-BENCH" line that parses.
+ * of its plan, the null-call units and the self-reads from the counter
+ * page) as a "PC-BENCH" line that parses.
  * What the figures say is not checked.
  */
 #include <fcntl.h>
@@ -62,6 +63,7 @@ static const char * const per_n[] = {
 };
 static const char * const units[] = {
 	"keys-off-kids", "keys-off-parent", "keys-on-kids", "keys-on-parent",
+	"self-clock", "self-faults",
 };
 static const char * const mem[] = {
 	"count", "sample", "sample-4k", "inherit",
