@@ -243,10 +243,10 @@ static struct perf_counter_page *pc_page_get(struct perf_counter *counter)
 }
 
 /*
- * A fault on a mapping of the page: its first touch after madvise()
- * dropped it (MADV_DONTNEED), or after anything else that unmapped the
- * page but not the mapping. The page is the counter's for as long as
- * the mapping holds the counter's file.
+ * A fault on a mapping of the page: its first touch, or the first after
+ * madvise(MADV_DONTNEED) or anything else that dropped the page but not
+ * the mapping. The page is the counter's for as long as the mapping
+ * holds the counter's file.
  */
 static vm_fault_t pc_page_fault(struct vm_fault *vmf)
 {
@@ -271,6 +271,7 @@ static const struct vm_operations_struct pc_page_vm_ops = {
  *
  * The mapping is not copied into a child at fork: the page shows its
  * owner's counter, and its register is only right on its owner's CPU.
+ * The page goes in at the first touch (pc_page_fault()).
  *
  * Return: 0; -EINVAL for another length or offset; -EACCES for a
  * writable or executable mapping; -EOPNOTSUPP for a counter that cannot
@@ -303,7 +304,7 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
 	vma->vm_ops = &pc_page_vm_ops;
-	return vm_insert_page(vma, vma->vm_start, virt_to_page(page));
+	return 0;
 }
 
 /**
