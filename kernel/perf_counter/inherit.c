@@ -318,6 +318,7 @@ void pc_task_teardown(struct task_struct *task)
 		list_move_tail(&counter->group_entry, &gone);
 	}
 	ctx->nr_counters = 0;
+	ctx->nr_pages = 0;
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	mutex_unlock(&ctx->mutex);
 
