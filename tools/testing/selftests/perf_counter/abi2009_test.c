@@ -300,20 +300,22 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	EXPECT_GE(h.a + h.b, samples * 75 / 100);
 	/*
 	 * Both functions found, hot_a more, in the proportion perf_events
-	 * finds within half as much again: the two samplers fire together,
-	 * and their proportions have agreed to 13% or better. Every period
-	 * of ours is a sample or a drop, where perf_events skips the
-	 * periods a late timer missed: ours are not fewer, but for 10%.
+	 * finds within a factor of two: on one CPU (the PowerPCs) the two
+	 * samplers' proportions have differed by up to 25%, about one
+	 * sigma for the 50 to 80 samples in hot_b; on two, by 10% at most.
+	 * Every period of ours is a sample or a drop, where perf_events
+	 * skips the periods a late timer missed: ours are not fewer, but
+	 * for 10%.
 	 */
 	ASSERT_GT(h.b, 0);
 	ASSERT_GT(pe.b, 0);
 	EXPECT_GT(h.a, h.b);
 	ratio = (double)h.a / h.b;
 	pe_ratio = (double)pe.a / pe.b;
-	EXPECT_LE(ratio, 1.5 * pe_ratio) TH_LOG("%.2f:1 against %.2f:1",
-						ratio, pe_ratio);
-	EXPECT_GE(1.5 * ratio, pe_ratio) TH_LOG("%.2f:1 against %.2f:1",
-						ratio, pe_ratio);
+	EXPECT_LE(ratio, 2 * pe_ratio) TH_LOG("%.2f:1 against %.2f:1",
+					      ratio, pe_ratio);
+	EXPECT_GE(2 * ratio, pe_ratio) TH_LOG("%.2f:1 against %.2f:1",
+					      ratio, pe_ratio);
 	EXPECT_GE(10 * (samples + (long)lost),
 		  9 * (pe.a + pe.b + pe.text + pe.other));
 	close(clock);
