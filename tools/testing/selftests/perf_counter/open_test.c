@@ -452,12 +452,12 @@ TEST(counter_on_exited_task_is_esrch)
  * one either opens a counter that reads (the task's context still took
  * it) or is ESRCH (the task's clocks had stopped: its context is dead
  * from the first exit hook on, torn down at the second), and nothing is
- * left once every counter is closed. 100 children, so opens land all
+ * left once every counter is closed. 40 children, so opens land all
  * along the exit.
  */
 TEST(opens_on_a_task_as_it_exits_count_or_are_esrch)
 {
-	const int children = 100, most = 100000;
+	const int children = 40, most = 100000;
 	struct pc_objects before, after;
 	struct perf_counter_hw_event hw;
 	int i, n, fd, err, status, opened = 0;
