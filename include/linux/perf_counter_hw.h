@@ -18,12 +18,22 @@
 #ifndef _LINUX_PERF_COUNTER_HW_H
 #define _LINUX_PERF_COUNTER_HW_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <asm/local64.h>
 
 #define PC_HW_MAX_COUNTERS	18	/* P4 has the most */
 #define PC_HW_MAX_PLACES	8	/* ways one counter may be placed */
 #define PC_EXTRA_WORDS		2	/* extra_config words a counter may take */
+
+/*
+ * The interrupt of an overflow may come after its counter left the
+ * register (it was raised just before, or is delivered late): it then
+ * finds nothing to do. Expect it for a while, so that the handler can
+ * say it was ours (x86: else "NMI received for unknown reason"); not
+ * for long, or an unrelated interrupt would be taken for it.
+ */
+#define PC_HW_LATE_IRQ_NS	(10 * NSEC_PER_MSEC)
 
 struct perf_counter;
 struct perf_counter_hw_event;
@@ -112,7 +122,9 @@ struct pc_hw_want {
  *		overflow interrupt came: that interrupt may still arrive,
  *		and find nothing (pc_hw_late_irq()). Set with irqs off,
  *		read and cleared by the interrupt, on this CPU only.
- * @late_irq_until: until when (local_clock()) to expect it
+ * @late_irq_until: until when (local_clock(), in ns: a u64, or a 32-bit
+ *		kernel's window closes for good 4.3 s after boot) to
+ *		expect it; written only while @late_irq is clear
  * @want:	scratch for placing them all again (irqs off, this CPU)
  * @who:	the counter each @want entry is for
  */
@@ -126,7 +138,7 @@ struct pc_hw_cpu {
 	bool				forbidden;
 	bool				throttled;
 	bool				late_irq;
-	unsigned long			late_irq_until;
+	u64				late_irq_until;
 	struct pc_hw_want		want[PC_HW_MAX_COUNTERS];
 	struct perf_counter		*who[PC_HW_MAX_COUNTERS];
 };

@@ -354,15 +354,6 @@ static bool pc_hw_wrapped(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
 }
 
 /*
- * The interrupt of an overflow may come after its counter left the
- * register (it was raised just before, or is delivered late): it then
- * finds nothing to do. Expect it for a while, so that the handler can
- * say it was ours (x86: else "NMI received for unknown reason"); not
- * for long, or an unrelated interrupt would be taken for it.
- */
-#define PC_HW_LATE_IRQ_NS	(10 * NSEC_PER_MSEC)
-
-/*
  * @counter just stopped and folded, still on its register: if it had
  * wrapped and no interrupt folded it since (which loads it again), that
  * interrupt is still to come. From the folded value alone: the driver's
@@ -377,6 +368,9 @@ static void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc,
 
 	if (((raw - pmu->irq_at) & pc_hw_mask(pmu)) >= 1ULL << (pmu->width - 1))
 		return;			/* short of its interrupt */
+	/* cleared first: an NMI between the two words finds no mark */
+	WRITE_ONCE(cpuc->late_irq, false);
+	barrier();
 	cpuc->late_irq_until = local_clock() + PC_HW_LATE_IRQ_NS;
 	barrier();
 	WRITE_ONCE(cpuc->late_irq, true);
