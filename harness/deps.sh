@@ -11,6 +11,7 @@ PKGS="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
       ccache rsync xz-utils patch perl python3 qemu-system-x86
       gcc-i686-linux-gnu libc6-dev-i386-cross
       gcc-powerpc-linux-gnu libc6-dev-powerpc-cross qemu-system-ppc
+      gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
       mandoc python3-sphinx python3-sphinx-rtd-theme"
 
 missing=

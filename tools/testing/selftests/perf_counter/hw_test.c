@@ -186,6 +186,12 @@ static int read_vals(int fd, struct vals *v)
 	return read(fd, v, sizeof(*v)) == sizeof(*v) ? 0 : -1;
 }
 
+/* Why the PMU is not usable: its state, or "none" with no driver. */
+static const char *pmu_why(const struct pc_pmu_info *pmu)
+{
+	return pmu->state[0] ? pmu->state : pmu->name;
+}
+
 FIXTURE(hw) {
 	struct pc_pmu_info pmu;
 	int usable;
@@ -285,7 +291,7 @@ TEST_F(hw, generic_events_open_exactly_per_the_event_map)
 	int fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
 		errno = 0;
 		fd = open_hw(hw_generic(id), -1);
@@ -305,7 +311,7 @@ TEST_F(hw, raw_events_with_the_drivers_bits_are_einval)
 	int fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	if (!strcmp(self->pmu.name, "P4")) {
 		/* global_power_events on FSB_ESCR0 (CCCR select 6) */
 		const uint64_t cccr = 6 << 13, escr = 0x13ULL << 25 | 1 << 9;
@@ -365,7 +371,7 @@ TEST_F(hw, counting_in_neither_mode_is_einval)
 	int fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.exclude_user = 1;
 	fd = open_hw(hw, -1);
 	EXPECT_LE(0, fd);
@@ -380,7 +386,7 @@ TEST_F(hw, group_that_could_never_fit_is_enospc)
 	int fd[20], n = 0, sw, extra;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	fd[n++] = open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), -1);
 	ASSERT_LE(0, fd[0]);
 	if (!strcmp(self->pmu.name, "P4")) {
@@ -418,7 +424,7 @@ TEST_F(hw, p6_group_of_two_counter_0_events_is_enospc)
 	int leader, member;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	if (strcmp(self->pmu.name, "P6"))
 		SKIP(return, "P6 constraint");
 	/* FLOPS and CYCLES_DIV_BUSY both count on counter 0 only. */
@@ -440,7 +446,7 @@ TEST_F(hw, enable_disable_and_read_with_times)
 	int fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.disabled = 1;
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -477,7 +483,7 @@ TEST_F(hw, six_groups_share_the_registers_fairly)
 	double ideal;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
 	for (i = 0; i < 6; i++) {
@@ -514,7 +520,7 @@ TEST_F(hw, multiplexed_groups_members_run_exactly_when_their_leader_does)
 	double ideal;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	fit = cycles_at_once(&self->pmu) / 2;
 	if (fit < 1)
 		SKIP(return, "a group of two cycle counters never fits");
@@ -598,7 +604,7 @@ TEST_F(hw, exclusive_group_is_on_alone_while_the_rest_take_turns)
 	int i;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	if (cycles_at_once(&self->pmu) < 2)
 		SKIP(return, "one cycle counter at a time: nothing to share");
 	/* the control: not exclusive, two are on together */
@@ -619,7 +625,7 @@ TEST_F(hw, pinned_groups_beyond_the_registers_are_in_error)
 	uint64_t v;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.pinned = 1;
 	n = cycles_at_once(&self->pmu) + 1;
 	for (i = 0; i < n; i++) {
@@ -650,7 +656,7 @@ TEST_F(hw, cpu_wide_hardware_counter_opens_for_root)
 	int fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
 	fd = sys_perf_counter_open(&hw, -1, 0, -1, 0);
@@ -675,7 +681,7 @@ TEST_F(hw, inherited_hardware_counter_runs_in_the_child)
 	int fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.inherit = 1;
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -702,7 +708,7 @@ TEST_F(hw, pmu_held_by_perf_events_is_ebusy_and_the_other_way)
 	int pe, fd;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	pe = pe_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, -1);
 	if (pe < 0)
 		SKIP(return, "perf_events has no hardware PMU here (errno %d)",
@@ -851,7 +857,7 @@ TEST_F(hw, overflow_interrupt_is_the_vector_unless_a_counter_asks_for_nmi)
 	if (access(PMI_PARAM, R_OK))
 		SKIP(return, "no LVTPC here (errno %d)", errno);
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
 	CPU_ZERO(&cpu0);
 	CPU_SET(0, &cpu0);
@@ -958,7 +964,7 @@ TEST_F(hw, nmi_bit_of_a_counter_without_cap_sys_admin_leaves_the_vector)
 	if (access(PMI_PARAM, R_OK))
 		SKIP(return, "no LVTPC here (errno %d)", errno);
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "one CPU: the reads would not find the child on");
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
@@ -990,7 +996,7 @@ TEST_F_TIMEOUT(hw, thousands_of_hardware_counters_leave_nothing, 180)
 	long before, after;
 
 	if (!self->usable)
-		SKIP(return, "no usable PMU (%s)", self->pmu.state);
+		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	for (i = 0; i < 200; i++)
 		close(open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), -1));
 	before = pc_slab_settle();
