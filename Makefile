@@ -20,7 +20,7 @@
 #
 # Every target installs what is missing first (make deps).
 
-TARGETS ?= x86_64 i386 ppc32 x86_64-debug
+TARGETS ?= x86_64 i386 ppc32 ppc64le x86_64-debug
 FUZZ_TARGETS ?= x86_64-debug ppc32
 FUZZ_CALLS ?= 1000000
 FUZZ_SECONDS ?= 4800
