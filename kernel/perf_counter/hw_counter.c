@@ -368,10 +368,17 @@ static void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc,
 
 	if (((raw - pmu->irq_at) & pc_hw_mask(pmu)) >= 1ULL << (pmu->width - 1))
 		return;			/* short of its interrupt */
-	/* cleared first: an NMI between the two words finds no mark */
-	WRITE_ONCE(cpuc->late_irq, false);
-	barrier();
-	cpuc->late_irq_until = local_clock() + PC_HW_LATE_IRQ_NS;
+	/*
+	 * A 32-bit kernel writes the window's end in two stores: the mark
+	 * is cleared first, so that an NMI between them finds none. A
+	 * 64-bit one writes it in one, and leaves a mark already set (by
+	 * another counter stopped in the same pass) for its NMI to find.
+	 */
+	if (!IS_ENABLED(CONFIG_64BIT)) {
+		WRITE_ONCE(cpuc->late_irq, false);
+		barrier();
+	}
+	WRITE_ONCE(cpuc->late_irq_until, local_clock() + PC_HW_LATE_IRQ_NS);
 	barrier();
 	WRITE_ONCE(cpuc->late_irq, true);
 }
