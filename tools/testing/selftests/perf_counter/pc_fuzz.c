@@ -2054,13 +2054,34 @@ static int worker_done(int proc, pid_t pid, int status)
 	return 0;
 }
 
+/* Turn this task's injected faults on or off; 0, or -1 (not root). */
+static int set_make_it_fail(int on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
 /*
  * Fork the @gen'th process of worker @proc: 0 at the start, more when
  * one died of injected faults. Its pid, or 0 if fork failed.
+ *
+ * Under injected faults it is the workers that are under test, not the
+ * top process's forks of them: a fork makes hundreds of allocations,
+ * and on the sanitizer kernel, at 2% each, a hundred forks of each of
+ * the three workers all failed once. The top process turns its own
+ * faults off for the fork, where it may (CAP_SYS_RESOURCE), and the
+ * worker turns them on again before it does anything; else it retries.
  */
 static pid_t start_worker(int proc, unsigned int gen)
 {
 	int tries = injected_faults ? 100 : 1;
+	int held = injected_faults && !set_make_it_fail(0);
 	pid_t top = getpid(), pid;
 
 	do {
@@ -2068,9 +2089,13 @@ static pid_t start_worker(int proc, unsigned int gen)
 		pid = fork();
 	} while (pid < 0 && errno == ENOMEM && --tries && !usleep(10000));
 	if (pid == 0) {
+		if (held && set_make_it_fail(1))
+			_exit(111);	/* cannot happen: it just could */
 		worker_gen = gen;
 		run_worker_process(proc, top);
 	}
+	if (held && set_make_it_fail(1))
+		fail_at("top", "make-it-fail could not be set again");
 	if (pid < 0) {
 		fail_at("top", "fork of worker w%d: errno %d", proc, errno);
 		return 0;
