@@ -8,11 +8,12 @@ corruption. This image holds the CHRP layout the kernel expects (its
 nvram_64.c): one free partition (signature 0x7f) over the whole 64 KiB,
 its 16-byte header checksummed as the kernel checks it.
 
-Usage: chrp-nvram.py IMAGE   (written only if it is missing)
+Usage: chrp-nvram.py IMAGE   (written again each time, atomically)
 """
 import os
 import struct
 import sys
+import tempfile
 
 SIZE = 64 * 1024
 BLOCK = 16
@@ -31,13 +32,11 @@ def checksum(signature, length, name):
 
 def main():
     path = sys.argv[1]
-    if os.path.exists(path):
-        return
     length = SIZE // BLOCK
     header = struct.pack('>BBH12s', FREE, checksum(FREE, length, NAME),
                          length, NAME)
-    tmp = path + '.tmp'
-    with open(tmp, 'wb') as f:
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)))
+    with os.fdopen(fd, 'wb') as f:
         f.write(header + b'\xff' * (SIZE - len(header)))
     os.replace(tmp, path)
 

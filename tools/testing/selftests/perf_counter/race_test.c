@@ -22,7 +22,7 @@
 
 /*
  * Rounds of the close race: PC_RACE_ROUNDS in the environment, 20 by
- * default (a few seconds under TCG); the sanitizer boot asks for 1000.
+ * default (a few seconds under TCG); the sanitizer boot asks for 250.
  * The sampling variant, whose children fork as well, runs a tenth of
  * them (at least 20): under KASAN a round of it takes ten of the other.
  */
