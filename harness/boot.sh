@@ -37,7 +37,8 @@ step "booting $target ($cpu) for $mode, timeout ${timeout}s" >&2
 # shellcheck disable=SC2086
 machine=
 if declare -F qemu_cpu_args >/dev/null; then
-	machine=$(qemu_cpu_args "$cpu")
+	machine=$(qemu_cpu_args "$cpu") ||
+		die "$target: qemu_cpu_args failed for $cpu"
 fi
 # Warnings and errors on the console (loglevel 5; 4 is errors only):
 # a WARN, a lockdep or sanitizer report, the stacks of a stall or a hang
