@@ -124,7 +124,9 @@ struct pc_hw_want {
  *		read and cleared by the interrupt, on this CPU only.
  * @late_irq_until: until when (local_clock(), in ns: a u64, or a 32-bit
  *		kernel's window closes for good 4.3 s after boot) to
- *		expect it; written only while @late_irq is clear
+ *		expect it; one store on a 64-bit kernel, two on a 32-bit
+ *		one, which clears @late_irq first so that an NMI between
+ *		them finds no mark
  * @want:	scratch for placing them all again (irqs off, this CPU)
  * @who:	the counter each @want entry is for
  */

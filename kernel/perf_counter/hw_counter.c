@@ -399,7 +399,7 @@ bool pc_hw_late_irq(struct pc_hw_cpu *cpuc)
 	if (!READ_ONCE(cpuc->late_irq))
 		return false;
 	WRITE_ONCE(cpuc->late_irq, false);
-	return local_clock() < cpuc->late_irq_until;
+	return local_clock() < READ_ONCE(cpuc->late_irq_until);
 }
 
 /* Take @counter off its register, its count brought up to date. */
