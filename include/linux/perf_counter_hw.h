@@ -18,6 +18,7 @@
 #ifndef _LINUX_PERF_COUNTER_HW_H
 #define _LINUX_PERF_COUNTER_HW_H
 
+#include <linux/hrtimer.h>
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <asm/local64.h>
@@ -129,6 +130,14 @@ struct pc_hw_want {
  *		them finds no mark
  * @want:	scratch for placing them all again (irqs off, this CPU)
  * @who:	the counter each @want entry is for
+ * @poll_timer:	the driver's poll (pc_pmu.poll_ns), pinned to this CPU:
+ *		started with the first counter on, stopping itself when it
+ *		finds none (hw_poll.c)
+ * @poll_ready:	@poll_timer is set up: a real CPU's registers (a model's
+ *		are polled by its test)
+ * @polling:	@poll_timer is queued or running. Set and cleared with
+ *		irqs off on this CPU, by pc_hw_on() and the timer; reset
+ *		when the CPU comes online (a dead CPU's timer moved away).
  */
 struct pc_hw_cpu {
 	const struct pc_pmu		*pmu;
@@ -143,6 +152,9 @@ struct pc_hw_cpu {
 	u64				late_irq_until;
 	struct pc_hw_want		want[PC_HW_MAX_COUNTERS];
 	struct perf_counter		*who[PC_HW_MAX_COUNTERS];
+	struct hrtimer			poll_timer;
+	bool				poll_ready;
+	bool				polling;
 };
 
 /**
@@ -155,6 +167,10 @@ struct pc_hw_cpu {
  * @user_read:	user mode may read counter register idx as register
  *		idx + 1 of the counter page (PowerPC's UPMCs mirror the
  *		PMCs): the page then publishes it (page.c)
+ * @poll_ns:	where the overflow interrupt may be late or missing: every
+ *		how many ns a timer on each CPU with counters on calls
+ *		@poll, so that no counter runs more than half its width
+ *		between two folds whatever the interrupt does; 0 for none
  * @irq_at:	the raw value at which a counter interrupts: 0 where it
  *		interrupts as it wraps past its width (x86), 0x80000000
  *		where it does as bit 31 turns on (PowerPC). A counter
@@ -173,6 +189,9 @@ struct pc_hw_cpu {
  *		read; clears the hardware's overflow flag if it has one.
  *		NULL: the top bit clear means it wrapped (counters that
  *		interrupt at 0 are always loaded with a negative value).
+ * @poll:	the timer's work, in its hard interrupt, irqs off: keep the
+ *		overflow interrupt out, stop the counters, call
+ *		pc_hw_poll_fold(), let them go
  * @compatible: may @a and @b be on the registers at once, wherever each
  *		sits? NULL: always. (PowerPC freezes every counter in
  *		user or kernel mode with one pair of MMCR0 bits.)
@@ -191,6 +210,7 @@ struct pc_pmu {
 	unsigned int	width;
 	u64		max_period;
 	u64		irq_at;
+	u64		poll_ns;
 	bool		user_read;
 
 	int	(*decode)(const struct perf_counter_hw_event *hw_event,
@@ -202,6 +222,7 @@ struct pc_pmu {
 	u64	(*read)(struct pc_hw_cpu *cpuc, unsigned int idx);
 	void	(*write)(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val);
 	bool	(*overflowed)(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw);
+	void	(*poll)(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 	bool	(*compatible)(const struct pc_hw_counter *a,
 			      const struct pc_hw_counter *b);
 	int	(*reserve)(void);
@@ -247,6 +268,7 @@ void pc_hw_irq_route(struct pc_hw_cpu *cpuc);
 void pc_hw_pause(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
+int pc_hw_poll_fold(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 bool pc_hw_late_irq(struct pc_hw_cpu *cpuc);
 void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 

@@ -112,6 +112,8 @@ int pc_hw_register(const struct pc_pmu *pmu, const struct pc_hw_regs *regs,
 
 		cpuc->pmu = pmu;
 		cpuc->regs = regs;
+		if (pmu->poll_ns && pmu->poll)
+			pc_hw_poll_init(cpuc);
 	}
 	pc_pmu_state = state;
 	pc_pmu = pmu;
@@ -327,6 +329,7 @@ static void pc_hw_on(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 		WRITE_ONCE(cpuc->throttled, true);
 	cpuc->used |= place->uses;
 	cpuc->nr_on++;
+	pc_hw_poll_start(cpuc);
 	/* The first that asks for an NMI gets it before it can wrap. */
 	/* hw_event.nmi: honoured for CAP_SYS_ADMIN, cleared at open else */
 	if (counter->hw_event.nmi && !cpuc->nr_nmi++)
@@ -688,6 +691,40 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 	return handled;
 }
 
+/**
+ * pc_hw_poll_fold() - the poll timer's work on one CPU
+ * @cpuc:	the CPU's registers, its counters stopped by the driver
+ * @regs:	the interrupted state
+ *
+ * Does the overflow interrupt's work for every counter that wrapped
+ * (pc_hw_handle_overflow()), then folds every counter on and loads the
+ * counting ones again, for their longest period: between two polls a
+ * counting register never comes near its interrupt. A sampling counter
+ * keeps its register, to interrupt at its period; one paused for idle
+ * is loaded when it resumes.
+ *
+ * Return: how many counters had wrapped.
+ */
+int pc_hw_poll_fold(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
+{
+	int handled = pc_hw_handle_overflow(cpuc, regs);
+	unsigned int idx;
+
+	for (idx = 0; idx < cpuc->pmu->nr_counters; idx++) {
+		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
+
+		if (!counter)
+			continue;
+		pc_hw_fold(cpuc, counter);
+		if (pc_is_sampling(counter) || READ_ONCE(counter->idle_paused))
+			continue;
+		pc_hw_load(cpuc, counter);
+		if (cpuc->pmu->user_read)
+			pc_page_reg(counter);
+	}
+	return handled;
+}
+
 /* The registers are taken from the rest of the kernel while in use. */
 static int pc_hw_get(void)
 {
@@ -719,6 +756,7 @@ static void pc_hw_put(void)
  */
 void pc_hw_cpu_online(void)
 {
+	pc_hw_poll_reset(pc_hw_this_cpu());
 	mutex_lock(&pc_hw_reserve_mutex);
 	if (pc_pmu && pc_pmu->cpu_online)
 		pc_pmu->cpu_online();

@@ -565,6 +565,9 @@ int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
 bool pc_hw_user_reg(struct perf_counter *counter, u16 *reg, u16 *bits,
 		    u64 *base);
 void pc_hw_cpu_online(void);
+void pc_hw_poll_init(struct pc_hw_cpu *cpuc);
+void pc_hw_poll_start(struct pc_hw_cpu *cpuc);
+void pc_hw_poll_reset(struct pc_hw_cpu *cpuc);
 
 /* objects.c: the objects alive, for tests to see that none is left */
 enum pc_object_kind {

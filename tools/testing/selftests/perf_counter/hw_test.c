@@ -32,6 +32,7 @@ static const char *expected_pmu(int *counters, int *width)
 		{ "740/750", "PowerPC 750", 4 }, { "750", "PowerPC 750", 4 },
 		{ "604e", "PowerPC 604e", 4 }, { "604r", "PowerPC 604e", 4 },
 		{ "604", "PowerPC 604", 2 },
+		{ "POWER8", "POWER8", 6 },	/* and POWER8E, POWER8NVL */
 	};
 	char line[256], cpu[64] = "";
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -140,7 +141,7 @@ static int open_hw(struct perf_counter_hw_event hw, int group_fd)
  */
 static int in_event_map(const struct pc_pmu_info *pmu, unsigned int id)
 {
-	if (!strncmp(pmu->name, "AMD", 3))
+	if (!strncmp(pmu->name, "AMD", 3) || !strcmp(pmu->name, "POWER8"))
 		return id != PERF_COUNT_BUS_CYCLES;
 	if (!strncmp(pmu->name, "PowerPC", 7)) {
 		if (id == PERF_COUNT_CACHE_REFERENCES ||
@@ -154,11 +155,16 @@ static int in_event_map(const struct pc_pmu_info *pmu, unsigned int id)
 
 /*
  * How many cycle counters can be on at once: every register, except on
- * P4, where the event needs one of the two FSB ESCRs.
+ * P4, where the event needs one of the two FSB ESCRs, and on POWER8,
+ * where PMC1-4 count it (PMC6 counts run cycles only).
  */
 static int cycles_at_once(const struct pc_pmu_info *pmu)
 {
-	return strcmp(pmu->name, "P4") ? pmu->counters : 2;
+	if (!strcmp(pmu->name, "P4"))
+		return 2;
+	if (!strcmp(pmu->name, "POWER8"))
+		return 4;
+	return pmu->counters;
 }
 
 /* A P4 raw event: the CCCR word and ESCR MSR, then the ESCR word. */
@@ -351,6 +357,31 @@ TEST_F(hw, raw_events_with_the_drivers_bits_are_einval)
 		EXPECT_EQ(EINVAL, errno);
 		return;
 	}
+	if (!strcmp(self->pmu.name, "POWER8")) {
+		/* selector 7-0, combine 11, unit 15-12, PMC 19-16 */
+		fd = open_hw(hw_raw(0x1e), -1);		/* PM_CYC */
+		EXPECT_LE(0, fd) TH_LOG("errno %d", errno);
+		close(fd);
+		fd = open_hw(hw_raw(0x3e054), -1);	/* PM_LD_MISS_L1 */
+		EXPECT_LE(0, fd) TH_LOG("errno %d", errno);
+		close(fd);
+		fd = open_hw(hw_raw(0x500fa), -1);	/* PM_RUN_INST_CMPL */
+		EXPECT_LE(0, fd) TH_LOG("errno %d", errno);
+		close(fd);
+		EXPECT_EQ(-1, open_hw(hw_raw(0), -1));
+		EXPECT_EQ(EINVAL, errno);	/* selector 0 counts nothing */
+		EXPECT_EQ(-1, open_hw(hw_raw(0xe054), -1));
+		EXPECT_EQ(EINVAL, errno);	/* a unit's event: name its PMC */
+		EXPECT_EQ(-1, open_hw(hw_raw(0x7001e), -1));
+		EXPECT_EQ(EINVAL, errno);	/* no PMC7 */
+		EXPECT_EQ(-1, open_hw(hw_raw(0x5001e), -1));
+		EXPECT_EQ(EINVAL, errno);	/* PMC5: run instructions only */
+		EXPECT_EQ(-1, open_hw(hw_raw(0x11e | 1 << 16), -1));
+		EXPECT_EQ(EINVAL, errno);	/* marked: no MMCRA sampling */
+		EXPECT_EQ(-1, open_hw(hw_raw(0x1e | 1ULL << 40), -1));
+		EXPECT_EQ(EINVAL, errno);
+		return;
+	}
 	fd = open_hw(hw_raw(0xc0), -1);
 	EXPECT_LE(0, fd);
 	close(fd);
@@ -401,8 +432,8 @@ TEST_F(hw, group_that_could_never_fit_is_enospc)
 			close(fd[n]);
 		return;
 	}
-	/* Cycles count on every register of these models. */
-	while (n < self->pmu.counters) {
+	/* Cycles count on every register they may use. */
+	while (n < cycles_at_once(&self->pmu)) {
 		fd[n] = open_hw(hw_generic(PERF_COUNT_CPU_CYCLES), fd[0]);
 		ASSERT_LE(0, fd[n]) TH_LOG("member %d: errno %d", n, errno);
 		n++;

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The POWER8 driver against a model of the ISA 2.07 performance monitor:
+ * the event map and raw validation, MMCR1's unit, combine and selector
+ * fields, MMCR2's per-PMC freezes (which QEMU ignores), the block
+ * freezes, and the two ways a count is folded: the poll timer's work,
+ * which keeps counting PMCs far from bit 0 over 2^40 events, and the
+ * alert (which QEMU never delivers), with its rearm.
+ */
+#include "isa207_model.h"
+
+#define PMC(n)		BIT((n) - 1)
+
+static bool saved_alerts;
+
+static int p8_init(struct kunit *test)
+{
+	saved_alerts = pc_isa207_alerts;
+	pc_isa207_alerts = false;
+	return 0;
+}
+
+static void p8_exit(struct kunit *test)
+{
+	pc_isa207_alerts = saved_alerts;
+}
+
+static struct perf_counter *counter(struct kunit *test,
+				    struct perf_counter_hw_event hw)
+{
+	return pc_hw_model_counter(test, &pc_power8_pmu.pmu, &hw, NULL);
+}
+
+/* The PMCs @hw may sit on, as a mask, or 0 if the driver refuses it. */
+static u32 pmcs_of(struct kunit *test, struct perf_counter_hw_event hw)
+{
+	struct pc_hw_place place[PC_HW_MAX_PLACES];
+	struct perf_counter *c = counter(test, hw);
+	u32 mask = 0;
+	int i, n;
+
+	if (!c)
+		return 0;
+	n = pc_power8_pmu.pmu.places(&c->hw, place);
+	for (i = 0; i < n; i++)
+		mask |= BIT(place[i].idx);
+	pc_counter_put(c);
+	return mask;
+}
+
+static void p8_generic_events_sit_on_the_pmcs_the_event_list_names(struct kunit *test)
+{
+	static const u32 want[PERF_HW_EVENTS_MAX] = {
+		[PERF_COUNT_CPU_CYCLES]		 = 0xf,
+		[PERF_COUNT_INSTRUCTIONS]	 = 0xf,
+		[PERF_COUNT_CACHE_REFERENCES]	 = PMC(1),
+		[PERF_COUNT_CACHE_MISSES]	 = PMC(3),
+		[PERF_COUNT_BRANCH_INSTRUCTIONS] = PMC(1),
+		[PERF_COUNT_BRANCH_MISSES]	 = PMC(4),
+		[PERF_COUNT_BUS_CYCLES]		 = 0,
+	};
+	unsigned int id;
+
+	for (id = 0; id < PERF_HW_EVENTS_MAX; id++)
+		KUNIT_EXPECT_EQ_MSG(test, pmcs_of(test, pc_hw_model_generic(id)),
+				    want[id], "generic id %u", id);
+	KUNIT_EXPECT_EQ(test, pmcs_of(test, pc_hw_model_generic(PERF_HW_EVENTS_MAX)), 0);
+}
+
+static void p8_raw_codes_outside_the_event_format_are_einval(struct kunit *test)
+{
+	static const struct {
+		u64	code;
+		u32	pmcs;
+	} cases[] = {
+		{ 0x02, 0xf },		/* PM_INST_CMPL, any of PMC1-4 */
+		{ 0x3e054, PMC(3) },	/* PM_LD_MISS_L1: unit 0xe, PMC3 */
+		{ 0x4085e, PMC(4) },	/* combine, PMC4 */
+		{ 0x500fa, PMC(5) },	/* PM_RUN_INST_CMPL */
+		{ 0x600f4, PMC(6) },	/* PM_RUN_CYC */
+		{ 0x00, 0 },		/* selector 0 is no event */
+		{ 0x10000, 0 },		/* nor on PMC1 */
+		{ 0x1e | 0x100, 0 },	/* marked: MMCRA sampling not offered */
+		{ 0x1e | 0x200, 0 },	/* reserved bit 9 */
+		{ 0x1e | BIT_ULL(20), 0 },
+		{ 0x1e | BIT_ULL(40), 0 },
+		{ 0x7001e, 0 },		/* there is no PMC7 */
+		{ 0xf001e, 0 },
+		{ 0xe054, 0 },		/* a unit needs its PMC */
+		{ 0x81e, 0 },		/* so does combine */
+		{ 0x500f4, 0 },		/* PMC5 counts run instructions only */
+		{ 0x5001e, 0 },
+		{ 0x600fa, 0 },		/* PMC6 run cycles only */
+		{ 0x6e0f4, 0 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pmcs_of(test, pc_hw_model_raw(cases[i].code)),
+				    cases[i].pmcs, "raw %#llx", cases[i].code);
+}
+
+static void p8_counting_in_neither_mode_or_with_extra_words_is_einval(struct kunit *test)
+{
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	u64 extra[1] = { 0 };
+
+	hw.exclude_user = 1;
+	hw.exclude_kernel = 1;
+	KUNIT_EXPECT_NULL(test, counter(test, hw));
+	hw.exclude_kernel = 0;
+	hw.exclude_hv = 1;
+	KUNIT_EXPECT_EQ(test, pmcs_of(test, hw), 0xf);
+	hw = pc_hw_model_raw(0x1e);
+	hw.exclusive = 1;
+	hw.extra_config_len = sizeof(extra);
+	KUNIT_EXPECT_NULL(test, pc_hw_model_counter(test, &pc_power8_pmu.pmu,
+						    &hw, extra));
+}
+
+static void p8_mmcr1_gets_unit_combine_and_selector_of_each_pmc(struct kunit *test)
+{
+	unsigned int n, other;
+
+	for (n = 1; n <= 4; n++) {
+		struct pc_isa207_model *m = pc_isa207_model_new(test);
+		u64 code = (u64)n << 16 | 0xa << 12 | 0x800 | 0x5c;
+		struct perf_counter *c = counter(test, pc_hw_model_raw(code));
+
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+		KUNIT_EXPECT_EQ(test, c->hw.place.idx, n - 1);
+		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(n)) & 0xf, 0xa);
+		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_COMB_SHIFT(n)) & 1, 1);
+		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_SEL_SHIFT(n)) & 0xff, 0x5c);
+		for (other = 1; other <= 4; other++) {
+			if (other == n)
+				continue;
+			KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_SEL_SHIFT(other)) & 0xff, 0);
+			KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(other)) & 0xf, 0);
+		}
+		/* its PMC counts in every state, the others in none */
+		for (other = 1; other <= PC_ISA207_NR_PMCS; other++) {
+			u64 fr = PC_MMCR2_FCS(other) | PC_MMCR2_FCP(other) |
+				 PC_MMCR2_FCH(other);
+
+			KUNIT_EXPECT_EQ_MSG(test, m->mmcr2 & fr,
+					    other == n ? 0 : fr, "PMC%u", other);
+		}
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC14), 0);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC56);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMAE, 0);
+		KUNIT_EXPECT_EQ(test, m->pmc[n - 1], 1);
+		pc_hw_model_free(&m->cpuc, c);
+		KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC);
+		KUNIT_EXPECT_EQ(test, m->faults, 0);
+	}
+}
+
+/* Three counters with three filters, on at once, each frozen alone. */
+static void p8_each_pmc_is_frozen_in_the_states_its_counter_excludes(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter *user, *kernel, *all;
+
+	hw.exclude_kernel = 1;
+	hw.exclude_hv = 1;
+	user = counter(test, hw);
+	hw.exclude_kernel = 0;
+	hw.exclude_hv = 0;
+	hw.exclude_user = 1;
+	kernel = counter(test, hw);
+	all = counter(test, pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS));
+	KUNIT_ASSERT_NOT_NULL(test, user);
+	KUNIT_ASSERT_NOT_NULL(test, kernel);
+	KUNIT_ASSERT_NOT_NULL(test, all);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, user), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, kernel), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, all), 0);
+	pc_isa207_model_run(m, PC_I207_INSTR, 1000, PC_I207_USER);
+	pc_isa207_model_run(m, PC_I207_INSTR, 300, PC_I207_KERNEL);
+	pc_isa207_model_run(m, PC_I207_INSTR, 20, PC_I207_HV);
+	pc_isa207_model_run(m, PC_I207_CYCLES, 5000, PC_I207_USER);
+	pc_hw_fold(&m->cpuc, user);
+	pc_hw_fold(&m->cpuc, kernel);
+	pc_hw_fold(&m->cpuc, all);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&user->count), 1000);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&kernel->count), 320);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&all->count), 1320);
+	/* PMC4 is no one's, PMC5-6 a frozen block */
+	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[4], 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[5], 0);
+	pc_hw_model_free(&m->cpuc, user);
+	pc_hw_model_free(&m->cpuc, kernel);
+	pc_hw_model_free(&m->cpuc, all);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+static void p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter *inst = counter(test, pc_hw_model_raw(0x500fa));
+	struct perf_counter *cyc = counter(test, pc_hw_model_raw(0x600f4));
+
+	KUNIT_ASSERT_NOT_NULL(test, inst);
+	KUNIT_ASSERT_NOT_NULL(test, cyc);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, inst), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, cyc), 0);
+	KUNIT_EXPECT_EQ(test, inst->hw.place.idx, 4);
+	KUNIT_EXPECT_EQ(test, cyc->hw.place.idx, 5);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC14);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC56), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+	pc_isa207_model_run(m, PC_I207_INSTR, 777, PC_I207_KERNEL);
+	pc_isa207_model_run(m, PC_I207_CYCLES, 999, PC_I207_USER);
+	pc_hw_fold(&m->cpuc, inst);
+	pc_hw_fold(&m->cpuc, cyc);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&inst->count), 777);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&cyc->count), 999);
+	pc_hw_model_free(&m->cpuc, inst);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC56), 0);
+	pc_hw_model_free(&m->cpuc, cyc);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+/*
+ * The policy: a poll each 10 ms reloads a counting PMC at 1, and no
+ * PMC counts 2^30 events in 10 ms, so it never reaches bit 0: 1024
+ * polls of 2^30 events each sum to exactly 2^40, with no alert.
+ */
+static void p8_poll_sums_2_pow_40_events_with_the_pmc_never_at_bit_0(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter *c = counter(test, pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	for (i = 0; i < 1024; i++) {
+		pc_isa207_model_run(m, PC_I207_CYCLES, 1U << 30, PC_I207_KERNEL);
+		KUNIT_ASSERT_FALSE(test, m->pmc[c->hw.place.idx] & PC_ISA207_OVERFLOW);
+		pc_isa207_poll(&m->cpuc, NULL);
+		KUNIT_ASSERT_EQ(test, m->pmc[c->hw.place.idx], 1);
+		KUNIT_ASSERT_EQ(test, m->mmcr0 & PC_MMCR0_8_FC, 0);
+	}
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, m->alerts, 0);
+	pc_hw_model_free(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+/* A poll that comes late, the PMC past bit 0 and short of 2^32. */
+static void p8_late_poll_folds_a_pmc_past_bit_0_exactly(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter *c = counter(test, pc_hw_model_raw(0x500fa));
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_isa207_model_run(m, PC_I207_INSTR, 0xf0000000, PC_I207_USER);
+	pc_isa207_poll(&m->cpuc, NULL);
+	KUNIT_EXPECT_EQ(test, m->pmc[4], 1);
+	pc_isa207_model_run(m, PC_I207_INSTR, 5, PC_I207_USER);
+	pc_hw_fold(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 0xf0000005ULL);
+	pc_hw_model_free(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+/* QEMU's case: no alert, so the poll takes the sample. */
+static void p8_without_alerts_no_condition_is_enabled_and_the_poll_samples(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct perf_counter *c;
+	u64 value = 0;
+	int i;
+
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = counter(test, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_PMAE | PC_MMCR0_8_PMC1CE |
+					  PC_MMCR0_8_PMCJCE), 0);
+	for (i = 0; i < 3; i++) {
+		pc_isa207_model_run(m, PC_I207_INSTR, 999, PC_I207_USER);
+		pc_isa207_poll(&m->cpuc, NULL);
+		pc_isa207_model_run(m, PC_I207_INSTR, 1, PC_I207_USER);
+		KUNIT_EXPECT_FALSE(test, m->pending);
+		pc_isa207_poll(&m->cpuc, NULL);
+	}
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 3);
+	KUNIT_EXPECT_EQ(test, value, 3000);
+	KUNIT_EXPECT_EQ(test, m->alerts, 0);
+	pc_hw_model_free(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+static void p8_alert_samples_and_rearms_pmae_clearing_pmao(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_raw(0x2001e);
+	struct perf_counter *c;
+	u64 value = 0;
+	int i;
+
+	pc_isa207_alerts = true;
+	hw.irq_period = 5000;
+	hw.record_type = PERF_RECORD_VALUE;
+	c = counter(test, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMCJCE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_8_PMC1CE);
+	for (i = 0; i < 4; i++) {
+		pc_isa207_model_run(m, PC_I207_CYCLES, 4999, PC_I207_USER);
+		KUNIT_EXPECT_FALSE(test, m->pending);
+		pc_isa207_model_run(m, PC_I207_CYCLES, 1, PC_I207_USER);
+		KUNIT_ASSERT_TRUE(test, m->pending);
+		KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 1);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_PMAO | PC_MMCR0_8_FC), 0);
+		KUNIT_EXPECT_EQ(test, m->pmc[1], PC_ISA207_OVERFLOW - 5000);
+	}
+	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 4);
+	KUNIT_EXPECT_EQ(test, value, 20000);
+	pc_hw_model_free(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+/* A PMC left negative by a counter gone would alert again at once. */
+static void p8_alert_zeroes_a_negative_pmc_no_counter_owns(struct kunit *test)
+{
+	struct pc_isa207_model *m = pc_isa207_model_new(test);
+	struct perf_counter_hw_event hw = pc_hw_model_raw(0x1001e);
+	struct perf_counter *c;
+
+	pc_isa207_alerts = true;
+	hw.irq_period = 100;
+	c = counter(test, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	m->pmc[2] = PC_ISA207_OVERFLOW + 7;
+	pc_isa207_model_run(m, PC_I207_CYCLES, 100, PC_I207_KERNEL);
+	KUNIT_ASSERT_TRUE(test, m->pending);
+	KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 1);
+	KUNIT_EXPECT_EQ(test, m->pmc[2], 0);
+	pc_hw_model_free(&m->cpuc, c);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+static struct kunit_case pc_p8_cases[] = {
+	KUNIT_CASE(p8_generic_events_sit_on_the_pmcs_the_event_list_names),
+	KUNIT_CASE(p8_raw_codes_outside_the_event_format_are_einval),
+	KUNIT_CASE(p8_counting_in_neither_mode_or_with_extra_words_is_einval),
+	KUNIT_CASE(p8_mmcr1_gets_unit_combine_and_selector_of_each_pmc),
+	KUNIT_CASE(p8_each_pmc_is_frozen_in_the_states_its_counter_excludes),
+	KUNIT_CASE(p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block),
+	KUNIT_CASE(p8_poll_sums_2_pow_40_events_with_the_pmc_never_at_bit_0),
+	KUNIT_CASE(p8_late_poll_folds_a_pmc_past_bit_0_exactly),
+	KUNIT_CASE(p8_without_alerts_no_condition_is_enabled_and_the_poll_samples),
+	KUNIT_CASE(p8_alert_samples_and_rearms_pmae_clearing_pmao),
+	KUNIT_CASE(p8_alert_zeroes_a_negative_pmc_no_counter_owns),
+	{}
+};
+
+static struct kunit_suite pc_p8_suite = {
+	.name = "perf_counter_power8_model",
+	.init = p8_init,
+	.exit = p8_exit,
+	.test_cases = pc_p8_cases,
+};
+kunit_test_suite(pc_p8_suite);

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: the poll timer, for PMUs whose overflow interrupt may be
+ * late or missing (pc_pmu.poll_ns).
+ *
+ * Each CPU's timer is pinned to it, runs in hard interrupt context and
+ * is started by the first counter put on the CPU's registers. Every
+ * poll_ns it calls the driver's poll, which folds every counter on
+ * (pc_hw_poll_fold()); it stops itself when it finds no counter on. So
+ * a CPU without counters has no timer, and no counter ever runs longer
+ * than poll_ns between two folds.
+ *
+ * Rules for @polling (struct pc_hw_cpu): it is true while the timer is
+ * queued or running. pc_hw_on() and the timer set and clear it with
+ * irqs off on the CPU itself, so they never race. A CPU that goes down
+ * leaves its timer to be moved to another CPU, where it finds a CPU not
+ * its own and stops; the CPU coming back online cancels it before any
+ * counter goes on there (pc_hw_poll_reset()).
+ */
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/perf_counter_hw.h>
+#include <linux/sched/task_stack.h>
+#include <asm/irq_regs.h>
+
+#include "internal.h"
+
+static enum hrtimer_restart pc_hw_poll_tick(struct hrtimer *timer)
+{
+	struct pc_hw_cpu *cpuc = container_of(timer, struct pc_hw_cpu,
+					      poll_timer);
+	struct pt_regs *regs = get_irq_regs();
+
+	if (cpuc != pc_hw_this_cpu() || !READ_ONCE(cpuc->nr_on)) {
+		WRITE_ONCE(cpuc->polling, false);
+		return HRTIMER_NORESTART;
+	}
+	/* what a sample taken here names: the interrupted state */
+	if (!regs)
+		regs = task_pt_regs(current);
+	cpuc->pmu->poll(cpuc, regs);
+	hrtimer_forward_now(timer, ns_to_ktime(cpuc->pmu->poll_ns));
+	return HRTIMER_RESTART;
+}
+
+/**
+ * pc_hw_poll_init() - set up a CPU's poll timer
+ * @cpuc:	the CPU's registers, its driver one with poll_ns
+ */
+void pc_hw_poll_init(struct pc_hw_cpu *cpuc)
+{
+	hrtimer_init(&cpuc->poll_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_PINNED_HARD);
+	cpuc->poll_timer.function = pc_hw_poll_tick;
+	cpuc->poll_ready = true;
+}
+
+/**
+ * pc_hw_poll_start() - start this CPU's poll, if it is not running
+ * @cpuc:	this CPU's registers, irqs off, a counter just put on
+ */
+void pc_hw_poll_start(struct pc_hw_cpu *cpuc)
+{
+	if (!cpuc->poll_ready || cpuc->polling)
+		return;
+	cpuc->polling = true;
+	hrtimer_start(&cpuc->poll_timer, ns_to_ktime(cpuc->pmu->poll_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/**
+ * pc_hw_poll_reset() - a CPU coming online: no poll left from before
+ * @cpuc:	its registers; no counter is on them yet. May sleep.
+ */
+void pc_hw_poll_reset(struct pc_hw_cpu *cpuc)
+{
+	if (!cpuc->poll_ready)
+		return;
+	hrtimer_cancel(&cpuc->poll_timer);
+	WRITE_ONCE(cpuc->polling, false);
+}
