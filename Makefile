@@ -3,11 +3,13 @@
 # perf_counter for Linux 6.1: build, boot and test.
 #
 #   make run     build the x86_64 kernel, boot it in QEMU, count a workload
+#                (TARGET=i386, ppc32 or ppc64le: that target's instead)
 #   make run PROG=FILE [PROG_ARGS='ARG ...']
 #                the same boot running FILE instead: C source (.c), built
 #                static against the kernel's headers, or a static binary
 #   make test    build and boot every target, run KUnit and the selftests
 #   make bench   perf_counter against perf_events in one x86_64 boot
+#                (TARGET=ppc64le: in a ppc64le boot)
 #                (BENCH_CLOCK=wall: timed on the host's clock, not in
 #                guest instructions)
 #   make bench-plot
@@ -21,6 +23,7 @@
 # Every target installs what is missing first (make deps).
 
 TARGETS ?= x86_64 i386 ppc32 ppc64le x86_64-debug
+TARGET ?= x86_64
 FUZZ_TARGETS ?= x86_64-debug ppc32
 FUZZ_CALLS ?= 1000000
 FUZZ_SECONDS ?= 4800
@@ -44,13 +47,13 @@ test: src
 	@bash $(H)/test.sh $(TARGETS)
 
 run: src
-	@PROG='$(PROG)' PROG_ARGS='$(PROG_ARGS)' \
+	@PROG='$(PROG)' PROG_ARGS='$(PROG_ARGS)' TARGET='$(TARGET)' \
 		bash $(H)/run-guest.sh $(if $(PROG),prog,demo)
 
 bench: src
-	@bash $(H)/run-guest.sh bench
+	@TARGET='$(TARGET)' bash $(H)/run-guest.sh bench
 
-BENCH_OUT := build/x86_64-bench/bench
+BENCH_OUT := build/$(TARGET)-bench/bench
 bench-plot:
 	@test -f $(BENCH_OUT)/results.txt || { echo "no results: make bench first"; exit 1; }
 	cp $(BENCH_OUT)/results.txt bench/results-latest.txt

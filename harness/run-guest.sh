@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the x86_64 kernel and boot it with one program as the workload:
-# MODE=demo (make run), MODE=bench (make bench) or MODE=prog (make run
+# Build a target's kernel (TARGET, x86_64 unless set) and boot it with
+# one program as the workload: MODE=demo (make run), MODE=bench (make
+# bench: TARGET's -bench and -nopc flavours) or MODE=prog (make run
 # PROG=FILE: the user's program, C source or a static binary, run with
 # the arguments PROG_ARGS; its output and exit status are printed, and
 # a status other than 0 fails). Usage: run-guest.sh MODE
@@ -9,8 +10,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=$1
-target=x86_64
-[ "$mode" = bench ] && target=x86_64-bench
+base=${TARGET:-x86_64}
+target=$base
+[ "$mode" = bench ] && target=$base-bench
+[ -f "$TOP/configs/$target.env" ] ||
+	die "TARGET=$base: no configs/$target.env (make run takes $(cd "$TOP/configs" && ls *.env | grep -v -e - -e common | sed 's/\.env$//' | tr '\n' ' ')and make bench x86_64 or ppc64le)"
 if [ "$mode" = prog ]; then
 	[ -n "${PROG:-}" ] || die "run-guest.sh prog needs PROG=FILE"
 	# absolute, as the initramfs is built from another directory
@@ -56,7 +60,7 @@ if [ "$mode" = bench ]; then
 		die "pc-bench printed no end line: see $log"
 	python3 "$TOP/bench/plot.py" "$out/results.txt" "$out/scale.svg"
 	# (d) once more on the same kernel built without perf_counter
-	nopc=x86_64-nopc
+	nopc=$base-nopc
 	start=$(date +%s)
 	bash "$TOP/harness/build-kernel.sh" $nopc
 	BENCH_ARGS=--keys-only bash "$TOP/harness/build-initramfs.sh" $nopc bench

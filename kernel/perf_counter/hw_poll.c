@@ -70,12 +70,20 @@ void pc_hw_poll_start(struct pc_hw_cpu *cpuc)
 
 /**
  * pc_hw_poll_reset() - a CPU coming online: no poll left from before
- * @cpuc:	its registers; no counter is on them yet. May sleep.
+ * @cpuc:	its registers, from the CPU itself. May sleep.
+ *
+ * The timer a dead CPU left may be running elsewhere: it is waited for.
+ * A counter put on since the CPU came up (a per-CPU thread's) gets its
+ * poll started again.
  */
 void pc_hw_poll_reset(struct pc_hw_cpu *cpuc)
 {
 	if (!cpuc->poll_ready)
 		return;
 	hrtimer_cancel(&cpuc->poll_timer);
-	WRITE_ONCE(cpuc->polling, false);
+	local_irq_disable();
+	cpuc->polling = false;
+	if (cpuc->nr_on)
+		pc_hw_poll_start(cpuc);
+	local_irq_enable();
 }

@@ -140,8 +140,8 @@ static int pc_p8_decode(const struct perf_counter_hw_event *hw_event,
 /*
  * The generic events as the POWER8 event list names them: cycles
  * (PM_CYC) and instructions completed (PM_INST_CMPL) on any of PMC1-4,
- * L1 data cache load references (PM_LD_REF_L1) and branches completed
- * (PM_BR_CMPL) on PMC1, L1 data cache load misses (PM_LD_MISS_L1, unit
+ * L1 data cache load references (PM_LD_REF_L1) and branches finished
+ * (PM_BRU_FIN) on PMC1, L1 data cache load misses (PM_LD_MISS_L1, unit
  * 0xe) on PMC3, mispredicted branches (PM_BR_MPRED_CMPL) on PMC4. No
  * bus cycle event.
  */

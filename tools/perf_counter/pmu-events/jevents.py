@@ -107,6 +107,22 @@ def _ppc_7450_alike(sel):
     return set()
 
 
+def _isa207_pmcs(code):
+    """isa207.c's pc_isa207_code_pmcs(): the PMCs a POWER8 raw code
+    (selector 7..0, combine 11, unit 15..12, PMC 19..16) may count on;
+    empty if the driver refuses it."""
+    if code & ~(0xff | 1 << 11 | 0xf << 12 | 0xf << 16):
+        return set()
+    pmc, sel, direct = code >> 16 & 0xf, code & 0xff, code & 0xffff
+    if pmc == 0:
+        return {1, 2, 3, 4} if sel and direct == sel else set()
+    if pmc == 5:
+        return {5} if direct == 0xfa else set()
+    if pmc == 6:
+        return {6} if direct == 0xf4 else set()
+    return {pmc} if pmc <= 4 and sel else set()
+
+
 # kind: how event_config is built; counters: how many the driver has
 # (numbered from 0 on x86, PMC1.. on PowerPC); code_max: EventCode's range.
 PMUS = {
@@ -128,6 +144,7 @@ PMUS = {
                 'alike': _ppc_6xx_alike},
     'ppc7450': {'kind': 'ppc', 'counters': 6, 'code_max': 0x7f,
                 'alike': _ppc_7450_alike},
+    'power8': {'kind': 'isa207', 'counters': 6, 'code_max': 0xfffff},
 }
 
 # The fields an event may have, per kind of driver.
@@ -137,6 +154,7 @@ KIND_FIELDS = {
     'evntsel': {'UMask', 'EdgeDetect', 'Invert', 'CounterMask'},
     'p4': {'UMask', 'ESCR'},
     'ppc': set(),
+    'isa207': set(),
 }
 ALL_FIELDS = COMMON_FIELDS.union(*KIND_FIELDS.values())
 
@@ -396,7 +414,28 @@ def encode_ppc(event, pmu):
     return sel | pmc << 8, 0, 0, where
 
 
-ENCODERS = {'evntsel': encode_evntsel, 'p4': encode_p4, 'ppc': encode_ppc}
+def encode_isa207(event, pmu):
+    """POWER8: EventCode is the whole raw code, as the POWER8 event
+    lists write it, its PMC in bits 19..16; Counter lists exactly the
+    PMCs it lands on (PMC1-4 for a direct event given without a PMC)."""
+    code = number(event, 'EventCode', 1, pmu['code_max'])
+    pmcs = _isa207_pmcs(code)
+    if not pmcs:
+        raise event.error(f'EventCode: {code:#x} is not a raw event the '
+                          'POWER8 driver takes (reserved bits, a unit or '
+                          'combine without its PMC, selector 0, or PMC5 '
+                          'and PMC6 other than 0x500fa and 0x600f4)',
+                          'EventCode')
+    counters = counter_list(event, pmu['counters'], 1)
+    if counters is None or set(counters) != pmcs:
+        raise event.error(f'Counter: {code:#x} counts on PMC ' +
+                          ','.join(map(str, sorted(pmcs))) +
+                          ': list exactly those', 'Counter')
+    return code, 0, 0, sorted(pmcs)
+
+
+ENCODERS = {'evntsel': encode_evntsel, 'p4': encode_p4, 'ppc': encode_ppc,
+            'isa207': encode_isa207}
 
 
 # ---------------------------------------------------------------------------
@@ -542,7 +581,7 @@ def build_event(ev, std, pmu, topic):
     config, extra, nr_extra, counters = \
         ENCODERS[kind](resolved, PMUS[pmu])
     every = PMUS[pmu]['counters']
-    first = 1 if kind == 'ppc' else 0
+    first = 1 if kind in ('ppc', 'isa207') else 0
     text = '' if counters is None or \
         counters == list(range(first, first + every)) and kind != 'p4' \
         else ','.join(map(str, counters))

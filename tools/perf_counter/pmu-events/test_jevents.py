@@ -69,6 +69,8 @@ MAPFILE = '''# identity,dir,pmu,name
 ^0x800[0-4][0-9A-Fa-f]{4}$,powerpc/t7450,ppc7450,7450 test
 ^0x0004[0-9A-Fa-f]{4}$,powerpc/t604,ppc604,604 test
 '''
+# A POWER8 table, added by the cases that need one.
+MAPFILE_P8 = MAPFILE + '^0x004[Dd][0-9A-Fa-f]{4}$,powerpc/tp8,power8,P8 test\n'
 
 X86_STD = [
     {'EventName': 'CPU_CYCLES', 'Counter': 'any',
@@ -375,6 +377,25 @@ class Malformed(unittest.TestCase):
                    'powerpc/t604/all.json', 4,
                    'EventCode: 0x0 out of range 0x1-0x7f')
 
+    def test_isa207_code_the_driver_refuses(self):
+        ev = {'EventName': 'W', 'EventCode': '0x5001e', 'Counter': '5',
+              'BriefDescription': 'w'}
+        self.check({'mapfile.csv': MAPFILE_P8,
+                    'powerpc/tp8/all.json': js([ev])},
+                   'powerpc/tp8/all.json', 4,
+                   'EventCode: 0x5001e is not a raw event the POWER8 '
+                   'driver takes (reserved bits, a unit or combine without '
+                   'its PMC, selector 0, or PMC5 and PMC6 other than '
+                   '0x500fa and 0x600f4)')
+
+    def test_isa207_counter_not_where_it_lands(self):
+        ev = {'EventName': 'W', 'EventCode': '0x3e054',
+              'Counter': '1,2,3,4', 'BriefDescription': 'w'}
+        self.check({'mapfile.csv': MAPFILE_P8,
+                    'powerpc/tp8/all.json': js([ev])},
+                   'powerpc/tp8/all.json', 5,
+                   'Counter: 0x3e054 counts on PMC 3: list exactly those')
+
     def test_p4_unknown_escr(self):
         ev = {'EventName': 'W', 'EventCode': '1', 'ESCR': 'XYZ_ESCR0',
               'Counter': '0,1', 'BriefDescription': 'w'}
@@ -622,6 +643,38 @@ def p6_models_of_the_driver():
     return [int(x, 16) for x in re.findall(r'0x[0-9a-f]+', body)]
 
 
+def power8_pvrs_of_the_driver():
+    """power8.c: the PVR versions pc_power8_pmu is for."""
+    text = driver_source('arch/powerpc/perf_counter/power8.c')
+    body = re.search(r'\.pvr\s*= \{([^}]*)\}', text)[1]
+    return [int(x, 16) for x in re.findall(r'0x[0-9a-f]+', body)]
+
+
+def isa207_accepts(e):
+    """isa207.c's pc_isa207_decode() on a raw code, written out again
+    from isa207.h's format: None, or why the driver refuses it."""
+    config = e['config']
+    if config & ~(0xff | 1 << 11 | 0xf << 12 | 0xf << 16):
+        return 'reserved bits'
+    if e['nr_extra']:
+        return 'POWER8 takes no extra words'
+    pmc, sel, direct = config >> 16 & 0xf, config & 0xff, config & 0xffff
+    if pmc == 0:
+        pmcs = {1, 2, 3, 4} if sel and direct == sel else set()
+    elif pmc == 5:
+        pmcs = {5} if direct == 0xfa else set()
+    elif pmc == 6:
+        pmcs = {6} if direct == 0xf4 else set()
+    else:
+        pmcs = {pmc} if pmc <= 4 and sel else set()
+    if not pmcs:
+        return 'no event the driver takes'
+    if counters_of(e, set(range(1, 7))) != pmcs:
+        return f'counters {e["counters"]} are not where it lands: ' \
+            f'{sorted(pmcs)}'
+    return None
+
+
 def ppc_models_of_the_driver():
     """models.c: driver -> (number of PMCs, PVR versions)."""
     text = driver_source('arch/powerpc/perf_counter/models.c')
@@ -712,6 +765,8 @@ def driver_accepts(pmu, e):
         if not counters_of(e, set()) <= fed or not e['counters']:
             return f'counters {e["counters"]} not the ESCR\'s {sorted(fed)}'
         return None
+    if pmu == 'power8':
+        return isa207_accepts(e)
     # PowerPC: pc_ppc_decode()
     nr = ppc_models_of_the_driver()[pmu][0]
     every = set(range(1, nr + 1))
@@ -853,7 +908,7 @@ class RealTree(unittest.TestCase):
         self.assertEqual(dirs, ['x86/p6', 'x86/k7', 'x86/k8', 'x86/k10',
                                 'x86/p4', 'powerpc/604', 'powerpc/604e',
                                 'powerpc/750', 'powerpc/7400',
-                                'powerpc/7450'])
+                                'powerpc/7450', 'powerpc/power8'])
         for t in self.tables:
             with self.subTest(t.dir):
                 self.assertGreaterEqual(len(t.events), 8)
@@ -889,6 +944,12 @@ class RealTree(unittest.TestCase):
             'powerpc/7450': {'branches_completed': 0x122,
                              'mispredicted_branches': 0x41c,
                              'l1_data_total_misses': 0x217},
+            # power8.c's events[]
+            'powerpc/power8': {'pm_cyc': 0x1e, 'pm_inst_cmpl': 0x02,
+                               'pm_ld_ref_l1': 0x100ee,
+                               'pm_ld_miss_l1': 0x3e054,
+                               'pm_bru_fin': 0x10068,
+                               'pm_br_mpred_cmpl': 0x400f6},
         }
         by = {t.dir: {e['name']: e for e in t.events} for t in self.tables}
         for d, events in want.items():
@@ -952,6 +1013,10 @@ class RealTree(unittest.TestCase):
                     for ident in (f'0x{pvr:04X}{rev:04X}',
                                   f'0x{pvr:04x}{rev:04x}'):
                         self.assertEqual(pick(ident), pmu, ident)
+        for pvr in power8_pvrs_of_the_driver():
+            for ident in (f'0x{pvr:04X}0200', f'0x{pvr:04x}0201'):
+                self.assertEqual(pick(ident), 'power8', ident)
+        self.assertIsNone(pick('0x004E1200'))       # a POWER9: no driver
         self.assertIsNone(pick('0x00390000'))       # a 970: no driver
         self.assertIsNone(pick('000C0209'))         # no 0x
 
