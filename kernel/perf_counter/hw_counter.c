@@ -399,9 +399,9 @@ static void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc,
  */
 bool pc_hw_late_irq(struct pc_hw_cpu *cpuc)
 {
-	if (!READ_ONCE(cpuc->late_irq))
+	/* one exchange: an NMI inside the vector's handler cannot claim it too */
+	if (!xchg(&cpuc->late_irq, false))
 		return false;
-	WRITE_ONCE(cpuc->late_irq, false);
 	return local_clock() < READ_ONCE(cpuc->late_irq_until);
 }
 
