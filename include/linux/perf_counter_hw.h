@@ -136,8 +136,9 @@ struct pc_hw_want {
  * @poll_ready:	@poll_timer is set up: a real CPU's registers (a model's
  *		are polled by its test)
  * @polling:	@poll_timer is queued or running. Set and cleared with
- *		irqs off on this CPU, by pc_hw_on() and the timer; reset
- *		when the CPU comes online (a dead CPU's timer moved away).
+ *		irqs off on this CPU, by pc_hw_on() and the timer; cleared
+ *		by a dead CPU's timer where it was moved, and reset when
+ *		the CPU comes online (the rules are in hw_poll.c).
  */
 struct pc_hw_cpu {
 	const struct pc_pmu		*pmu;

@@ -14,11 +14,20 @@
  * queued or running. pc_hw_on() and the timer set and clear it with
  * irqs off on the CPU itself, so they never race. A CPU that goes down
  * leaves its timer to be moved to another CPU, where it finds a CPU not
- * its own and stops; the CPU coming back online cancels it before any
- * counter goes on there (pc_hw_poll_reset()).
+ * its own, clears @polling from there and stops. When the CPU comes
+ * back, its online callback waits for that timer (pc_hw_poll_reset()),
+ * then sets @polling afresh and starts the poll if a counter went on
+ * there in between (a per-CPU thread's, the only tasks that run on a
+ * CPU before its online callbacks): such a counter may go unpolled from
+ * its start to that callback, a few milliseconds.
+ *
+ * The poll costs an interrupt every poll_ns on each CPU with a counter
+ * on, idle or not (a CPU-wide counter keeps an idle CPU waking): the
+ * price of counts that do not depend on the overflow interrupt.
  */
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
+#include <linux/lockdep.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/sched/task_stack.h>
 #include <asm/irq_regs.h>
@@ -61,20 +70,22 @@ void pc_hw_poll_init(struct pc_hw_cpu *cpuc)
  */
 void pc_hw_poll_start(struct pc_hw_cpu *cpuc)
 {
-	if (!cpuc->poll_ready || cpuc->polling)
+	if (!cpuc->poll_ready || READ_ONCE(cpuc->polling))
 		return;
-	cpuc->polling = true;
+	lockdep_assert_irqs_disabled();
+	WRITE_ONCE(cpuc->polling, true);
 	hrtimer_start(&cpuc->poll_timer, ns_to_ktime(cpuc->pmu->poll_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 /**
  * pc_hw_poll_reset() - a CPU coming online: no poll left from before
- * @cpuc:	its registers, from the CPU itself. May sleep.
+ * @cpuc:	its registers, from the CPU itself, irqs on (its online
+ *		callback)
  *
- * The timer a dead CPU left may be running elsewhere: it is waited for.
- * A counter put on since the CPU came up (a per-CPU thread's) gets its
- * poll started again.
+ * The timer a dead CPU left may be running elsewhere: it is waited for
+ * (hrtimer_cancel() spins until it ends). A counter put on since the
+ * CPU came up (a per-CPU thread's) gets its poll started again.
  */
 void pc_hw_poll_reset(struct pc_hw_cpu *cpuc)
 {
@@ -82,7 +93,7 @@ void pc_hw_poll_reset(struct pc_hw_cpu *cpuc)
 		return;
 	hrtimer_cancel(&cpuc->poll_timer);
 	local_irq_disable();
-	cpuc->polling = false;
+	WRITE_ONCE(cpuc->polling, false);
 	if (cpuc->nr_on)
 		pc_hw_poll_start(cpuc);
 	local_irq_enable();

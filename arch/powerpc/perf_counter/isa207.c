@@ -18,16 +18,37 @@
  */
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/kprobes.h>
 #include <asm/hw_irq.h>
+#include <asm/reg.h>
 
 #include "isa207.h"
 
-bool pc_isa207_alerts;
+bool pc_isa207_alerts __read_mostly;
+bool pc_isa207_kernel_hv __read_mostly;
 
-#define PMC(n)		BIT((n) - 1)
-#define PMC1_4		GENMASK(3, 0)
-#define PMC5_6		GENMASK(5, 4)
+/* Our register facts against the kernel's own (asm/reg.h). */
+static_assert(PC_SPR8_MMCR0 == SPRN_MMCR0);
+static_assert(PC_SPR8_MMCR1 == SPRN_MMCR1);
+static_assert(PC_SPR8_MMCR2 == SPRN_MMCR2);
+static_assert(PC_SPR8_MMCRA == SPRN_MMCRA);
+static_assert(PC_SPR8_PMC1 == SPRN_PMC1);
+static_assert(PC_SPR8_PMC1 + 5 == SPRN_PMC6);
+static_assert(PC_MMCR0_8_FC == MMCR0_FC);
+static_assert(PC_MMCR0_8_FCS == MMCR0_FCS);
+static_assert(PC_MMCR0_8_FCP == MMCR0_FCP);
+static_assert(PC_MMCR0_8_PMAE == MMCR0_PMXE);
+static_assert(PC_MMCR0_8_FCECE == MMCR0_FCECE);
+static_assert(PC_MMCR0_8_PMC1CE == MMCR0_PMC1CE);
+static_assert(MMCR0_PMCjCE == PC_MMCR0_8_PMCJCE);
+static_assert(PC_MMCR0_8_PMAO == MMCR0_PMAO);
+static_assert(PC_MMCR0_8_FC56 == MMCR0_FC56);
+
+#define PC_PMC(n)	BIT((n) - 1)
+#define PC_PMC1_4	GENMASK(3, 0)
+#define PC_PMC5_6	GENMASK(5, 4)
 
 static u32 pc_isa207_spr(unsigned int idx)
 {
@@ -59,14 +80,14 @@ static u32 pc_isa207_code_pmcs(u64 code)
 	switch (pmc) {
 	case 0:
 		/* any of PMC1-4: a direct event, counted alike on each */
-		return sel && direct == sel ? PMC1_4 : 0;
+		return sel && direct == sel ? PC_PMC1_4 : 0;
 	case 5:
-		return direct == PC_ISA207_PMC5_SEL ? PMC(5) : 0;
+		return direct == PC_ISA207_PMC5_SEL ? PC_PMC(5) : 0;
 	case 6:
-		return direct == PC_ISA207_PMC6_SEL ? PMC(6) : 0;
+		return direct == PC_ISA207_PMC6_SEL ? PC_PMC(6) : 0;
 	case 1 ... 4:
 		/* selector 0 is no event */
-		return sel ? PMC(pmc) : 0;
+		return sel ? PC_PMC(pmc) : 0;
 	}
 	return 0;
 }
@@ -81,7 +102,9 @@ static u32 pc_isa207_code_pmcs(u64 code)
  *
  * exclude_user freezes the PMC in problem state (MMCR2 FCnP),
  * exclude_kernel in privileged state (FCnS), exclude_hv in hypervisor
- * state (FCnH); exclude_idle is the core's.
+ * state (FCnH). Where the kernel itself runs in hypervisor state
+ * (pc_isa207_kernel_hv), exclude_kernel freezes that state too and
+ * exclude_hv adds nothing. exclude_idle is the core's.
  *
  * Return: 0, or -EINVAL for a generic id the model lacks, a raw code
  * with reserved bits, a PMC above 6, a nest event (unit or combine)
@@ -149,26 +172,61 @@ int pc_isa207_places(const struct pc_hw_counter *hwc,
 
 /*
  * MMCR0's block freezes and alert enables for the PMCs in @used, the
- * rest of @mmcr0 kept; FC, the state freezes and PMAO cleared.
+ * rest of @mmcr0 kept; FC and the state freezes cleared. PMAO is kept:
+ * an alert raised and not yet delivered stays raised (POWER8E loses it
+ * if PMAO is cleared first); the alert's handler clears it.
  */
 static u64 pc_isa207_mmcr0(u64 mmcr0, u64 used)
 {
 	mmcr0 &= ~(PC_MMCR0_8_FC | PC_MMCR0_8_FCS | PC_MMCR0_8_FCP |
 		   PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 | PC_MMCR0_8_PMAE |
-		   PC_MMCR0_8_PMAO | PC_MMCR0_8_FCECE |
-		   PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE);
-	if (!(used & PMC1_4))
+		   PC_MMCR0_8_FCECE | PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE);
+	if (!(used & PC_PMC1_4))
 		mmcr0 |= PC_MMCR0_8_FC14;
-	if (!(used & PMC5_6))
+	if (!(used & PC_PMC5_6))
 		mmcr0 |= PC_MMCR0_8_FC56;
 	if (pc_isa207_alerts) {
 		mmcr0 |= PC_MMCR0_8_PMAE;
-		if (used & PMC(1))
+		if (used & PC_PMC(1))
 			mmcr0 |= PC_MMCR0_8_PMC1CE;
-		if (used & (GENMASK(5, 1)))
+		if (used & GENMASK(5, 1))
 			mmcr0 |= PC_MMCR0_8_PMCJCE;
 	}
 	return mmcr0;
+}
+
+/*
+ * A PMC outside @used that reads negative was left so by a counter gone
+ * (folded already): the alert's condition is a level, so with PMAE and
+ * its condition enabled it would alert at once. Zeroed, while alerts
+ * are on.
+ */
+static void pc_isa207_zero_unowned(struct pc_hw_cpu *cpuc, u64 used)
+{
+	unsigned int idx;
+
+	if (!pc_isa207_alerts)
+		return;
+	for (idx = 0; idx < PC_ISA207_NR_PMCS; idx++)
+		if (!(used & BIT_ULL(idx)) &&
+		    (pc_hw_reg_read(cpuc, pc_isa207_spr(idx)) &
+		     PC_ISA207_OVERFLOW))
+			pc_hw_reg_write(cpuc, pc_isa207_spr(idx), 0);
+}
+
+/* The MMCR2 bits that freeze PMC n in the states @config excludes. */
+static u64 pc_isa207_freeze(u64 config, unsigned int n)
+{
+	u64 freeze = 0;
+
+	if (config & PC_ISA207_CFG_EX_USER)
+		freeze |= PC_MMCR2_FCP(n);
+	if (config & PC_ISA207_CFG_EX_KERNEL)
+		freeze |= PC_MMCR2_FCS(n) |
+			  (pc_isa207_kernel_hv ? PC_MMCR2_FCH(n) : 0);
+	if ((config & PC_ISA207_CFG_EX_HV) && !pc_isa207_kernel_hv)
+		freeze |= PC_MMCR2_FCH(n);
+	return freeze;
 }
 
 /**
@@ -184,15 +242,8 @@ static u64 pc_isa207_mmcr0(u64 mmcr0, u64 used)
 void pc_isa207_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
 	unsigned int n = hwc->place.idx + 1;
-	u64 mmcr2, freeze = 0;
+	u64 mmcr2, freeze = pc_isa207_freeze(hwc->config, n);
 	unsigned long flags;
-
-	if (hwc->config & PC_ISA207_CFG_EX_USER)
-		freeze |= PC_MMCR2_FCP(n);
-	if (hwc->config & PC_ISA207_CFG_EX_KERNEL)
-		freeze |= PC_MMCR2_FCS(n);
-	if (hwc->config & PC_ISA207_CFG_EX_HV)
-		freeze |= PC_MMCR2_FCH(n);
 
 	powerpc_local_irq_pmu_save(flags);
 	if (n <= 4) {
@@ -210,6 +261,7 @@ void pc_isa207_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 	mmcr2 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR2);
 	mmcr2 = (mmcr2 & ~pc_isa207_mmcr2_freeze(n)) | freeze;
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCR2, mmcr2);
+	pc_isa207_zero_unowned(cpuc, cpuc->used);
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0,
 			pc_isa207_mmcr0(pc_hw_reg_read(cpuc, PC_SPR8_MMCR0),
 					cpuc->used));
@@ -247,10 +299,12 @@ void pc_isa207_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 		pc_hw_reg_write(cpuc, PC_SPR8_MMCR1,
 				pc_hw_reg_read(cpuc, PC_SPR8_MMCR1) &
 				~pc_isa207_mmcr1_mask(n));
-	if (others)
+	if (others) {
+		pc_isa207_zero_unowned(cpuc, cpuc->used);
 		pc_hw_reg_write(cpuc, PC_SPR8_MMCR0,
 				pc_isa207_mmcr0(mmcr0, others) |
 				(mmcr0 & PC_MMCR0_8_FC));
+	}
 	powerpc_local_irq_pmu_restore(flags);
 }
 
@@ -338,6 +392,7 @@ int pc_isa207_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 	pc_isa207_rearm(cpuc, mmcr0 & PC_MMCR0_8_FC);
 	return handled;
 }
+NOKPROBE_SYMBOL(pc_isa207_irq);
 
 /**
  * pc_isa207_poll() - the poll timer's work on this CPU

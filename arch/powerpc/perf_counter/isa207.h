@@ -118,6 +118,14 @@ extern const struct pc_isa207_pmu pc_power8_pmu;
  */
 extern bool pc_isa207_alerts;
 
+/*
+ * The kernel runs in hypervisor state (MSR[HV] = 1: bare metal, or a
+ * KVM host): exclude_kernel must freeze that state, and exclude_hv
+ * means nothing more. Set at boot from CPU_FTR_HVMODE; the KUnit suite
+ * sets it around its cases.
+ */
+extern bool pc_isa207_kernel_hv;
+
 /* The operations the descriptor points at (isa207.c). */
 int pc_isa207_decode(const struct pc_isa207_pmu *p,
 		     const struct perf_counter_hw_event *hw_event,
@@ -133,4 +141,4 @@ int pc_isa207_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 void pc_isa207_poll(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 void pc_isa207_quiesce(struct pc_hw_cpu *cpuc);
 
-#endif
+#endif /* _PC_PPC_ISA207_H */

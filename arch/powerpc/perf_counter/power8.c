@@ -21,14 +21,20 @@
 #include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
+#include <asm/cputable.h>
 #include <asm/pmc.h>
 #include <asm/reg.h>
 
 #include "isa207.h"
 
-/* mfspr and mtspr take the SPR number as an immediate. */
+/*
+ * mfspr and mtspr take the SPR number as an immediate. A write of MMCR0
+ * is followed by isync, so that a freeze is in force before the PMCs
+ * are read.
+ */
 static u64 pc_p8_mfspr(void *priv, u32 spr)
 {
 	switch (spr) {
@@ -62,6 +68,7 @@ static void pc_p8_mtspr(void *priv, u32 spr, u64 val)
 	switch (spr) {
 	case PC_SPR8_MMCR0:
 		mtspr(PC_SPR8_MMCR0, val);
+		isync();
 		return;
 	case PC_SPR8_MMCR1:
 		mtspr(PC_SPR8_MMCR1, val);
@@ -99,36 +106,71 @@ static const struct pc_hw_regs pc_p8_sprs = {
 	.write	= pc_p8_mtspr,
 };
 
-/* The alert, through perf_irq while we hold the PMCs. */
+/* The alert, through perf_irq while we hold the PMCs: may be an NMI. */
 static void pc_p8_interrupt(struct pt_regs *regs)
 {
 	pc_isa207_irq(pc_hw_this_cpu(), regs);
 }
+NOKPROBE_SYMBOL(pc_p8_interrupt);
 
-/* Run only while our driver, the registered one, holds the PMCs. */
-static void pc_p8_quiesce_this_cpu(void *unused)
+/*
+ * We hold the PMCs (reserve_pmc_hardware()): set and cleared under the
+ * core's reservation mutex, which cpu_online runs under too.
+ */
+static bool pc_p8_held;
+
+/*
+ * Taking the PMCs on a CPU: the hypervisor is told they are in use
+ * (ppc_enable_pmcs(): the lppaca's pmcregs_in_use and H_PERFMON where
+ * the platform has it; a KVM host's paca, so that running a guest saves
+ * and restores them), and they are left idle.
+ */
+static void pc_p8_take_this_cpu(void *unused)
+{
+	ppc_enable_pmcs();
+	pc_isa207_quiesce(pc_hw_this_cpu());
+}
+
+static void pc_p8_give_this_cpu(void *unused)
 {
 	pc_isa207_quiesce(pc_hw_this_cpu());
+	ppc_set_pmu_inuse(0);
 }
 
 static int pc_p8_reserve(void)
 {
 	if (reserve_pmc_hardware(pc_p8_interrupt))
 		return -EBUSY;
-	on_each_cpu(pc_p8_quiesce_this_cpu, NULL, 1);
+	on_each_cpu(pc_p8_take_this_cpu, NULL, 1);
+	pc_p8_held = true;
 	return 0;
 }
 
 static void pc_p8_release(void)
 {
-	on_each_cpu(pc_p8_quiesce_this_cpu, NULL, 1);
+	pc_p8_held = false;
+	on_each_cpu(pc_p8_give_this_cpu, NULL, 1);
 	release_pmc_hardware();
 }
 
-/* The registers of a CPU that comes online, while they are reserved. */
+/*
+ * A CPU that comes online while we hold the PMCs is set up as the
+ * others were; its registers are perf_events' while they hold them,
+ * and left alone if a counter is on them already (a per-CPU thread's).
+ */
 static void pc_p8_cpu_online(void)
 {
-	pc_isa207_quiesce(pc_hw_this_cpu());
+	struct pc_hw_cpu *cpuc = pc_hw_this_cpu();
+	unsigned long flags;
+
+	if (!pc_p8_held)
+		return;
+	local_irq_save(flags);
+	if (!READ_ONCE(cpuc->nr_on))
+		pc_p8_take_this_cpu(NULL);
+	else
+		ppc_enable_pmcs();
+	local_irq_restore(flags);
 }
 
 static int pc_p8_decode(const struct perf_counter_hw_event *hw_event,
@@ -202,9 +244,12 @@ static bool pc_p8_pmcs_count(const struct pc_pmu *pmu)
 	u32 pmc5;
 	int i;
 
-	if (reserve_pmc_hardware(pc_p8_probe_interrupt))
+	if (reserve_pmc_hardware(pc_p8_probe_interrupt)) {
+		pr_warn("perf_counter: POWER8 PMCs held by another user at boot: not checked\n");
 		return false;
+	}
 	preempt_disable();
+	ppc_enable_pmcs();
 	pc_isa207_quiesce(&pc_p8_probe_cpuc);
 	mtspr(PC_SPR8_PMC1 + 4, PC_ISA207_OVERFLOW - 1000);
 	mtspr(PC_SPR8_MMCR2, 0);
@@ -220,6 +265,7 @@ static bool pc_p8_pmcs_count(const struct pc_pmu *pmu)
 	counts = pmc5 != PC_ISA207_OVERFLOW - 1000;
 	alerted = READ_ONCE(pc_p8_probe_alerts) != 0;
 	pc_isa207_quiesce(&pc_p8_probe_cpuc);
+	ppc_set_pmu_inuse(0);
 	powerpc_local_irq_pmu_restore(flags);
 	preempt_enable();
 	release_pmc_hardware();
@@ -247,6 +293,8 @@ static int __init pc_p8_init(void)
 			version);
 		return 0;
 	}
+	/* bare metal (powernv): the kernel runs in hypervisor state */
+	pc_isa207_kernel_hv = cpu_has_feature(CPU_FTR_HVMODE);
 	err = pc_hw_register_checked(&p->pmu, &pc_p8_sprs, pc_p8_pmcs_count,
 				     "its PMCs do not count");
 	return err < 0 ? err : 0;

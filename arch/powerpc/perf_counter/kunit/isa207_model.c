@@ -22,6 +22,28 @@ static u64 mmcr2_defined(void)
 	return mask;
 }
 
+static bool model_alert_enabled(const struct pc_isa207_model *m,
+				unsigned int n);
+
+/*
+ * The alert's condition is a level: whenever PMAE is set and a PMC whose
+ * condition is enabled reads negative, the alert is signalled.
+ */
+static void model_check_alert(struct pc_isa207_model *m)
+{
+	unsigned int n;
+
+	for (n = 1; n <= PC_ISA207_NR_PMCS; n++) {
+		if (!(m->pmc[n - 1] & PC_ISA207_OVERFLOW) ||
+		    !model_alert_enabled(m, n))
+			continue;
+		m->mmcr0 = (m->mmcr0 & ~PC_MMCR0_8_PMAE) | PC_MMCR0_8_PMAO;
+		m->pending = true;
+		m->alerts++;
+		return;
+	}
+}
+
 static u64 *model_reg(struct pc_isa207_model *m, u32 spr)
 {
 	switch (spr) {
@@ -70,6 +92,7 @@ static void model_write(void *priv, u32 spr, u64 val)
 		return;
 	}
 	*reg = val;
+	model_check_alert(m);
 }
 
 /* Does PMC n (1-6) count @ev in @state now? */
@@ -122,7 +145,8 @@ static bool model_alert_enabled(const struct pc_isa207_model *m,
 }
 
 /**
- * pc_isa207_model_run() - @n events of @ev happen in @state
+ * pc_isa207_model_run() - @n events of @ev happen in @state, and a PMC
+ * left negative alerts if its condition is enabled
  * @m:		the model
  * @ev:		cycles or instructions
  * @n:		how many
@@ -131,25 +155,12 @@ static bool model_alert_enabled(const struct pc_isa207_model *m,
 void pc_isa207_model_run(struct pc_isa207_model *m, enum pc_i207_event ev,
 			 u32 n, enum pc_i207_state state)
 {
-	bool alert = false;
 	unsigned int i;
 
-	for (i = 1; i <= PC_ISA207_NR_PMCS; i++) {
-		u64 old = m->pmc[i - 1];
-
-		if (!model_counts(m, i, ev, state))
-			continue;
-		m->pmc[i - 1] = (u32)(old + n);
-		/* bit 0 turns on within the n events */
-		if (old < PC_ISA207_OVERFLOW && old + n >= PC_ISA207_OVERFLOW &&
-		    model_alert_enabled(m, i))
-			alert = true;
-	}
-	if (alert) {
-		m->mmcr0 = (m->mmcr0 & ~PC_MMCR0_8_PMAE) | PC_MMCR0_8_PMAO;
-		m->pending = true;
-		m->alerts++;
-	}
+	for (i = 1; i <= PC_ISA207_NR_PMCS; i++)
+		if (model_counts(m, i, ev, state))
+			m->pmc[i - 1] = (u32)(m->pmc[i - 1] + n);
+	model_check_alert(m);
 }
 
 /**

@@ -13,10 +13,13 @@
  * and its own MMCR2 bits for the state. The PMCs are 32 bits wide and
  * wrap.
  *
- * A PMC whose bit 0 turns on while MMCR0[PMAE] and its condition
- * (PMC1CE, PMCjCE for PMC2-6) are set signals an alert: PMAO is set,
- * PMAE cleared, and the alert is pending until the test delivers it to
- * pc_isa207_irq(). Writes of bits the driver must leave clear (MMCR0's
+ * The alert's condition is a level, as the ISA has it: whenever
+ * MMCR0[PMAE] is set and a PMC whose condition (PMC1CE, PMCjCE for
+ * PMC2-6) is enabled reads negative, after events or any register
+ * write, an alert is signalled: PMAO is set, PMAE cleared, and the
+ * alert is pending until the test delivers it to pc_isa207_irq(). The
+ * state the kernel runs in is the test's to say: privileged, or
+ * hypervisor state where pc_isa207_kernel_hv. Writes of bits the driver must leave clear (MMCR0's
  * other controls, MMCRA, bits of MMCR1 and MMCR2 it has no use for, PMC
  * bits above 31) and accesses to other SPRs count as faults.
  */
@@ -47,4 +50,4 @@ void pc_isa207_model_run(struct pc_isa207_model *m, enum pc_i207_event ev,
 			 u32 n, enum pc_i207_state state);
 int pc_isa207_model_deliver(struct pc_isa207_model *m);
 
-#endif
+#endif /* _PC_ISA207_MODEL_H */

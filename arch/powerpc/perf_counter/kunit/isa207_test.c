@@ -11,18 +11,22 @@
 
 #define PMC(n)		BIT((n) - 1)
 
-static bool saved_alerts;
+static bool saved_alerts, saved_kernel_hv;
 
+/* Each case starts as a pseries guest on QEMU is: no alerts, not HV. */
 static int p8_init(struct kunit *test)
 {
 	saved_alerts = pc_isa207_alerts;
+	saved_kernel_hv = pc_isa207_kernel_hv;
 	pc_isa207_alerts = false;
+	pc_isa207_kernel_hv = false;
 	return 0;
 }
 
 static void p8_exit(struct kunit *test)
 {
 	pc_isa207_alerts = saved_alerts;
+	pc_isa207_kernel_hv = saved_kernel_hv;
 }
 
 static struct perf_counter *counter(struct kunit *test,
@@ -231,14 +235,17 @@ static void p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block(struct ku
 /*
  * The policy: a poll each 10 ms reloads a counting PMC at 1, and no
  * PMC counts 2^30 events in 10 ms, so it never reaches bit 0: 1024
- * polls of 2^30 events each sum to exactly 2^40, with no alert.
+ * polls of 2^30 events each sum to exactly 2^40, and with alerts on
+ * (conditions enabled) not one alert is raised.
  */
 static void p8_poll_sums_2_pow_40_events_with_the_pmc_never_at_bit_0(struct kunit *test)
 {
 	struct pc_isa207_model *m = pc_isa207_model_new(test);
-	struct perf_counter *c = counter(test, pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+	struct perf_counter *c;
 	unsigned int i;
 
+	pc_isa207_alerts = true;
+	c = counter(test, pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	for (i = 0; i < 1024; i++) {
@@ -247,6 +254,7 @@ static void p8_poll_sums_2_pow_40_events_with_the_pmc_never_at_bit_0(struct kuni
 		pc_isa207_poll(&m->cpuc, NULL);
 		KUNIT_ASSERT_EQ(test, m->pmc[c->hw.place.idx], 1);
 		KUNIT_ASSERT_EQ(test, m->mmcr0 & PC_MMCR0_8_FC, 0);
+		KUNIT_ASSERT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
 	}
 	pc_hw_fold(&m->cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1ULL << 40);
@@ -336,25 +344,83 @@ static void p8_alert_samples_and_rearms_pmae_clearing_pmao(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 }
 
-/* A PMC left negative by a counter gone would alert again at once. */
-static void p8_alert_zeroes_a_negative_pmc_no_counter_owns(struct kunit *test)
+/*
+ * A PMC left negative by a counter gone holds the alert's level: enable
+ * zeroes it before PMAE and PMCjCE are set, and if one alerts anyway
+ * the handler zeroes it, and the alert does not come again.
+ */
+static void p8_a_negative_pmc_no_counter_owns_is_zeroed_not_stormed(struct kunit *test)
 {
 	struct pc_isa207_model *m = pc_isa207_model_new(test);
-	struct perf_counter_hw_event hw = pc_hw_model_raw(0x1001e);
+	struct perf_counter_hw_event hw = pc_hw_model_raw(0x2001e);
 	struct perf_counter *c;
 
 	pc_isa207_alerts = true;
-	hw.irq_period = 100;
+	hw.irq_period = 1000;
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
+	m->pmc[3] = PC_ISA207_OVERFLOW + 7;
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	m->pmc[2] = PC_ISA207_OVERFLOW + 7;
-	pc_isa207_model_run(m, PC_I207_CYCLES, 100, PC_I207_KERNEL);
+	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMCJCE);
+	KUNIT_EXPECT_FALSE(test, m->pending);
+	/* it turns negative behind the driver's back: one alert */
+	m->pmc[3] = PC_ISA207_OVERFLOW + 7;
+	pc_isa207_model_run(m, PC_I207_CYCLES, 10, PC_I207_KERNEL);
 	KUNIT_ASSERT_TRUE(test, m->pending);
-	KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 1);
-	KUNIT_EXPECT_EQ(test, m->pmc[2], 0);
+	KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 0);
+	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
+	KUNIT_EXPECT_FALSE(test, m->pending);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+	pc_isa207_model_run(m, PC_I207_CYCLES, 10, PC_I207_KERNEL);
+	KUNIT_EXPECT_FALSE(test, m->pending);
+	KUNIT_EXPECT_EQ(test, m->alerts, 1);
 	pc_hw_model_free(&m->cpuc, c);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+/*
+ * Where the kernel runs in hypervisor state (bare metal), excluding the
+ * kernel must freeze that state; exclude_hv then adds nothing, so user
+ * mode with exclude_hv still counts. In a guest, exclude_hv freezes the
+ * hypervisor's state and exclude_kernel the guest kernel's.
+ */
+static void p8_kernel_in_hypervisor_state_is_excluded_as_the_kernel(struct kunit *test)
+{
+	bool hv;
+
+	for (hv = false; ; hv = true) {
+		struct pc_isa207_model *m = pc_isa207_model_new(test);
+		struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+		enum pc_i207_state kernel = hv ? PC_I207_HV : PC_I207_KERNEL;
+		struct perf_counter *no_kernel, *no_hv;
+
+		pc_isa207_kernel_hv = hv;
+		hw.exclude_kernel = 1;
+		no_kernel = counter(test, hw);
+		hw.exclude_kernel = 0;
+		hw.exclude_hv = 1;
+		no_hv = counter(test, hw);
+		KUNIT_ASSERT_NOT_NULL(test, no_kernel);
+		KUNIT_ASSERT_NOT_NULL(test, no_hv);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, no_kernel), 0);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, no_hv), 0);
+		pc_isa207_model_run(m, PC_I207_INSTR, 100, PC_I207_USER);
+		pc_isa207_model_run(m, PC_I207_INSTR, 40, kernel);
+		if (!hv)
+			pc_isa207_model_run(m, PC_I207_INSTR, 7, PC_I207_HV);
+		pc_hw_fold(&m->cpuc, no_kernel);
+		pc_hw_fold(&m->cpuc, no_hv);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&no_kernel->count),
+				    hv ? 100 : 107, "kernel_hv %d", hv);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&no_hv->count), 140,
+				    "kernel_hv %d", hv);
+		pc_hw_model_free(&m->cpuc, no_kernel);
+		pc_hw_model_free(&m->cpuc, no_hv);
+		KUNIT_EXPECT_EQ(test, m->faults, 0);
+		if (hv)
+			break;
+	}
 }
 
 static struct kunit_case pc_p8_cases[] = {
@@ -368,7 +434,8 @@ static struct kunit_case pc_p8_cases[] = {
 	KUNIT_CASE(p8_late_poll_folds_a_pmc_past_bit_0_exactly),
 	KUNIT_CASE(p8_without_alerts_no_condition_is_enabled_and_the_poll_samples),
 	KUNIT_CASE(p8_alert_samples_and_rearms_pmae_clearing_pmao),
-	KUNIT_CASE(p8_alert_zeroes_a_negative_pmc_no_counter_owns),
+	KUNIT_CASE(p8_a_negative_pmc_no_counter_owns_is_zeroed_not_stormed),
+	KUNIT_CASE(p8_kernel_in_hypervisor_state_is_excluded_as_the_kernel),
 	{}
 };
 

@@ -16,6 +16,9 @@
  * perf_counter_power8_model proves the driver's side of both against a
  * register model; here the poll timer alone keeps the counts.
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -94,6 +97,35 @@ static int within(uint64_t got, uint64_t want, unsigned int permille)
 	uint64_t d = got > want ? got - want : want - got;
 
 	return d * 1000 <= want * permille;
+}
+
+/* Is this QEMU's pseries machine ("emulated by qemu" in /proc/cpuinfo)? */
+static int on_qemu(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int qemu = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "emulated by qemu"))
+			qemu = 1;
+	fclose(f);
+	return qemu;
+}
+
+/* Write @val to CPU 1's online file: 0 on success. */
+static int cpu1_online(const char *val)
+{
+	int fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
 }
 
 FIXTURE(p8) {
@@ -213,15 +245,28 @@ TEST_F(p8, disable_stops_the_count_and_enable_starts_it)
 
 /*
  * Past 2^32 instructions of one task, on a 32-bit PMC whose alert QEMU
- * never delivers: the poll timer's folds make the 64-bit count.
+ * never delivers: the poll timer's folds make the 64-bit count. The
+ * task runs on CPU 1 after CPU 1 went offline and came back, so the
+ * count is also the poll's on a CPU whose timer was moved away and
+ * reset (hw_poll.c), where the guest has a CPU 1 that can go offline.
  */
-TEST_F(p8, count_past_2_pow_32_instructions_is_exact_within_half_a_percent)
+TEST_F_TIMEOUT(p8, count_past_2_pow_32_instructions_is_exact_within_half_a_percent,
+	       300)
 {
 	const uint64_t turns = 1500000000, want = TURN_INSNS * turns;
-	int fd[2];
+	int fd[2], i, cycled;
 	uint64_t got[2];
-	int i;
+	cpu_set_t one;
 
+	cycled = !cpu1_online("0");
+	if (cycled)
+		ASSERT_EQ(0, cpu1_online("1")) TH_LOG("CPU 1 did not come back");
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	if (cycled)
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	TH_LOG("%s", cycled ? "on CPU 1, after it went offline and came back" :
+	       "CPU 1 cannot go offline here: on any CPU");
 	fd[0] = open_self(instructions(), -1);
 	fd[1] = open_self(pmc5(), -1);
 	ASSERT_LE(0, fd[0]);
@@ -233,7 +278,6 @@ TEST_F(p8, count_past_2_pow_32_instructions_is_exact_within_half_a_percent)
 		got[i] = pc_read(fd[i]);
 		TH_LOG("%s: %llu instructions for %llu", i ? "PMC5" : "PM_INST_CMPL",
 		       (unsigned long long)got[i], (unsigned long long)want);
-		EXPECT_LT(1ULL << 32, got[i]);
 		EXPECT_TRUE(within(got[i], want, 5));
 		close(fd[i]);
 	}
@@ -280,8 +324,9 @@ TEST_F(p8, multiplexed_counts_scaled_by_their_times_are_within_5_percent)
 
 /*
  * Kernel work counted by a counter that excludes the kernel: a real
- * POWER8 freezes its PMC there (MMCR2 FCnS); QEMU ignores MMCR2, and the
- * case says so. The driver's bits are proven by the KUnit model.
+ * POWER8 freezes its PMC there (MMCR2 FCnS, FCnH on bare metal); QEMU
+ * ignores MMCR2, and on QEMU only the case skips, saying so. The
+ * driver's bits are proven by the KUnit model.
  */
 TEST_F(p8, exclude_kernel_leaves_system_calls_out)
 {
@@ -306,7 +351,7 @@ TEST_F(p8, exclude_kernel_leaves_system_calls_out)
 	close(fd[1]);
 	TH_LOG("excluding the kernel %llu, all %llu",
 	       (unsigned long long)user, (unsigned long long)all);
-	if (within(user, all, 10))
+	if (within(user, all, 10) && on_qemu())
 		SKIP(return, "the PMU counts the kernel anyway: QEMU ignores MMCR2 (KUnit perf_counter_power8_model proves the freezes)");
 	EXPECT_LT(user * 2, all);
 }
