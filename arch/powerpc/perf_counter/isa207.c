@@ -45,6 +45,7 @@ static_assert(PC_MMCR0_8_PMC1CE == MMCR0_PMC1CE);
 static_assert(MMCR0_PMCjCE == PC_MMCR0_8_PMCJCE);
 static_assert(PC_MMCR0_8_PMAO == MMCR0_PMAO);
 static_assert(PC_MMCR0_8_FC56 == MMCR0_FC56);
+static_assert(PC_MMCR0_8_PMCC == MMCR0_PMCC);
 
 #define PC_PMC(n)	BIT((n) - 1)
 #define PC_PMC1_4	GENMASK(3, 0)
@@ -180,7 +181,9 @@ static u64 pc_isa207_mmcr0(u64 mmcr0, u64 used)
 {
 	mmcr0 &= ~(PC_MMCR0_8_FC | PC_MMCR0_8_FCS | PC_MMCR0_8_FCP |
 		   PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 | PC_MMCR0_8_PMAE |
-		   PC_MMCR0_8_FCECE | PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE);
+		   PC_MMCR0_8_FCECE | PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE |
+		   PC_MMCR0_8_PMCC);
+	mmcr0 |= PC_MMCR0_8_PMCC_NONE;
 	if (!(used & PC_PMC1_4))
 		mmcr0 |= PC_MMCR0_8_FC14;
 	if (!(used & PC_PMC5_6))
@@ -291,7 +294,7 @@ void pc_isa207_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 	if (!others)
 		pc_hw_reg_write(cpuc, PC_SPR8_MMCR0,
 				PC_MMCR0_8_FC | PC_MMCR0_8_FC14 |
-				PC_MMCR0_8_FC56);
+				PC_MMCR0_8_FC56 | PC_MMCR0_8_PMCC_NONE);
 	mmcr2 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR2);
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCR2,
 			mmcr2 | pc_isa207_mmcr2_freeze(n));
@@ -428,7 +431,8 @@ void pc_isa207_quiesce(struct pc_hw_cpu *cpuc)
 	for (idx = 1; idx <= PC_ISA207_NR_PMCS; idx++)
 		mmcr2 |= pc_isa207_mmcr2_freeze(idx);
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0, PC_MMCR0_8_FC |
-			PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56);
+			PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 |
+			PC_MMCR0_8_PMCC_NONE);
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCR1, 0);
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCR2, mmcr2);
 	pc_hw_reg_write(cpuc, PC_SPR8_MMCRA, 0);

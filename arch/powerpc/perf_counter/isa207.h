@@ -40,6 +40,8 @@
 #define PC_MMCR0_8_FCP		BIT_ULL(29)	/* 34: in problem state */
 #define PC_MMCR0_8_PMAE		BIT_ULL(26)	/* 37: alert enable */
 #define PC_MMCR0_8_FCECE	BIT_ULL(25)	/* 38: freeze on alert */
+#define PC_MMCR0_8_PMCC	GENMASK_ULL(19, 18) /* 44-45: problem state */
+#define PC_MMCR0_8_PMCC_NONE	BIT_ULL(18)	/* 0b01: no access there */
 #define PC_MMCR0_8_PMC1CE	BIT_ULL(15)	/* 48: PMC1 condition */
 #define PC_MMCR0_8_PMCJCE	BIT_ULL(14)	/* 49: PMC2-6 condition */
 #define PC_MMCR0_8_PMAO		BIT_ULL(7)	/* 56: an alert occurred */

@@ -226,7 +226,7 @@ static unsigned int pc_p8_probe_alerts;
 /* The probe's handler: count the alert and freeze. */
 static void pc_p8_probe_interrupt(struct pt_regs *regs)
 {
-	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC);
+	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC | PC_MMCR0_8_PMCC_NONE);
 	pc_p8_probe_alerts++;
 }
 
@@ -254,13 +254,13 @@ static bool pc_p8_pmcs_count(const struct pc_pmu *pmu)
 	mtspr(PC_SPR8_PMC1 + 4, PC_ISA207_OVERFLOW - 1000);
 	mtspr(PC_SPR8_MMCR2, 0);
 	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC14 | PC_MMCR0_8_PMAE |
-	      PC_MMCR0_8_PMCJCE);
+	      PC_MMCR0_8_PMCJCE | PC_MMCR0_8_PMCC_NONE);
 	for (i = 0; i < 100000; i++)
 		barrier();
 	udelay(100);	/* an alert on its way arrives */
 	powerpc_local_irq_pmu_save(flags);
 	mmcr0 = mfspr(PC_SPR8_MMCR0);
-	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC);
+	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC | PC_MMCR0_8_PMCC_NONE);
 	pmc5 = mfspr(PC_SPR8_PMC1 + 4);
 	counts = pmc5 != PC_ISA207_OVERFLOW - 1000;
 	alerted = READ_ONCE(pc_p8_probe_alerts) != 0;

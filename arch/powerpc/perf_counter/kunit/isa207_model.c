@@ -9,7 +9,8 @@
 /* What the driver may set in each control register. */
 #define MMCR0_DRIVER	(PC_MMCR0_8_FC | PC_MMCR0_8_PMAE | \
 			 PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE | \
-			 PC_MMCR0_8_PMAO | PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56)
+			 PC_MMCR0_8_PMAO | PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 | \
+			 PC_MMCR0_8_PMCC_NONE)
 #define MMCR1_DEFINED	(GENMASK_ULL(63, 48) | GENMASK_ULL(35, 0))
 
 static u64 mmcr2_defined(void)

@@ -155,6 +155,9 @@ static void p8_mmcr1_gets_unit_combine_and_selector_of_each_pmc(struct kunit *te
 		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC14), 0);
 		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC56);
 		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMAE, 0);
+		/* user mode may not read the PMCs: PMCC 0b01 */
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMCC,
+				PC_MMCR0_8_PMCC_NONE);
 		KUNIT_EXPECT_EQ(test, m->pmc[n - 1], 1);
 		pc_hw_model_free(&m->cpuc, c);
 		KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
