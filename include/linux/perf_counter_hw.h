@@ -274,6 +274,7 @@ bool pc_hw_late_irq(struct pc_hw_cpu *cpuc);
 void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 
 bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
+int pc_hw_places_of_mask(unsigned long mask, struct pc_hw_place *place);
 
 /* ->set of the read-only parameters (param.c): log and ignore */
 struct kernel_param;

@@ -11,6 +11,7 @@
  * real constraint sets (a few registers per event) end it in a few
  * steps.
  */
+#include <linux/bitops.h>
 #include <linux/perf_counter_hw.h>
 
 /**
@@ -65,4 +66,30 @@ bool pc_hw_assign(struct pc_hw_want *want, unsigned int n)
 			next[depth] = 0;
 	}
 	return true;
+}
+
+/**
+ * pc_hw_places_of_mask() - one place for each register of a mask
+ * @mask:	bit i for counter register i; no bit at or above
+ *		PC_HW_MAX_PLACES
+ * @place:	gets them, the lowest register first, each using only its
+ *		register
+ *
+ * For drivers whose events go on a set of interchangeable registers
+ * with no shared control register (PowerPC's PMCs).
+ *
+ * Return: how many.
+ */
+int pc_hw_places_of_mask(unsigned long mask, struct pc_hw_place *place)
+{
+	unsigned int idx;
+	int n = 0;
+
+	for_each_set_bit(idx, &mask, PC_HW_MAX_PLACES) {
+		place[n].idx = idx;
+		place[n].aux = 0;
+		place[n].uses = BIT_ULL(idx);
+		n++;
+	}
+	return n;
 }

@@ -158,17 +158,8 @@ int pc_isa207_decode(const struct pc_isa207_pmu *p,
 int pc_isa207_places(const struct pc_hw_counter *hwc,
 		     struct pc_hw_place *place)
 {
-	unsigned long pmcs = FIELD_GET(PC_ISA207_CFG_PMCS, hwc->config);
-	unsigned int idx;
-	int n = 0;
-
-	for_each_set_bit(idx, &pmcs, PC_ISA207_NR_PMCS) {
-		place[n].idx = idx;
-		place[n].aux = 0;
-		place[n].uses = BIT_ULL(idx);
-		n++;
-	}
-	return n;
+	return pc_hw_places_of_mask(FIELD_GET(PC_ISA207_CFG_PMCS, hwc->config),
+				    place);
 }
 
 /*

@@ -149,18 +149,8 @@ int pc_ppc_decode(const struct pc_ppc_pmu *p,
  */
 int pc_ppc_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
 {
-	unsigned long pmcs = (hwc->config & PC_PPC_CFG_PMCS) >>
-			     PC_PPC_CFG_PMCS_SHIFT;
-	unsigned int idx;
-	int n = 0;
-
-	for_each_set_bit(idx, &pmcs, PC_PPC_MAX_PMCS) {
-		place[n].idx = idx;
-		place[n].aux = 0;
-		place[n].uses = BIT_ULL(idx);
-		n++;
-	}
-	return n;
+	return pc_hw_places_of_mask((hwc->config & PC_PPC_CFG_PMCS) >>
+				    PC_PPC_CFG_PMCS_SHIFT, place);
 }
 
 /**

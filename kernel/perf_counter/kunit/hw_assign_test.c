@@ -118,10 +118,30 @@ static void more_counters_than_the_limit_are_refused(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pc_hw_assign(want, 0));
 }
 
+/* A mask's registers, lowest first, each its own resource; no more. */
+static void places_of_a_mask_are_its_registers_in_order(struct kunit *test)
+{
+	struct pc_hw_place place[PC_HW_MAX_PLACES];
+	static const u32 want[] = { 0, 2, 3, 5 };
+	int i, n = pc_hw_places_of_mask(0x2d, place);
+
+	KUNIT_ASSERT_EQ(test, n, 4);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, place[i].idx, want[i]);
+		KUNIT_EXPECT_EQ(test, place[i].uses, BIT_ULL(want[i]));
+		KUNIT_EXPECT_EQ(test, place[i].aux, 0);
+	}
+	KUNIT_EXPECT_EQ(test, pc_hw_places_of_mask(0, place), 0);
+	/* bits past the place array are never written there */
+	KUNIT_EXPECT_EQ(test, pc_hw_places_of_mask(~0UL, place),
+			PC_HW_MAX_PLACES);
+}
+
 static struct kunit_case pc_hw_assign_cases[] = {
 	KUNIT_CASE(finds_a_placement_exactly_when_one_exists),
 	KUNIT_CASE(keeps_first_places_when_they_fit),
 	KUNIT_CASE(more_counters_than_the_limit_are_refused),
+	KUNIT_CASE(places_of_a_mask_are_its_registers_in_order),
 	{}
 };
 
