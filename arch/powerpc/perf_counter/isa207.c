@@ -166,7 +166,9 @@ int pc_isa207_places(const struct pc_hw_counter *hwc,
  * MMCR0's block freezes and alert enables for the PMCs in @used, the
  * rest of @mmcr0 kept; FC and the state freezes cleared. PMAO is kept:
  * an alert raised and not yet delivered stays raised (POWER8E loses it
- * if PMAO is cleared first); the alert's handler clears it.
+ * if PMAO is cleared first); the alert's handler clears it. Setting
+ * PMAE again with PMAO still set may bring that alert a second time:
+ * the handler then finds nothing wrapped, and its rearm clears PMAO.
  */
 static u64 pc_isa207_mmcr0(u64 mmcr0, u64 used)
 {

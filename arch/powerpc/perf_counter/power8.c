@@ -165,12 +165,12 @@ static void pc_p8_cpu_online(void)
 
 	if (!pc_p8_held)
 		return;
-	local_irq_save(flags);
+	powerpc_local_irq_pmu_save(flags);
 	if (!READ_ONCE(cpuc->nr_on))
 		pc_p8_take_this_cpu(NULL);
 	else
 		ppc_enable_pmcs();
-	local_irq_restore(flags);
+	powerpc_local_irq_pmu_restore(flags);
 }
 
 static int pc_p8_decode(const struct perf_counter_hw_event *hw_event,

@@ -132,9 +132,17 @@ static void places_of_a_mask_are_its_registers_in_order(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, place[i].aux, 0);
 	}
 	KUNIT_EXPECT_EQ(test, pc_hw_places_of_mask(0, place), 0);
-	/* bits past the place array are never written there */
-	KUNIT_EXPECT_EQ(test, pc_hw_places_of_mask(~0UL, place),
-			PC_HW_MAX_PLACES);
+	/* bits past the place array are left out, and nothing past it written */
+	{
+		struct pc_hw_place wide[PC_HW_MAX_PLACES + 1];
+
+		wide[PC_HW_MAX_PLACES].idx = 0x5a5a;
+		KUNIT_EXPECT_EQ(test, pc_hw_places_of_mask(~0UL, wide),
+				PC_HW_MAX_PLACES);
+		KUNIT_EXPECT_EQ(test, wide[PC_HW_MAX_PLACES].idx, 0x5a5a);
+		KUNIT_EXPECT_EQ(test, wide[PC_HW_MAX_PLACES - 1].idx,
+				PC_HW_MAX_PLACES - 1);
+	}
 }
 
 static struct kunit_case pc_hw_assign_cases[] = {
