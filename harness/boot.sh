@@ -5,7 +5,10 @@
 # CPU is a QEMU -cpu model, optionally followed by "|" and kernel
 # arguments for that model's boot (as in the targets' QEMU_CPUS).
 # Prints the log's path. QEMU's status is not trusted: report.py reads
-# the markers /init prints. The timeout: BOOT_TIMEOUT from the caller,
+# the markers /init prints. MODE=test on the target's first model boots
+# the whole suite (initramfs.cpio); on every later model, the model
+# boot (initramfs-model.cpio, with only MODEL_KUNIT_SUITES run: see
+# configs/common.env). Other modes boot RUN_CPU, else the first model. The timeout: BOOT_TIMEOUT from the caller,
 # else the target's (configs/TARGET.env, 900 s if it names none), for
 # MODE=fuzz plus FUZZ_SECONDS and half as much again.
 set -uo pipefail
@@ -17,7 +20,15 @@ BOOT_TIMEOUT=
 . "$TOP/configs/$target.env"
 # shellcheck disable=SC2086
 first=$(printf '%s\n' $QEMU_CPUS | head -n 1)
-entry=${3:-$first}
+entry=${3:-}
+if [ -z "$entry" ]; then
+	entry=$first
+	if [ "$mode" != test ] && [ -n "${RUN_CPU:-}" ]; then
+		# shellcheck disable=SC2086
+		entry=$(printf '%s\n' $QEMU_CPUS | grep -m 1 -e "^$RUN_CPU\$" -e "^$RUN_CPU|") ||
+			die "$target: RUN_CPU $RUN_CPU is not in QEMU_CPUS"
+	fi
+fi
 cpu=${entry%%|*}
 cpu_args=
 [ "$entry" = "$cpu" ] || cpu_args=${entry#*|}
@@ -33,6 +44,15 @@ fi
 
 out=$BUILD/$target/$mode
 log=$out/console-$cpu.log
+initrd=$out/initramfs.cpio
+if [ "$mode" = test ] && [ "$entry" != "$first" ]; then
+	initrd=$out/initramfs-model.cpio
+	# one suite name or glob, or none at all
+	read -r -a suites <<< "${MODEL_KUNIT_SUITES:-}"
+	[ "${#suites[@]}" -le 1 ] ||
+		die "$target: MODEL_KUNIT_SUITES must be one glob"
+	cpu_args="$cpu_args kunit.filter_glob=${suites[0]:-no_suite_on_a_model_boot}"
+fi
 step "booting $target ($cpu) for $mode, timeout ${timeout}s" >&2
 # shellcheck disable=SC2086
 machine=
@@ -47,7 +67,7 @@ fi
 timeout --foreground -k 10 "$timeout" $QEMU $QEMU_ARGS $machine -cpu "$cpu" \
 	-nographic -monitor none -serial stdio \
 	-kernel "$BUILD/$target/kernel/$KIMAGE" \
-	-initrd "$out/initramfs.cpio" \
+	-initrd "$initrd" \
 	-append "console=$CONSOLE loglevel=5 panic=-1 $KERNEL_ARGS $cpu_args" \
 	< /dev/null > "$log" 2>&1
 status=$?

@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build a target's initramfs: /init plus the selftests (MODE=test), the
+# Build a target's initramfs: /init plus the selftests (MODE=test: the
+# whole suite in initramfs.cpio, and the model boots' programs in
+# initramfs-model.cpio, see configs/common.env), the
 # demo (MODE=demo), the benchmarks (MODE=bench), the fuzzer alone
 # (MODE=fuzz: pc_fuzz -n FUZZ_CALLS -t FUZZ_SECONDS) or one program of
 # the user's (MODE=prog: PROG, run with the arguments PROG_ARGS), static,
@@ -75,7 +77,8 @@ elif [ "$mode" = test ]; then
 		envs="${envs}env=$e "
 	done
 	# exactly the target's TEST_PROGRAMS: one missing fails the build,
-	# and so does a test source no target's list names
+	# and so does a test source no target's list names; a model boot's
+	# program is one of the whole suite's
 	listed=" $(for e in "$TOP"/configs/*.env; do
 		(. "$e"; echo ${TEST_PROGRAMS:-})
 	done | tr '\n' ' ') "
@@ -93,6 +96,14 @@ elif [ "$mode" = test ]; then
 		name=$(basename "$prog")
 		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
 		echo "$envs/bin/$name" >> "$root/etc/pc-run"
+	done
+	: > "$out/pc-run-model"
+	for prog in ${MODEL_TEST_PROGRAMS:-}; do
+		case " $(echo $TEST_PROGRAMS) " in
+		*" $prog "*) ;;
+		*) die "$target's model program $prog is not in its TEST_PROGRAMS" ;;
+		esac
+		echo "$envs/bin/$(basename "$prog")" >> "$out/pc-run-model"
 	done
 	# The program in EXAMPLES of the man page, as the page shows it,
 	# for man_example_test to run: the page promises it builds without
@@ -158,22 +169,35 @@ else
 	fi
 fi
 
-# gen_init_cpio makes device nodes without root.
-list=$out/initramfs.list
-{
-	echo "dir /dev 0755 0 0"
-	echo "nod /dev/console 0600 0 0 c 5 1"
-	echo "nod /dev/null 0666 0 0 c 1 3"
-	echo "dir /proc 0755 0 0"
-	echo "dir /sys 0755 0 0"
-	echo "dir /tmp 1777 0 0"
-	echo "dir /bin 0755 0 0"
-	echo "dir /etc 0755 0 0"
-	echo "file /init $root/init 0755 0 0"
-	echo "file /etc/pc-run $root/etc/pc-run 0644 0 0"
-	echo "file /etc/pc-sanitizer $root/etc/pc-sanitizer 0644 0 0"
-	for f in "$root"/bin/*; do
-		echo "file /bin/$(basename "$f") $f 0755 0 0"
-	done
-} > "$list"
-"$BUILD/$target/kernel/usr/gen_init_cpio" "$list" > "$out/initramfs.cpio"
+# gen_init_cpio makes device nodes without root. make_cpio LIST RUN BIN...:
+# an initramfs of /init, the run list RUN as /etc/pc-run and the
+# programs BIN of $root/bin, written to LIST.cpio.
+make_cpio() {
+	local list=$1 run=$2 f
+
+	shift 2
+	{
+		echo "dir /dev 0755 0 0"
+		echo "nod /dev/console 0600 0 0 c 5 1"
+		echo "nod /dev/null 0666 0 0 c 1 3"
+		echo "dir /proc 0755 0 0"
+		echo "dir /sys 0755 0 0"
+		echo "dir /tmp 1777 0 0"
+		echo "dir /bin 0755 0 0"
+		echo "dir /etc 0755 0 0"
+		echo "file /init $root/init 0755 0 0"
+		echo "file /etc/pc-run $run 0644 0 0"
+		echo "file /etc/pc-sanitizer $root/etc/pc-sanitizer 0644 0 0"
+		for f in "$@"; do
+			echo "file /bin/$(basename "$f") $f 0755 0 0"
+		done
+	} > "$list.list"
+	"$BUILD/$target/kernel/usr/gen_init_cpio" "$list.list" > "$list.cpio"
+}
+make_cpio "$out/initramfs" "$root/etc/pc-run" "$root"/bin/*
+rm -f "$out/initramfs-model.cpio"
+if [ "$mode" = test ] && [ -n "${MODEL_TEST_PROGRAMS:-}" ]; then
+	# shellcheck disable=SC2046
+	make_cpio "$out/initramfs-model" "$out/pc-run-model" \
+		$(for p in $MODEL_TEST_PROGRAMS; do echo "$root/bin/$(basename "$p")"; done)
+fi

@@ -74,22 +74,34 @@ HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
 
 
 def manifest(target):
-    """What a target's boots must run: its TEST_PROGRAMS (by the name
-    /init runs them under), its KUnit suites and whether its test boot
-    ends with a bounded fuzz run, as configs/TARGET.env declares them."""
+    """What a target's boots must run, as configs/TARGET.env declares
+    them: on its first CPU model ('first'), the whole suite: its
+    TEST_PROGRAMS (by the name /init runs them under), its KUnit suites
+    and whether the boot ends with a bounded fuzz run; on every later
+    model, MODEL_TEST_PROGRAMS and the KUnit suites MODEL_KUNIT_SUITES
+    (a glob) names ('model_programs', 'model_kunit')."""
     env = os.path.join(TOP, 'configs', f'{target}.env')
     if not os.path.exists(env):
         return None
     try:
         out = subprocess.run(
             ['bash', '-c', 'set -eu; . "$1"; echo $TEST_PROGRAMS; '
-             'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}', 'bash', env],
+             'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}; '
+             'echo ${MODEL_TEST_PROGRAMS:-}; echo "${MODEL_KUNIT_SUITES:-}"; '
+             'set -f; echo $QEMU_CPUS', 'bash', env],
             capture_output=True, text=True, check=True).stdout.split('\n')
     except subprocess.CalledProcessError:
         return None
+    kunit = out[1].split()
+    model_glob = out[4].strip()
     return {'programs': ['/bin/' + p.rsplit('/', 1)[-1]
                          for p in out[0].split()],
-            'kunit': out[1].split(), 'fuzz': bool(out[2].strip())}
+            'kunit': kunit, 'fuzz': bool(out[2].strip()),
+            'model_programs': ['/bin/' + p.rsplit('/', 1)[-1]
+                               for p in out[3].split()],
+            'model_kunit': [s for s in kunit if model_glob and
+                            fnmatch.fnmatchcase(s, model_glob)],
+            'first': (out[5].split() or [''])[0].split('|')[0]}
 
 
 def kernel_has(build, target, option):
@@ -205,6 +217,9 @@ def selftests(lines, res, where, programs):
         if want not in exited:
             res.add(f'{where} {want}: ran', 'fail',
                     'in the target\'s manifest, never ran to its exit')
+    for extra in sorted(exited - set(programs)):
+        res.add(f'{where} {extra}: in this boot\'s manifest', 'fail',
+                'ran, but configs/TARGET.env does not name it for this boot')
 
 
 def kunit(dmesg, res, where, suites):
@@ -224,6 +239,9 @@ def kunit(dmesg, res, where, suites):
     for want in suites:
         if want not in found:
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
+    for extra in sorted(found - set(suites)):
+        res.add(f'{where} kunit {extra}: in this boot\'s manifest', 'fail',
+                'ran, but configs/TARGET.env does not name it for this boot')
 
 
 def kmemleak(lines, res, where, expected):
@@ -310,8 +328,15 @@ def report(path, res):
     want = manifest(target)
     if want is None:
         res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')
-        want = {'programs': [], 'kunit': [], 'fuzz': False}
-    if mode == 'test' and not (want['programs'] and want['kunit']):
+        want = {'programs': [], 'kunit': [], 'fuzz': False,
+                'model_programs': [], 'model_kunit': [], 'first': ''}
+    cpu = where.split('/', 1)[-1]
+    if mode == 'test' and cpu != want['first']:
+        # a model boot: the driver's programs and suites only
+        want = dict(want, programs=want['model_programs'],
+                    kunit=want['model_kunit'], fuzz=False)
+    if mode == 'test' and cpu == want['first'] and \
+            not (want['programs'] and want['kunit']):
         res.add(f'{where} configs/{target}.env names the programs and '
                 'KUnit suites to run', 'fail')
     programs = want['programs'] if mode == 'test' else []
@@ -368,7 +393,6 @@ def report(path, res):
 
     # Every skip is expected (configs/TARGET.skips), and every expected
     # skip of a test boot happened.
-    cpu = where.split('/', 1)[-1]
     expected = expected_skips(target, cpu)
     for case, message in res.boot_skips.items():
         if case not in expected:
