@@ -24,7 +24,9 @@ each case one result, every one of HOST_PROGRAMS run to its exit, and
 "the host tests reached their end" (PC-DONE ok).
 
 Usage: report.py [--lint-man] [--docs LOG] LOG...
-Exit status 1 if anything failed.
+Exit status 1 if anything failed. PC_REPORT_TOP, if set, is the tree
+whose configs/ and man2/ are read instead of this one's (for
+harness/test_report.py).
 """
 import fnmatch
 import glob
@@ -67,10 +69,11 @@ INJECTED_DUMP_LINES = 80
 LEAK = re.compile(r'^unreferenced object (0x[0-9a-f]+) \(size (\d+)\)')
 ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
                        r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.environ.get('PC_REPORT_TOP') or \
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What harness/host-tests.sh runs, as its PC-RUN lines name them.
 HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
-                 'harness/readme-example.py']
+                 'harness/readme-example.py', 'harness/test_report.py']
 
 
 def manifest(target):

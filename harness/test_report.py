@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host tests of harness/report.py on synthetic console logs.
+
+Each test writes a small tree in a temporary directory, laid out as
+report.py reads it (configs/TARGET.env, configs/TARGET.skips,
+build/TARGET/kernel/.config, build/TARGET/test/console-CPU.log), runs
+report.py on it with PC_REPORT_TOP pointing there, and checks the
+result: a good log passes, a log with one defect fails with its message.
+
+Run: python3 test_report.py [-v]      (unittest's own output)
+     python3 test_report.py --tap     (KTAP, one line per test, for the
+                                       harness: harness/host-tests.sh)
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+REPORT = os.path.join(HERE, 'report.py')
+sys.path.insert(0, HERE)
+import report  # noqa: E402
+
+TARGET = 'tgt'
+CPU = 'cpu0'
+SKIPS_HEADER = '# CPU model | case | message | why\n'
+
+# The good boot: two programs and two KUnit suites, one skip in each.
+PROGRAMS = [
+    ('a_test', [('global.one', 'ok', ''),
+                ('global.two', 'skip', 'no PMU here (errno 2)')]),
+    ('b_test', [('global.three', 'ok', '')]),
+]
+SUITES = [
+    ('suite_one', [('case_a', 'ok', ''), ('case_b', 'ok', ''),
+                   ('case_c', 'skip', 'no driver on this CPU')]),
+    ('suite_two', [('case_d', 'ok', '')]),
+]
+SKIPS = [f'{CPU} | a_test: global.two | no PMU here (errno *) | none',
+         f'{CPU} | kunit suite_one.case_c | no driver on this CPU | none']
+# four checks of the boot, five cases passed, two skipped
+GOOD_TOTALS = '9 passed, 0 failed, 2 skipped'
+
+
+def selftest(prog, cases, status=None, path=None):
+    """What /init prints around a kselftest harness program of 6.1:
+    @cases are (name, verdict, message), verdict 'ok', 'fail' or 'skip'.
+    The exit status is 1 if a case failed, unless @status is given."""
+    path = path or f'/bin/{prog}'
+    lines = [f'PC-RUN {path}', 'TAP version 13', f'1..{len(cases)}',
+             f'# Starting {len(cases)} tests from 1 test cases.']
+    failed = 0
+    for n, (name, verdict, message) in enumerate(cases, 1):
+        lines.append(f'#  RUN           {name} ...')
+        if verdict == 'skip':
+            lines += [f'#      SKIP      {message}',
+                      f'#            OK  {name}', f'ok {n} # SKIP {message}']
+        elif verdict == 'fail':
+            lines += [f'# {prog}.c:40:{name}:Expected 0 (0) == 1 (1)',
+                      f'#          FAIL  {name}', f'not ok {n} {name}']
+            failed = 1
+        else:
+            lines += [f'#            OK  {name}', f'ok {n} {name}']
+    verdicts = [verdict for _, verdict, _ in cases]
+    lines += [f'# {"FAILED" if failed else "PASSED"}: '
+              f'{len(cases) - verdicts.count("fail")} / '
+              f'{len(cases)} tests passed.',
+              f'# Totals: pass:{verdicts.count("ok")} '
+              f'fail:{verdicts.count("fail")} xfail:0 xpass:0 '
+              f'skip:{verdicts.count("skip")} error:0',
+              f'PC-EXIT {path} {failed if status is None else status}',
+              # /init's time of the program, after its exit: ignored
+              f'PC-TIME {path} 1234']
+    return lines
+
+
+def kunit(suites):
+    """KUnit's KTAP as 6.1 prints it at boot (lib/kunit/executor.c and
+    test.c): the plan of suites, then each suite's header, plan, cases,
+    statistics and suite-level result. @suites are (name, cases), the
+    cases as selftest()'s."""
+    lines = ['KTAP version 1', f'1..{len(suites)}']
+    for number, (suite, cases) in enumerate(suites, 1):
+        lines += ['    KTAP version 1', f'    # Subtest: {suite}',
+                  f'    1..{len(cases)}']
+        for n, (name, verdict, message) in enumerate(cases, 1):
+            if verdict == 'fail':
+                lines += [f'    # {name}: EXPECTATION FAILED at x.c:9',
+                          '    Expected a == b, but',
+                          f'    not ok {n} {name}']
+            elif verdict == 'skip':
+                lines.append(f'    ok {n} {name} # SKIP {message}')
+            else:
+                lines.append(f'    ok {n} {name}')
+        verdicts = [verdict for _, verdict, _ in cases]
+        if len(cases) > 1:
+            # (kunit.stats_enabled=1: statistics of two cases or more)
+            lines.append(f'# {suite}: pass:{verdicts.count("ok")} '
+                         f'fail:{verdicts.count("fail")} '
+                         f'skip:{verdicts.count("skip")} '
+                         f'total:{len(cases)}')
+        if 'fail' in verdicts:
+            lines.append(f'not ok {number} {suite}')
+        elif 'ok' in verdicts:
+            lines.append(f'ok {number} {suite}')
+        else:
+            lines.append(f'ok {number} {suite} # SKIP ')
+    return lines
+
+
+def kernel_log(lines, start=0.5):
+    """@lines as klogctl(SYSLOG_ACTION_READ_ALL) gives them, between the
+    markers /init prints around the kernel log."""
+    stamped = [f'<6>[{start + i / 1000:12.6f}] {line}'
+               for i, line in enumerate(lines)]
+    return ['PC-DMESG-BEGIN'] + stamped + ['', 'PC-DMESG-END']
+
+
+def guest_log(programs=PROGRAMS, suites=SUITES):
+    """A test boot's whole console, as /init leaves it."""
+    lines = ['SeaBIOS (version 1.16.2)', 'Booting from ROM..',
+             '[    0.000000] Linux version 6.1.0', 'PC-BEGIN',
+             'PC-CLOCKSOURCE tsc']
+    lines += kernel_log(['Linux version 6.1.0'] + kunit(suites))
+    for prog, cases in programs:
+        lines += selftest(prog, cases)
+    lines += kernel_log(['perf_counter: done'], start=30)
+    return lines + ['PC-DONE ok', 'PC-QEMU-STATUS 1']
+
+
+def host_program(path, cases):
+    """What harness/host-tests.sh writes of one host program: its KTAP
+    as test_jevents.py prints it (a skip named on its own line)."""
+    lines = [f'PC-RUN {path}', 'TAP version 13', f'1..{len(cases)}']
+    for n, (name, verdict, message) in enumerate(cases, 1):
+        if verdict == 'fail':
+            lines += ['# AssertionError: 1 != 0', f'not ok {n} {name}']
+        elif verdict == 'skip':
+            lines.append(f'ok {n} {name} # SKIP {message}')
+        else:
+            lines.append(f'ok {n} {name}')
+    failed = any(verdict == 'fail' for _, verdict, _ in cases)
+    return lines + [f'PC-EXIT {path} {int(failed)}']
+
+
+def host_log(programs=None):
+    """harness/host-tests.sh's log: every one of report.py's
+    HOST_PROGRAMS, each with one case passed unless @programs (by path)
+    gives its cases."""
+    lines = ['PC-BEGIN']
+    for path in report.HOST_PROGRAMS:
+        lines += host_program(path, (programs or {}).get(
+            path, [('Case.test_one', 'ok', '')]))
+    failed = any(line.startswith('not ok') for line in lines)
+    return lines + [f'PC-DONE {"fail" if failed else "ok"}']
+
+
+class ReportTest(unittest.TestCase):
+    """A temporary tree for report.py, and assertions on its output."""
+
+    manifest = {'TEST_PROGRAMS': 'a_test b_test',
+                'KUNIT_SUITES': 'suite_one suite_two'}
+    config = ['CONFIG_KUNIT=y']
+
+    def setUp(self):
+        self.top = tempfile.mkdtemp(prefix='test_report.')
+        self.addCleanup(shutil.rmtree, self.top)
+        self.write(f'configs/{TARGET}.env', ''.join(
+            f'{name}="{value}"\n' for name, value in self.manifest.items()))
+        self.write_skips(TARGET, SKIPS)
+        self.write(f'build/{TARGET}/kernel/.config',
+                   ''.join(c + '\n' for c in self.config))
+
+    def write_skips(self, target, skips):
+        """configs/TARGET.skips: its header comment and @skips."""
+        self.write(f'configs/{target}.skips',
+                   SKIPS_HEADER + ''.join(s + '\n' for s in skips))
+
+    def write(self, path, text):
+        path = os.path.join(self.top, path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+    def run_report(self, lines, target=TARGET, cpu=CPU):
+        """report.py on @lines as build/TARGET/test/console-CPU.log:
+        (exit status, output)."""
+        log = self.write(f'build/{target}/test/console-{cpu}.log',
+                         '\n'.join(lines) + '\n')
+        env = dict(os.environ, PC_REPORT_TOP=self.top)
+        out = subprocess.run([sys.executable, REPORT, log], env=env,
+                             capture_output=True, text=True)
+        self.assertEqual(out.stderr, '')
+        # the closing line, in its one format
+        self.assertRegex(out.stdout.rstrip('\n').split('\n')[-1],
+                         r'^\d+ passed, \d+ failed(, \d+ skipped)?$')
+        return out.returncode, out.stdout
+
+    def assertPasses(self, lines, totals=None, **where):
+        status, out = self.run_report(lines, **where)
+        self.assertNotIn('  FAIL  ', out)
+        self.assertEqual(status, 0, out)
+        if totals:
+            self.assertEqual(out.rstrip('\n').split('\n')[-1], totals)
+        return out
+
+    def assertFails(self, lines, label, detail='', **where):
+        """The report fails, on a FAIL line holding @label and @detail
+        (substrings; @label before the detail's parenthesis)."""
+        status, out = self.run_report(lines, **where)
+        self.assertEqual(status, 1, out)
+        fails = [line for line in out.split('\n')
+                 if line.startswith('  FAIL  ')]
+        hits = [line for line in fails
+                if label in line.split('  (', 1)[0] and detail in line]
+        self.assertTrue(hits, f'no FAIL line with "{label}" and '
+                        f'"{detail}" in:\n' + '\n'.join(fails))
+        self.assertIn('\nFailures:\n', out)
+        return out
+
+
+def replace(lines, old, new):
+    """@lines with the one line @old replaced by @new (a list: none, one
+    or more lines)."""
+    at = [i for i, line in enumerate(lines) if line == old]
+    assert len(at) == 1, f'{old!r} is {len(at)} times in the log'
+    return lines[:at[0]] + new + lines[at[0] + 1:]
+
+
+class GoodLogs(ReportTest):
+    def test_good_guest_log_passes(self):
+        out = self.assertPasses(guest_log(), GOOD_TOTALS)
+        self.assertIn(f'  SKIP  {TARGET}/{CPU} a_test: global.two  '
+                      '(no PMU here (errno 2))', out)
+        self.assertIn(f'  PASS  {TARGET}/{CPU} kunit suite_two.case_d', out)
+
+    def test_good_host_log_passes(self):
+        status, out = self.run_report(host_log(), target='host',
+                                      cpu='host')
+        self.assertEqual(status, 0, out)
+        self.assertEqual(out.rstrip('\n').split('\n')[-1],
+                         f'{len(report.HOST_PROGRAMS) + 1} passed, 0 failed')
+
+    def test_host_programs_are_host_tests_shs(self):
+        with open(os.path.join(HERE, 'host-tests.sh')) as f:
+            text = f.read()
+        listed = re.search(r'^HOST_PROGRAMS="([^"]*)"', text, re.M)
+        self.assertIsNotNone(listed)
+        self.assertEqual(listed.group(1).split(), report.HOST_PROGRAMS)
+
+
+class ExistingChecks(ReportTest):
+    """What report.py failed on before the plan and numbering checks."""
+
+    def test_failed_case(self):
+        programs = [PROGRAMS[0], ('b_test', [('global.three', 'fail', '')])]
+        self.assertFails(guest_log(programs), 'b_test: global.three',
+                         'Expected 0 (0) == 1 (1)')
+
+    def test_failed_kunit_case(self):
+        suites = [SUITES[0], ('suite_two', [('case_d', 'fail', '')])]
+        self.assertFails(guest_log(suites=suites), 'kunit suite_two.case_d')
+
+    def test_fewer_cases_than_planned(self):
+        lines = replace(guest_log(), 'ok 1 global.three', [])
+        self.assertFails(lines, 'b_test: ran 0 of 1 planned')
+
+    def test_no_plan(self):
+        lines = replace(guest_log(), '1..1', [])
+        self.assertFails(lines, 'b_test: printed a KTAP plan', 'no plan')
+
+    def test_program_exits_non_zero(self):
+        lines = replace(guest_log(), 'PC-EXIT /bin/b_test 0',
+                        ['PC-EXIT /bin/b_test 139'])
+        self.assertFails(lines, 'b_test: exit status', 'status 139')
+
+    def test_program_never_exits(self):
+        at = guest_log().index('PC-EXIT /bin/b_test 0')
+        self.assertFails(guest_log()[:at], '/bin/b_test: finished',
+                         'no PC-EXIT')
+
+    def test_program_of_the_manifest_missing(self):
+        self.assertFails(guest_log(PROGRAMS[:1]), '/bin/b_test: ran',
+                         'never ran to its exit')
+
+    def test_suite_of_the_manifest_missing(self):
+        self.assertFails(guest_log(suites=SUITES[:1]),
+                         'kunit suite_two: ran', 'suite missing')
+
+    def test_no_pc_done(self):
+        lines = replace(guest_log(), 'PC-DONE ok', [])
+        self.assertFails(lines, 'boot reached the end of /init', 'no PC-DONE')
+
+    def test_kernel_warning(self):
+        lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
+                        ['<4>[   30.000000] WARNING: CPU: 0 at x.c:1'])
+        self.assertFails(lines, 'kernel log has no BUG', 'WARNING: CPU: 0')
+
+    def test_unexpected_skip(self):
+        self.write_skips(TARGET, SKIPS[1:])
+        self.assertFails(guest_log(), 'a_test: global.two: skip expected',
+                         f'not in configs/{TARGET}.skips')
+
+    def test_expected_skip_ran(self):
+        programs = [('a_test', [('global.one', 'ok', ''),
+                                ('global.two', 'ok', '')]), PROGRAMS[1]]
+        self.assertFails(guest_log(programs),
+                         'a_test: global.two: skipped as expected',
+                         'ran instead')
+
+    def test_skip_with_another_message(self):
+        programs = [('a_test', [('global.one', 'ok', ''),
+                                ('global.two', 'skip', 'other')]),
+                    PROGRAMS[1]]
+        self.assertFails(guest_log(programs),
+                         'a_test: global.two: skipped for the reason',
+                         'said "other"')
+
+
+# ---------------------------------------------------------------------------
+# KTAP output for the harness.
+
+class KtapResult(unittest.TestResult):
+    """One KTAP line per test, numbered from 1; a failure's traceback
+    goes before its "not ok" line as "# " diagnostics."""
+
+    def __init__(self, stream):
+        super().__init__()
+        self.stream, self.number = stream, 0
+
+    def _result(self, test, verdict, why='', directive=''):
+        self.number += 1
+        for line in why.rstrip().split('\n')[-12:] if why else []:
+            self.stream.write(f'# {line}\n')
+        name = test.id().split('.', 1)[-1]
+        self.stream.write(f'{verdict} {self.number} {name}{directive}\n')
+        self.stream.flush()
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self._result(test, 'ok')
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._result(test, 'not ok', self.failures[-1][1])
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._result(test, 'not ok', self.errors[-1][1])
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self._result(test, 'ok', directive=f' # SKIP {reason}')
+
+
+def tap_main():
+    tests = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    print('TAP version 13')
+    print(f'1..{tests.countTestCases()}')
+    result = KtapResult(sys.stdout)
+    tests.run(result)
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--tap']:
+        sys.exit(tap_main())
+    unittest.main()
