@@ -39,8 +39,20 @@ TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?
 # 6.1's kselftest harness prints a skipped case as "ok N # SKIP reason",
 # without its name: the name is on the "#  RUN  name ..." line before.
 RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
-KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b\s*(.*))?$')
+# KUnit in 6.1 (lib/kunit/executor.c, test.c), in the kernel log: at
+# the left margin "KTAP version 1" and the plan of suites "1..N" (1..0
+# when kunit.filter_glob matches no suite); each suite indented by four
+# spaces: its header "# Subtest: NAME", its plan "1..N" and its cases;
+# then, at the left margin again, the suite's own "ok N NAME" ("not ok"
+# if a case failed or its init did, "# SKIP" if every case skipped).
+# A suite whose init failed prints no header, plan or case.
+KUNIT_CASE = re.compile(
+    r'^    (not ok|ok) (\d+) (?:- )?(.*?)(?:\s+#\s*(SKIP)\b\s*(.*))?$')
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
+KUNIT_SUITE_PLAN = re.compile(r'^    1\.\.(\d+)\s*$')
+KUNIT_SUITE_END = re.compile(
+    r'^(not ok|ok) (\d+) (?:- )?(\S+)(?:\s+#\s*(SKIP)\b\s*(.*?))?\s*$')
+KUNIT_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
 VERDICT = re.compile(r'^#\s+(OK|FAIL|SKIP)\s')
 PLAN = re.compile(r'^1\.\.(\d+)')
 DMESG_PREFIX = re.compile(r'^(<\d+>)?(\[\s*\d+\.\d+\]\s?)?')
@@ -210,22 +222,132 @@ def selftests(lines, res, where, programs):
                     'in the target\'s manifest, never ran to its exit')
 
 
-def kunit(dmesg, res, where, suites):
-    suite, found = None, set()
+def numbering(numbers):
+    """'' if @numbers are 1, 2, 3... in order, each once; else what they
+    are, for a failure's detail."""
+    if numbers == list(range(1, len(numbers) + 1)):
+        return ''
+    text = ' '.join(str(n) for n in numbers)
+    return 'numbered ' + (text if len(text) < 120 else text[:120] + ' ...')
+
+
+def kunit_verdict(words, skip):
+    """A KUnit result line's verdict: 'ok', 'fail' or 'skip'."""
+    return 'fail' if words == 'not ok' else 'skip' if skip else 'ok'
+
+
+def kunit(dmesg, res, where, suites, need_plan):
+    """Every KUnit case is one result; a suite of @suites (the manifest)
+    missing fails. Each suite must print its plan, its cases numbered
+    1..plan in order, each once, and its suite-level result, agreeing
+    with its cases; the suites' own results must be numbered 1..N and
+    match KUnit's plan of suites, printed once (required if @need_plan).
+    A suite runs once. With @suites empty, KUnit must run none."""
+    plans, ends, named, suite = [], [], {}, None
+
+    def close(suite, verdict, number):
+        label = f'{where} kunit {suite["name"]}'
+        numbers = suite['numbers']
+        if suite['plan'] is None:
+            res.add(f'{label}: printed a KTAP plan of its cases', 'fail',
+                    'no plan')
+        elif len(numbers) != suite['plan']:
+            res.add(f'{label}: ran {len(numbers)} of {suite["plan"]} '
+                    'planned', 'fail')
+        if suite['plans'] > 1:
+            res.add(f'{label}: printed one KTAP plan', 'fail',
+                    f'{suite["plans"]} plans')
+        if numbering(numbers):
+            res.add(f'{label}: cases numbered 1..N in order, each once',
+                    'fail', numbering(numbers))
+        if verdict is None:
+            res.add(f'{label}: suite-level result', 'fail',
+                    'no "ok N name" or "not ok N name" after its cases')
+            return
+        cases = suite['verdicts']
+        want = 'fail' if 'fail' in cases else 'ok' if 'ok' in cases \
+            else 'skip'
+        if verdict != want:
+            words = {'ok': 'ok', 'fail': 'not ok', 'skip': 'ok # SKIP'}
+            res.add(f'{label}: suite-level result agrees with its cases',
+                    'fail', f'"{words[verdict]} {number}", its cases: ' +
+                    (', '.join(f'{cases.count(v)} {v}' for v in
+                               ('ok', 'fail', 'skip') if v in cases)
+                     or 'none'))
+
     for line in dmesg:
+        m = KUNIT_PLAN.match(line)
+        if m:
+            plans.append(int(m.group(1)))
+            continue
         m = KUNIT_SUITE.match(line)
         if m:
-            suite = m.group(1)
-            found.add(suite)
+            if suite:
+                close(suite, None, 0)
+            suite = {'name': m.group(1), 'plan': None, 'plans': 0,
+                     'numbers': [], 'verdicts': []}
+            named[suite['name']] = named.get(suite['name'], 0) + 1
+            continue
+        m = KUNIT_SUITE_PLAN.match(line)
+        if m and suite:
+            suite['plans'] += 1
+            if suite['plan'] is None:
+                suite['plan'] = int(m.group(1))
             continue
         m = KUNIT_CASE.match(line)
-        if m and suite:
-            verdict = 'fail' if m.group(1) == 'not ok' else \
-                      'skip' if m.group(3) else 'ok'
-            res.add(f'{where} kunit {suite}.{m.group(2)}', verdict,
-                    (m.group(4) or '').strip() if m.group(3) else '')
+        if m:
+            if not suite:
+                res.add(f'{where} kunit: every case inside a suite', 'fail',
+                        line.strip()[:200])
+                continue
+            verdict = kunit_verdict(m.group(1), m.group(4))
+            suite['numbers'].append(int(m.group(2)))
+            suite['verdicts'].append(verdict)
+            res.add(f'{where} kunit {suite["name"]}.{m.group(3)}', verdict,
+                    (m.group(5) or '').strip() if m.group(4) else '')
+            continue
+        m = KUNIT_SUITE_END.match(line)
+        if m:
+            name, number = m.group(3), int(m.group(2))
+            verdict = kunit_verdict(m.group(1), m.group(4))
+            ends.append(number)
+            if suite and suite['name'] == name:
+                close(suite, verdict, number)
+            else:
+                if suite:
+                    close(suite, None, 0)
+                # no header: a suite whose init failed, if not ok
+                named[name] = named.get(name, 0) + 1
+                res.add(f'{where} kunit {name}: suite-level result', 'fail',
+                        f'"{line.strip()}" with no "# Subtest: {name}" '
+                        'before it' + (' (its init failed?)'
+                                       if verdict == 'fail' else ''))
+            suite = None
+    if suite:
+        close(suite, None, 0)
+
+    for name, times in named.items():
+        if times > 1:
+            res.add(f'{where} kunit {name}: ran once', 'fail',
+                    f'its results are in the kernel log {times} times')
+    if plans:
+        if len(plans) > 1:
+            res.add(f'{where} kunit: printed one KTAP plan of its suites',
+                    'fail', ', '.join(f'1..{n}' for n in plans))
+        if len(ends) != plans[0]:
+            res.add(f'{where} kunit: ran {len(ends)} of {plans[0]} planned '
+                    'suites', 'fail')
+        if not suites and plans[0]:
+            res.add(f'{where} kunit: ran no suite (the manifest names none)',
+                    'fail', f'KUnit planned 1..{plans[0]}')
+    elif need_plan or ends or named:
+        res.add(f'{where} kunit: printed a KTAP plan of its suites', 'fail',
+                'no "1..N" at the left margin: did KUnit run?')
+    if numbering(ends):
+        res.add(f'{where} kunit: suites numbered 1..N in order, each once',
+                'fail', numbering(ends))
     for want in suites:
-        if want not in found:
+        if want not in named:
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
 
 
@@ -314,9 +436,10 @@ def report(path, res):
     if want is None:
         res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')
         want = {'programs': [], 'kunit': [], 'fuzz': False}
-    if mode == 'test' and not (want['programs'] and want['kunit']):
-        res.add(f'{where} configs/{target}.env names the programs and '
-                'KUnit suites to run', 'fail')
+    # (KUNIT_SUITES may be empty: then KUnit must run no suite)
+    if mode == 'test' and not want['programs']:
+        res.add(f'{where} configs/{target}.env names the programs to run',
+                'fail')
     programs = want['programs'] if mode == 'test' else []
     if mode == 'fuzz' or (mode == 'test' and want['fuzz']):
         programs = programs + ['/bin/pc_fuzz']
@@ -347,7 +470,10 @@ def report(path, res):
             inside = False
         elif inside:
             dmesg.append(DMESG_PREFIX.sub('', line, count=1))
-    kunit(dmesg, res, where, want['kunit'])
+    has_kunit = kernel_has(parts[0], target, 'KUNIT') \
+        if len(parts) == 4 else None
+    kunit(dmesg, res, where, want['kunit'],
+          bool(want['kunit']) or bool(has_kunit))
     has_kmemleak = kernel_has(parts[0], target, 'DEBUG_KMEMLEAK') \
         if len(parts) == 4 else None
     if has_kmemleak is None:

@@ -121,12 +121,14 @@ def kernel_log(lines, start=0.5):
     return ['PC-DMESG-BEGIN'] + stamped + ['', 'PC-DMESG-END']
 
 
-def guest_log(programs=PROGRAMS, suites=SUITES):
-    """A test boot's whole console, as /init leaves it."""
+def guest_log(programs=PROGRAMS, suites=SUITES, ktap=None):
+    """A test boot's whole console, as /init leaves it; @ktap, if given,
+    is KUnit's output instead of @suites'."""
     lines = ['SeaBIOS (version 1.16.2)', 'Booting from ROM..',
              '[    0.000000] Linux version 6.1.0', 'PC-BEGIN',
              'PC-CLOCKSOURCE tsc']
-    lines += kernel_log(['Linux version 6.1.0'] + kunit(suites))
+    lines += kernel_log(['Linux version 6.1.0'] +
+                        (kunit(suites) if ktap is None else ktap))
     for prog, cases in programs:
         lines += selftest(prog, cases)
     lines += kernel_log(['perf_counter: done'], start=30)
@@ -321,6 +323,185 @@ class ExistingChecks(ReportTest):
         self.assertFails(guest_log(programs),
                          'a_test: global.two: skipped for the reason',
                          'said "other"')
+
+
+class KunitChecks(ReportTest):
+    """KUnit's plans, numbers and suite-level results."""
+
+    def test_audit_two_of_five_cases_then_suite_not_ok(self):
+        ktap = replace(kunit(SUITES), '    1..3', ['    1..5'])
+        ktap = replace(ktap, '    ok 3 case_c # SKIP no driver on this CPU',
+                       [])
+        ktap = replace(ktap, 'ok 1 suite_one', ['not ok 1 suite_one'])
+        self.write_skips(TARGET, SKIPS[:1])
+        out = self.assertFails(guest_log(ktap=ktap),
+                               'kunit suite_one: ran 2 of 5 planned')
+        self.assertIn('suite_one: suite-level result agrees with its cases'
+                      '  ("not ok 1", its cases: 2 ok)', out)
+
+    def test_fewer_cases_than_planned(self):
+        ktap = replace(kunit(SUITES), '    1..1', ['    1..2'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: ran 1 of 2 planned')
+
+    def test_more_cases_than_planned(self):
+        ktap = replace(kunit(SUITES), '    ok 1 case_d',
+                       ['    ok 1 case_d', '    ok 2 case_e'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: ran 2 of 1 planned')
+
+    def test_no_suite_plan(self):
+        ktap = replace(kunit(SUITES), '    1..1', [])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: printed a KTAP plan', 'no plan')
+
+    def test_suite_plan_twice(self):
+        ktap = replace(kunit(SUITES), '    1..1', ['    1..1', '    1..1'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: printed one KTAP plan', '2 plans')
+
+    def test_case_number_twice(self):
+        ktap = replace(kunit(SUITES), '    ok 2 case_b', ['    ok 1 case_b'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_one: cases numbered 1..N',
+                         'numbered 1 1 3')
+
+    def test_case_number_gap(self):
+        ktap = replace(kunit(SUITES),
+                       '    ok 3 case_c # SKIP no driver on this CPU',
+                       ['    ok 4 case_c # SKIP no driver on this CPU'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_one: cases numbered 1..N',
+                         'numbered 1 2 4')
+
+    def test_cases_out_of_order(self):
+        ktap = replace(kunit(SUITES), '    ok 1 case_a', [])
+        ktap = replace(ktap, '    ok 2 case_b',
+                       ['    ok 2 case_b', '    ok 1 case_a'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_one: cases numbered 1..N',
+                         'numbered 2 1 3')
+
+    def test_suite_not_ok_though_every_case_passed(self):
+        ktap = replace(kunit(SUITES), 'ok 2 suite_two', ['not ok 2 suite_two'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: suite-level result agrees',
+                         '"not ok 2", its cases: 1 ok')
+
+    def test_suite_ok_though_a_case_failed(self):
+        suites = [SUITES[0], ('suite_two', [('case_d', 'fail', '')])]
+        ktap = replace(kunit(suites), 'not ok 2 suite_two', ['ok 2 suite_two'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: suite-level result agrees',
+                         '"ok 2", its cases: 1 fail')
+
+    def test_suite_level_result_missing(self):
+        ktap = replace(kunit(SUITES), 'ok 1 suite_one', [])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_one: suite-level result',
+                         'no "ok N name"')
+
+    def test_last_suite_level_result_missing(self):
+        ktap = replace(kunit(SUITES), 'ok 2 suite_two', [])
+        out = self.assertFails(guest_log(ktap=ktap),
+                               'kunit suite_two: suite-level result',
+                               'no "ok N name"')
+        self.assertIn('kunit: ran 1 of 2 planned suites', out)
+
+    def test_suite_whose_init_failed(self):
+        ktap = kunit(SUITES)
+        ktap = ktap[:ktap.index('    # Subtest: suite_two') - 1] + [
+            '    # suite_two:     # failed to initialize (-12)',
+            'not ok 2 suite_two']
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_two: suite-level result',
+                         'its init failed?')
+
+    def test_suite_twice(self):
+        ktap = kunit(SUITES)
+        ktap = replace(ktap, '1..2', ['1..3'])
+        ktap += kunit([SUITES[1]])[2:-1] + ['ok 3 suite_two']
+        self.assertFails(guest_log(ktap=ktap), 'kunit suite_two: ran once',
+                         '2 times')
+
+    def test_case_outside_a_suite(self):
+        ktap = kunit(SUITES) + ['    ok 2 case_e']
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit: every case inside a suite', 'ok 2 case_e')
+
+    def test_no_plan_of_suites(self):
+        ktap = replace(kunit(SUITES), '1..2', [])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit: printed a KTAP plan of its suites')
+
+    def test_plan_of_suites_twice(self):
+        ktap = replace(kunit(SUITES), '1..2', ['1..2', '1..2'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit: printed one KTAP plan of its suites',
+                         '1..2, 1..2')
+
+    def test_plan_of_suites_not_met(self):
+        ktap = replace(kunit(SUITES), '1..2', ['1..3'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit: ran 2 of 3 planned suites')
+
+    def test_suite_numbers_wrong(self):
+        ktap = replace(kunit(SUITES), 'ok 2 suite_two', ['ok 1 suite_two'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit: suites numbered 1..N', 'numbered 1 1')
+
+    def test_parameterised_case_passes(self):
+        ktap = replace(kunit(SUITES), '    ok 1 case_d', [
+            '        KTAP version 1', '        # Subtest: case_d',
+            '        ok 1 param-0', '        not ok 2 param-1',
+            '    # case_d: pass:1 fail:1 skip:0 total:2',
+            '    not ok 1 case_d'])
+        ktap = replace(ktap, 'ok 2 suite_two', ['not ok 2 suite_two'])
+        out = self.assertFails(guest_log(ktap=ktap),
+                               'kunit suite_two.case_d')
+        self.assertNotIn('param', out)
+        self.assertEqual(out.count('  FAIL  '), 2, out)  # again at the end
+
+    def test_suite_whose_cases_all_skipped_passes(self):
+        suites = [SUITES[0], ('suite_two', [('case_d', 'skip', 'why')])]
+        self.write_skips(TARGET, SKIPS + [
+            f'{CPU} | kunit suite_two.case_d | why | none'])
+        self.assertPasses(guest_log(suites=suites),
+                          '8 passed, 0 failed, 3 skipped')
+
+
+class KunitFilteredOut(ReportTest):
+    """A manifest with no KUnit suite: kunit.filter_glob matching none."""
+
+    manifest = {'TEST_PROGRAMS': 'a_test b_test', 'KUNIT_SUITES': ''}
+
+    def setUp(self):
+        super().setUp()
+        self.write_skips(TARGET, SKIPS[:1])
+
+    def test_no_suite_passes(self):
+        self.assertPasses(guest_log(ktap=['KTAP version 1', '1..0']),
+                          '6 passed, 0 failed, 1 skipped')
+
+    def test_suites_that_ran_fail(self):
+        self.write_skips(TARGET, SKIPS)
+        self.assertFails(guest_log(), 'kunit: ran no suite',
+                         'KUnit planned 1..2')
+
+    def test_no_kunit_output_fails(self):
+        self.assertFails(guest_log(ktap=[]),
+                         'kunit: printed a KTAP plan of its suites')
+
+    def test_kernel_without_kunit_passes(self):
+        self.write(f'build/{TARGET}/kernel/.config', '# CONFIG_KUNIT is '
+                   'not set\n')
+        self.assertPasses(guest_log(ktap=[]), '6 passed, 0 failed, 1 skipped')
+
+    def test_no_program_in_the_manifest_fails(self):
+        self.write(f'configs/{TARGET}.env',
+                   'TEST_PROGRAMS=""\nKUNIT_SUITES=""\n')
+        self.assertFails(guest_log(ktap=['KTAP version 1', '1..0']),
+                         f'configs/{TARGET}.env names the programs to run')
 
 
 # ---------------------------------------------------------------------------
