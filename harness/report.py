@@ -35,7 +35,8 @@ import re
 import subprocess
 import sys
 
-TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?$')
+TAP = re.compile(
+    r'^(not ok|ok) (\d+) (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?$')
 # 6.1's kselftest harness prints a skipped case as "ok N # SKIP reason",
 # without its name: the name is on the "#  RUN  name ..." line before.
 RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
@@ -164,62 +165,117 @@ class Results:
 
 def selftests(lines, res, where, programs):
     """Every program's cases and exit; each of @programs must have run
-    and exited."""
-    prog, plan, seen, failed_here = None, None, 0, False
-    running, exited, diag = '', set(), []
+    and exited. A program runs once, prints one plan, numbers its cases
+    1..plan in order, each once, names each case once, and its PC-EXIT
+    names it; no KTAP result or plan is printed outside a program (from
+    PC-BEGIN to PC-DONE, the kernel log and kmemleak dumps aside)."""
+    prog, started, dump = None, False, False
+    runs, exited = {}, set()
     for line in lines:
+        if line == 'PC-BEGIN':
+            started = True
+        elif line.startswith('PC-DONE'):
+            started = False
+        elif line in ('PC-DMESG-BEGIN', 'PC-KMEMLEAK-BEGIN'):
+            dump = True
+        elif line in ('PC-DMESG-END', 'PC-KMEMLEAK-END'):
+            dump = False
         if line.startswith('PC-RUN '):
             if prog is not None:
-                res.add(f'{where} {prog}: finished', 'fail',
+                res.add(f'{where} {prog["path"]}: finished', 'fail',
                         'no PC-EXIT before the next program')
-            prog, plan, seen, failed_here = line.split()[1], None, 0, False
+            path = line.split()[1]
+            runs[path] = runs.get(path, 0) + 1
+            if runs[path] == 2:
+                res.add(f'{where} {path}: ran once', 'fail',
+                        'a second PC-RUN')
+            prog = {'path': path, 'name': path.rsplit('/', 1)[-1],
+                    'plan': None, 'plans': [], 'numbers': [], 'names': {},
+                    'failed': False, 'running': '', 'diag': []}
             continue
         if prog is None:
+            if started and not dump and (TAP.match(line) or
+                                         PLAN.match(line)):
+                res.add(f'{where} KTAP only between PC-RUN and PC-EXIT',
+                        'fail', line[:200])
             continue
         if line.startswith('PC-EXIT '):
-            word = line.split()[2:3]
-            status = int(word[0]) if word and word[0].isdigit() else 255
-            name = prog.rsplit('/', 1)[-1]
-            if not plan:
-                res.add(f'{where} {name}: printed a KTAP plan of its cases',
-                        'fail', '1..0' if plan == 0 else 'no plan')
-            elif seen != plan:
-                res.add(f'{where} {name}: ran {seen} of {plan} planned', 'fail')
-            if status and not failed_here:
-                res.add(f'{where} {name}: exit status', 'fail', f'status {status}')
-            exited.add(prog)
+            program_exit(prog, line, res, where)
+            exited.add(prog['path'])
             prog = None
             continue
-        m = PLAN.match(line)
-        if m and plan is None:
-            plan = int(m.group(1))
-            continue
-        m = RUN.match(line)
-        if m:
-            running, diag = m.group(1), []
-            continue
-        if line.startswith('# ') and not VERDICT.match(line):
-            # a diagnostic: "# /path/x_test.c:NN:case:text" loses its path
-            diag.append(re.sub(r'^\S*/', '', line[2:].strip()))
-            continue
-        m = TAP.match(line)
-        if m:
-            seen += 1
-            name = prog.rsplit('/', 1)[-1] + ': ' + (m.group(2) or running)
-            if m.group(1) == 'not ok':
-                failed_here = True
-                # what the case said last is why it failed
-                res.add(f'{where} {name}', 'fail', ' | '.join(diag[-4:]))
-            elif m.group(3):
-                res.add(f'{where} {name}', 'skip', (m.group(4) or '').strip())
-            else:
-                res.add(f'{where} {name}', 'ok')
+        program_line(prog, line, res, where)
     if prog is not None:
-        res.add(f'{where} {prog}: finished', 'fail', 'no PC-EXIT: hang or crash')
+        res.add(f'{where} {prog["path"]}: finished', 'fail',
+                'no PC-EXIT: hang or crash')
     for want in programs:
         if want not in exited:
             res.add(f'{where} {want}: ran', 'fail',
                     'in the target\'s manifest, never ran to its exit')
+
+
+def program_line(prog, line, res, where):
+    """One line of @prog's output: its plan, a case's start, a
+    diagnostic or a result."""
+    m = PLAN.match(line)
+    if m:
+        prog['plans'].append(line.strip())
+        if prog['plan'] is None:
+            prog['plan'] = int(m.group(1))
+        return
+    m = RUN.match(line)
+    if m:
+        prog['running'], prog['diag'] = m.group(1), []
+        return
+    if line.startswith('# ') and not VERDICT.match(line):
+        # a diagnostic: "# /path/x_test.c:NN:case:text" loses its path
+        prog['diag'].append(re.sub(r'^\S*/', '', line[2:].strip()))
+        return
+    m = TAP.match(line)
+    if not m:
+        return
+    case = m.group(3) or prog['running']
+    prog['numbers'].append(int(m.group(2)))
+    prog['names'][case] = prog['names'].get(case, 0) + 1
+    # a result without a name takes no name from an earlier case
+    prog['running'] = ''
+    label = f'{where} {prog["name"]}: {case}'
+    if m.group(1) == 'not ok':
+        prog['failed'] = True
+        # what the case said last is why it failed
+        res.add(label, 'fail', ' | '.join(prog['diag'][-4:]))
+    elif m.group(4):
+        res.add(label, 'skip', (m.group(5) or '').strip())
+    else:
+        res.add(label, 'ok')
+
+
+def program_exit(prog, line, res, where):
+    """@prog's PC-EXIT line: its status, plan and case numbers."""
+    words = line.split()
+    status = int(words[2]) if words[2:3] and words[2].isdigit() else 255
+    name, plan, numbers = prog['name'], prog['plan'], prog['numbers']
+    if words[1:2] != [prog['path']]:
+        res.add(f'{where} {name}: its PC-EXIT names it', 'fail', line)
+    if not plan:
+        res.add(f'{where} {name}: printed a KTAP plan of its cases',
+                'fail', '1..0' if plan == 0 else 'no plan')
+    elif len(numbers) != plan:
+        res.add(f'{where} {name}: ran {len(numbers)} of {plan} planned',
+                'fail')
+    if len(prog['plans']) > 1:
+        res.add(f'{where} {name}: printed one KTAP plan', 'fail',
+                ', '.join(prog['plans']))
+    if numbering(numbers):
+        res.add(f'{where} {name}: cases numbered 1..N in order, each once',
+                'fail', numbering(numbers))
+    twice = [case or '(no name)' for case, n in prog['names'].items()
+             if n > 1 or not case]
+    if twice:
+        res.add(f'{where} {name}: every case named, each once', 'fail',
+                ', '.join(twice)[:200])
+    if status and not prog['failed']:
+        res.add(f'{where} {name}: exit status', 'fail', f'status {status}')
 
 
 def numbering(numbers):

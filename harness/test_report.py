@@ -470,6 +470,83 @@ class KunitChecks(ReportTest):
                           '8 passed, 0 failed, 3 skipped')
 
 
+class SelftestChecks(ReportTest):
+    """Each program's plan, numbers, names, run and exit."""
+
+    def test_audit_ok_1_twice_fills_a_plan_of_2(self):
+        lines = replace(guest_log(), '1..1', ['1..2'])
+        lines = replace(lines, 'ok 1 global.three',
+                        ['ok 1 global.three', 'ok 1 global.four'])
+        self.assertFails(lines, 'b_test: cases numbered 1..N',
+                         'numbered 1 1')
+
+    def test_number_gap(self):
+        lines = replace(guest_log(), '1..1', ['1..2'])
+        lines = replace(lines, 'ok 1 global.three',
+                        ['ok 1 global.three', 'ok 3 global.four'])
+        self.assertFails(lines, 'b_test: cases numbered 1..N',
+                         'numbered 1 3')
+
+    def test_numbers_out_of_order(self):
+        lines = replace(guest_log(), 'ok 1 global.one', ['ok 2 global.one'])
+        lines = replace(lines, 'ok 2 # SKIP no PMU here (errno 2)',
+                        ['ok 1 # SKIP no PMU here (errno 2)'])
+        self.assertFails(lines, 'a_test: cases numbered 1..N',
+                         'numbered 2 1')
+
+    def test_case_named_twice(self):
+        lines = replace(guest_log(), '1..1', ['1..2'])
+        lines = replace(lines, 'ok 1 global.three',
+                        ['ok 1 global.three', 'ok 2 global.three'])
+        self.assertFails(lines, 'b_test: every case named, each once',
+                         'global.three')
+
+    def test_case_with_no_name(self):
+        lines = replace(guest_log(), '#  RUN           global.two ...', [])
+        self.assertFails(lines, 'a_test: every case named, each once',
+                         '(no name)')
+
+    def test_plan_twice(self):
+        lines = replace(guest_log(), '1..1', ['1..1', '1..1'])
+        self.assertFails(lines, 'b_test: printed one KTAP plan',
+                         '1..1, 1..1')
+
+    def test_program_run_twice(self):
+        lines = guest_log()
+        at = lines.index('PC-DONE ok')
+        lines[at:at] = selftest('b_test', PROGRAMS[1][1])
+        self.assertFails(lines, '/bin/b_test: ran once', 'a second PC-RUN')
+
+    def test_exit_of_another_program(self):
+        lines = replace(guest_log(), 'PC-EXIT /bin/b_test 0',
+                        ['PC-EXIT /bin/a_test 0'])
+        self.assertFails(lines, 'b_test: its PC-EXIT names it',
+                         'PC-EXIT /bin/a_test 0')
+
+    def test_result_between_programs(self):
+        lines = replace(guest_log(), 'PC-TIME /bin/a_test 1234',
+                        ['PC-TIME /bin/a_test 1234', 'ok 3 global.late'])
+        self.assertFails(lines, 'KTAP only between PC-RUN and PC-EXIT',
+                         'ok 3 global.late')
+
+    def test_plan_between_programs(self):
+        lines = replace(guest_log(), 'PC-RUN /bin/b_test',
+                        ['1..4', 'PC-RUN /bin/b_test'])
+        self.assertFails(lines, 'KTAP only between PC-RUN and PC-EXIT',
+                         '1..4')
+
+    def test_firmware_before_init_passes(self):
+        lines = ['ok 1 firmware says ok', '1..3'] + guest_log()
+        self.assertPasses(lines, GOOD_TOTALS)
+
+    def test_host_program_numbers(self):
+        path = report.HOST_PROGRAMS[0]
+        lines = host_log({path: [('Case.test_two', 'ok', '')]})
+        lines = replace(lines, 'ok 1 Case.test_two', ['ok 2 Case.test_two'])
+        self.assertFails(lines, f'{os.path.basename(path)}: cases numbered',
+                         'numbered 2', target='host', cpu='host')
+
+
 class KunitFilteredOut(ReportTest):
     """A manifest with no KUnit suite: kunit.filter_glob matching none."""
 
