@@ -487,6 +487,7 @@ def report(path, res):
                 'passed', 'ok' if done == ['PC-DONE ok'] else 'fail',
                 done[0] if done else 'no PC-DONE')
         selftests(lines, res, where, HOST_PROGRAMS)
+        check_skips(res, where, target, mode, done)
         return
     want = manifest(target)
     if want is None:
@@ -551,8 +552,13 @@ def report(path, res):
             'fail' if trouble else 'ok',
             '; '.join(dict.fromkeys(trouble))[:400] if trouble else '')
 
-    # Every skip is expected (configs/TARGET.skips), and every expected
-    # skip of a test boot happened.
+    check_skips(res, where, target, mode, done)
+
+
+def check_skips(res, where, target, mode, done):
+    """Every skip of the log is expected (configs/TARGET.skips, the host
+    tests' configs/host.skips) with its message, and every expected skip
+    of a test log (@mode) that reached its end (@done) happened."""
     cpu = where.split('/', 1)[-1]
     expected = expected_skips(target, cpu)
     for case, message in res.boot_skips.items():

@@ -547,6 +547,57 @@ class SelftestChecks(ReportTest):
                          'numbered 2', target='host', cpu='host')
 
 
+class HostSkips(ReportTest):
+    """configs/host.skips applies to the host tests' log."""
+
+    JEVENTS = 'tools/perf_counter/pmu-events/test_jevents.py'
+    CASE = 'RealTree.test_compiles_with_gcc_warnings_as_errors'
+    LABEL = f'test_jevents.py: {CASE}'
+
+    def setUp(self):
+        super().setUp()
+        self.write_skips('host', [])
+
+    def jevents(self, verdict, message='gcc is not installed'):
+        return host_log({self.JEVENTS: [('RealTree.test_generates', 'ok', ''),
+                                        (self.CASE, verdict, message)]})
+
+    def test_unexpected_skip(self):
+        self.assertFails(self.jevents('skip'), f'{self.LABEL}: skip expected',
+                         'not in configs/host.skips', target='host',
+                         cpu='host')
+
+    def test_expected_skip_passes(self):
+        self.write_skips('host', [f'host | {self.LABEL} | gcc is not '
+                                  'installed | no gcc'])
+        status, out = self.run_report(self.jevents('skip'), target='host',
+                                      cpu='host')
+        self.assertEqual(status, 0, out)
+        self.assertIn(f'  SKIP  host/host {self.LABEL}  (gcc is not '
+                      'installed)', out)
+
+    def test_expected_skip_ran(self):
+        self.write_skips('host', [f'host | {self.LABEL} | gcc is not '
+                                  'installed | no gcc'])
+        self.assertFails(self.jevents('ok'),
+                         f'{self.LABEL}: skipped as expected',
+                         'ran instead; expected to skip: no gcc',
+                         target='host', cpu='host')
+
+    def test_skip_with_another_message(self):
+        self.write_skips('host', [f'host | {self.LABEL} | gcc is not '
+                                  'installed | no gcc'])
+        self.assertFails(self.jevents('skip', 'no compiler'),
+                         f'{self.LABEL}: skipped for the reason expected',
+                         'said "no compiler"', target='host', cpu='host')
+
+    def test_the_trees_host_skips_are_well_formed(self):
+        path = os.path.join(TOP, 'configs', 'host.skips')
+        self.assertTrue(os.path.exists(path))
+        for case in report.expected_skips('host', 'host'):
+            self.assertFalse(case.startswith('(malformed line'), case)
+
+
 class KunitFilteredOut(ReportTest):
     """A manifest with no KUnit suite: kunit.filter_glob matching none."""
 
