@@ -296,9 +296,10 @@ def kunit(dmesg, res, where, suites, need_plan):
     """Every KUnit case is one result; a suite of @suites (the manifest)
     missing fails. Each suite must print its plan, its cases numbered
     1..plan in order, each once, and its suite-level result, agreeing
-    with its cases; the suites' own results must be numbered 1..N and
-    match KUnit's plan of suites, printed once (required if @need_plan).
-    A suite runs once. With @suites empty, KUnit must run none."""
+    with its cases, and name each case once; the suites' own results
+    must be numbered 1..N and match KUnit's plan of suites, printed once
+    (required if @need_plan). A suite runs once. With @suites empty,
+    KUnit must run none."""
     plans, ends, named, suite = [], [], {}, None
 
     def close(suite, verdict, number):
@@ -316,6 +317,11 @@ def kunit(dmesg, res, where, suites, need_plan):
         if numbering(numbers):
             res.add(f'{label}: cases numbered 1..N in order, each once',
                     'fail', numbering(numbers))
+        twice = sorted({case for case in suite['cases']
+                        if suite['cases'].count(case) > 1})
+        if twice:
+            res.add(f'{label}: every case named once', 'fail',
+                    ', '.join(twice)[:200])
         if verdict is None:
             res.add(f'{label}: suite-level result', 'fail',
                     'no "ok N name" or "not ok N name" after its cases')
@@ -341,7 +347,7 @@ def kunit(dmesg, res, where, suites, need_plan):
             if suite:
                 close(suite, None, 0)
             suite = {'name': m.group(1), 'plan': None, 'plans': 0,
-                     'numbers': [], 'verdicts': []}
+                     'numbers': [], 'verdicts': [], 'cases': []}
             named[suite['name']] = named.get(suite['name'], 0) + 1
             continue
         m = KUNIT_SUITE_PLAN.match(line)
@@ -359,6 +365,7 @@ def kunit(dmesg, res, where, suites, need_plan):
             verdict = kunit_verdict(m.group(1), m.group(4))
             suite['numbers'].append(int(m.group(2)))
             suite['verdicts'].append(verdict)
+            suite['cases'].append(m.group(3))
             res.add(f'{where} kunit {suite["name"]}.{m.group(3)}', verdict,
                     (m.group(5) or '').strip() if m.group(4) else '')
             continue

@@ -382,6 +382,11 @@ class KunitChecks(ReportTest):
                          'kunit suite_one: cases numbered 1..N',
                          'numbered 2 1 3')
 
+    def test_case_named_twice(self):
+        ktap = replace(kunit(SUITES), '    ok 2 case_b', ['    ok 2 case_a'])
+        self.assertFails(guest_log(ktap=ktap),
+                         'kunit suite_one: every case named once', 'case_a')
+
     def test_suite_not_ok_though_every_case_passed(self):
         ktap = replace(kunit(SUITES), 'ok 2 suite_two', ['not ok 2 suite_two'])
         self.assertFails(guest_log(ktap=ktap),
