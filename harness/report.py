@@ -11,6 +11,13 @@ reached its end", "the clocksource is not jiffies", "the kernel log is
 clean" and, with kmemleak, "kmemleak found no leak". A program that
 dies, a plan that is not met, a missing KUnit suite or a missing
 kmemleak list on a target with kmemleak is a failure, never a pass.
+So is KTAP that does not add up: a program's or a suite's plan printed
+twice, cases not numbered 1..plan in order each once, a case named
+twice, a program run twice or a suite in the log twice, KTAP between
+programs, a KUnit suite-level result missing or disagreeing with its
+cases, KUnit's plan of suites not met or its suites misnumbered. A
+skip is a failure unless configs/TARGET.skips expects it, with its
+message; an expected skip that did not happen is one too.
 
 With --lint-man first (make test), one more result: mandoc -Tlint finds
 nothing to say of the man pages in man2/. With --docs LOG (make test,
@@ -21,7 +28,8 @@ with "PC-DOCS ok").
 build/host/test/console-host.log, from harness/host-tests.sh, is the host
 unit tests' log (no kernel): the same PC-RUN / PC-EXIT markers and KTAP,
 each case one result, every one of HOST_PROGRAMS run to its exit, and
-"the host tests reached their end" (PC-DONE ok).
+"the host tests reached their end" (PC-DONE ok); its skips are checked
+against configs/host.skips.
 
 Usage: report.py [--lint-man] [--docs LOG] LOG...
 Exit status 1 if anything failed. PC_REPORT_TOP, if set, is the tree
