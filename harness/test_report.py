@@ -184,6 +184,7 @@ class ReportTest(unittest.TestCase):
                    SKIPS_HEADER + ''.join(s + '\n' for s in skips))
 
     def write(self, path, text):
+        """Write @text to @path under the temporary tree; its path."""
         path = os.path.join(self.top, path)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w') as f:
@@ -205,6 +206,7 @@ class ReportTest(unittest.TestCase):
         return out.returncode, out.stdout
 
     def assertPasses(self, lines, totals=None, **where):
+        """The report passes, with @totals as its closing line if given."""
         status, out = self.run_report(lines, **where)
         self.assertNotIn('  FAIL  ', out)
         self.assertEqual(status, 0, out)
@@ -236,6 +238,8 @@ def replace(lines, old, new):
 
 
 class GoodLogs(ReportTest):
+    """Good logs pass, and the host programs' two lists agree."""
+
     def test_good_guest_log_passes(self):
         out = self.assertPasses(guest_log(), GOOD_TOTALS)
         self.assertIn(f'  SKIP  {TARGET}/{CPU} a_test: global.two  '
@@ -455,7 +459,7 @@ class KunitChecks(ReportTest):
         self.assertFails(guest_log(ktap=ktap),
                          'kunit: suites numbered 1..N', 'numbered 1 1')
 
-    def test_parameterised_case_passes(self):
+    def test_parameterised_case_is_one_result(self):
         ktap = replace(kunit(SUITES), '    ok 1 case_d', [
             '        KTAP version 1', '        # Subtest: case_d',
             '        ok 1 param-0', '        not ok 2 param-1',
