@@ -47,10 +47,10 @@ SKIPS = [f'{CPU} | a_test: global.two | no PMU here (errno *) | none',
 GOOD_TOTALS = '9 passed, 0 failed, 2 skipped'
 
 
-def selftest(prog, cases, status=None, path=None):
+def selftest(prog, cases, path=None):
     """What /init prints around a kselftest harness program of 6.1:
     @cases are (name, verdict, message), verdict 'ok', 'fail' or 'skip'.
-    The exit status is 1 if a case failed, unless @status is given."""
+    The exit status is 1 if a case failed."""
     path = path or f'/bin/{prog}'
     lines = [f'PC-RUN {path}', 'TAP version 13', f'1..{len(cases)}',
              f'# Starting {len(cases)} tests from 1 test cases.']
@@ -73,7 +73,7 @@ def selftest(prog, cases, status=None, path=None):
               f'# Totals: pass:{verdicts.count("ok")} '
               f'fail:{verdicts.count("fail")} xfail:0 xpass:0 '
               f'skip:{verdicts.count("skip")} error:0',
-              f'PC-EXIT {path} {failed if status is None else status}',
+              f'PC-EXIT {path} {failed}',
               # /init's time of the program, after its exit: ignored
               f'PC-TIME {path} 1234']
     return lines
@@ -137,7 +137,7 @@ def guest_log(programs=PROGRAMS, suites=SUITES, ktap=None):
 
 def host_program(path, cases):
     """What harness/host-tests.sh writes of one host program: its KTAP
-    as test_jevents.py prints it (a skip named on its own line)."""
+    as test_jevents.py prints it (a skip's result line names its case)."""
     lines = [f'PC-RUN {path}', 'TAP version 13', f'1..{len(cases)}']
     for n, (name, verdict, message) in enumerate(cases, 1):
         if verdict == 'fail':
