@@ -10,7 +10,8 @@ set -uo pipefail
 # The host programs, by their path in the tree; report.py's HOST_PROGRAMS
 # must name the same.
 HOST_PROGRAMS="tools/perf_counter/pmu-events/test_jevents.py
-	harness/readme-example.py"
+	harness/readme-example.py
+	harness/test_report.py"
 
 out=$BUILD/host/test
 log=$out/console-host.log

@@ -11,6 +11,13 @@ reached its end", "the clocksource is not jiffies", "the kernel log is
 clean" and, with kmemleak, "kmemleak found no leak". A program that
 dies, a plan that is not met, a missing KUnit suite or a missing
 kmemleak list on a target with kmemleak is a failure, never a pass.
+So is KTAP that does not add up: a program's or a suite's plan printed
+twice, cases not numbered 1..plan in order each once, a case named
+twice, a program run twice or a suite in the log twice, KTAP between
+programs, a KUnit suite-level result missing or disagreeing with its
+cases, KUnit's plan of suites not met or its suites misnumbered. A
+skip is a failure unless configs/TARGET.skips expects it, with its
+message; an expected skip that did not happen is one too.
 
 With --lint-man first (make test), one more result: mandoc -Tlint finds
 nothing to say of the man pages in man2/. With --docs LOG (make test,
@@ -21,10 +28,13 @@ with "PC-DOCS ok").
 build/host/test/console-host.log, from harness/host-tests.sh, is the host
 unit tests' log (no kernel): the same PC-RUN / PC-EXIT markers and KTAP,
 each case one result, every one of HOST_PROGRAMS run to its exit, and
-"the host tests reached their end" (PC-DONE ok).
+"the host tests reached their end" (PC-DONE ok); its skips are checked
+against configs/host.skips.
 
 Usage: report.py [--lint-man] [--docs LOG] LOG...
-Exit status 1 if anything failed.
+Exit status 1 if anything failed. PC_REPORT_TOP, if set, is the tree
+whose configs/ and man2/ are read instead of this one's (for
+harness/test_report.py).
 """
 import fnmatch
 import glob
@@ -33,12 +43,25 @@ import re
 import subprocess
 import sys
 
-TAP = re.compile(r'^(not ok|ok) \d+ (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?$')
+TAP = re.compile(
+    r'^(not ok|ok) (\d+) (?:- )?(.*?)\s*(?:#\s*(SKIP|skip)\b\s*(.*))?$')
 # 6.1's kselftest harness prints a skipped case as "ok N # SKIP reason",
 # without its name: the name is on the "#  RUN  name ..." line before.
 RUN = re.compile(r'^#\s+RUN\s+(\S+) \.\.\.')
-KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP)\b\s*(.*))?$')
+# KUnit in 6.1 (lib/kunit/executor.c, test.c), in the kernel log: at
+# the left margin "KTAP version 1" and the plan of suites "1..N" (1..0
+# when kunit.filter_glob matches no suite); each suite indented by four
+# spaces: its header "# Subtest: NAME", its plan "1..N" and its cases;
+# then, at the left margin again, the suite's own "ok N NAME" ("not ok"
+# if a case failed or its init did, "# SKIP" if every case skipped).
+# A suite whose init failed prints no header, plan or case.
+KUNIT_CASE = re.compile(
+    r'^    (not ok|ok) (\d+) (?:- )?(.*?)(?:\s+#\s*(SKIP)\b\s*(.*))?$')
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
+KUNIT_SUITE_PLAN = re.compile(r'^    1\.\.(\d+)\s*$')
+KUNIT_SUITE_END = re.compile(
+    r'^(not ok|ok) (\d+) (?:- )?(\S+)(?:\s+#\s*(SKIP)\b\s*(.*?))?\s*$')
+KUNIT_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
 VERDICT = re.compile(r'^#\s+(OK|FAIL|SKIP)\s')
 PLAN = re.compile(r'^1\.\.(\d+)')
 DMESG_PREFIX = re.compile(r'^(<\d+>)?(\[\s*\d+\.\d+\]\s?)?')
@@ -67,10 +90,11 @@ INJECTED_DUMP_LINES = 80
 LEAK = re.compile(r'^unreferenced object (0x[0-9a-f]+) \(size (\d+)\)')
 ALLOCATOR = re.compile(r'kmem_cache_alloc|kmalloc|__alloc|alloc_pages|'
                        r'slab_post_alloc|kmemleak|kvmalloc|kzalloc')
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.environ.get('PC_REPORT_TOP') or \
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What harness/host-tests.sh runs, as its PC-RUN lines name them.
 HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
-                 'harness/readme-example.py']
+                 'harness/readme-example.py', 'harness/test_report.py']
 
 
 def manifest(target):
@@ -88,7 +112,7 @@ def manifest(target):
             ['bash', '-c', 'set -eu; . "$1"; echo $TEST_PROGRAMS; '
              'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}; '
              'echo ${MODEL_TEST_PROGRAMS:-}; echo "${MODEL_KUNIT_SUITES:-}"; '
-             'set -f; echo $QEMU_CPUS', 'bash', env],
+             'set -f; echo ${QEMU_CPUS:-}', 'bash', env],
             capture_output=True, text=True, check=True).stdout.split('\n')
     except subprocess.CalledProcessError:
         return None
@@ -161,58 +185,49 @@ class Results:
 
 def selftests(lines, res, where, programs):
     """Every program's cases and exit; each of @programs must have run
-    and exited."""
-    prog, plan, seen, failed_here = None, None, 0, False
-    running, exited, diag = '', set(), []
+    and exited. A program runs once, prints one plan, numbers its cases
+    1..plan in order, each once, names each case once, and its PC-EXIT
+    names it; no KTAP result or plan is printed outside a program (from
+    PC-BEGIN to PC-DONE, the kernel log and kmemleak dumps aside)."""
+    prog, started, dump = None, False, False
+    runs, exited = {}, set()
     for line in lines:
+        if line == 'PC-BEGIN':
+            started = True
+        elif line.startswith('PC-DONE'):
+            started = False
+        elif line in ('PC-DMESG-BEGIN', 'PC-KMEMLEAK-BEGIN'):
+            dump = True
+        elif line in ('PC-DMESG-END', 'PC-KMEMLEAK-END'):
+            dump = False
         if line.startswith('PC-RUN '):
             if prog is not None:
-                res.add(f'{where} {prog}: finished', 'fail',
+                res.add(f'{where} {prog["path"]}: finished', 'fail',
                         'no PC-EXIT before the next program')
-            prog, plan, seen, failed_here = line.split()[1], None, 0, False
+            path = line.split()[1]
+            runs[path] = runs.get(path, 0) + 1
+            if runs[path] == 2:
+                res.add(f'{where} {path}: ran once', 'fail',
+                        'a second PC-RUN')
+            prog = {'path': path, 'name': path.rsplit('/', 1)[-1],
+                    'plan': None, 'plans': [], 'numbers': [], 'names': {},
+                    'failed': False, 'running': '', 'diag': []}
             continue
         if prog is None:
+            if started and not dump and (TAP.match(line) or
+                                         PLAN.match(line)):
+                res.add(f'{where} KTAP only between PC-RUN and PC-EXIT',
+                        'fail', line[:200])
             continue
         if line.startswith('PC-EXIT '):
-            word = line.split()[2:3]
-            status = int(word[0]) if word and word[0].isdigit() else 255
-            name = prog.rsplit('/', 1)[-1]
-            if not plan:
-                res.add(f'{where} {name}: printed a KTAP plan of its cases',
-                        'fail', '1..0' if plan == 0 else 'no plan')
-            elif seen != plan:
-                res.add(f'{where} {name}: ran {seen} of {plan} planned', 'fail')
-            if status and not failed_here:
-                res.add(f'{where} {name}: exit status', 'fail', f'status {status}')
-            exited.add(prog)
+            program_exit(prog, line, res, where)
+            exited.add(prog['path'])
             prog = None
             continue
-        m = PLAN.match(line)
-        if m and plan is None:
-            plan = int(m.group(1))
-            continue
-        m = RUN.match(line)
-        if m:
-            running, diag = m.group(1), []
-            continue
-        if line.startswith('# ') and not VERDICT.match(line):
-            # a diagnostic: "# /path/x_test.c:NN:case:text" loses its path
-            diag.append(re.sub(r'^\S*/', '', line[2:].strip()))
-            continue
-        m = TAP.match(line)
-        if m:
-            seen += 1
-            name = prog.rsplit('/', 1)[-1] + ': ' + (m.group(2) or running)
-            if m.group(1) == 'not ok':
-                failed_here = True
-                # what the case said last is why it failed
-                res.add(f'{where} {name}', 'fail', ' | '.join(diag[-4:]))
-            elif m.group(3):
-                res.add(f'{where} {name}', 'skip', (m.group(4) or '').strip())
-            else:
-                res.add(f'{where} {name}', 'ok')
+        program_line(prog, line, res, where)
     if prog is not None:
-        res.add(f'{where} {prog}: finished', 'fail', 'no PC-EXIT: hang or crash')
+        res.add(f'{where} {prog["path"]}: finished', 'fail',
+                'no PC-EXIT: hang or crash')
     for want in programs:
         if want not in exited:
             res.add(f'{where} {want}: ran', 'fail',
@@ -222,26 +237,209 @@ def selftests(lines, res, where, programs):
                 'ran, but configs/TARGET.env does not name it for this boot')
 
 
-def kunit(dmesg, res, where, suites):
-    suite, found = None, set()
+def program_line(prog, line, res, where):
+    """One line of @prog's output: its plan, a case's start, a
+    diagnostic or a result."""
+    m = PLAN.match(line)
+    if m:
+        prog['plans'].append(line.strip())
+        if prog['plan'] is None:
+            prog['plan'] = int(m.group(1))
+        return
+    m = RUN.match(line)
+    if m:
+        prog['running'], prog['diag'] = m.group(1), []
+        return
+    if line.startswith('# ') and not VERDICT.match(line):
+        # a diagnostic: "# /path/x_test.c:NN:case:text" loses its path
+        prog['diag'].append(re.sub(r'^\S*/', '', line[2:].strip()))
+        return
+    m = TAP.match(line)
+    if not m:
+        return
+    case = m.group(3) or prog['running']
+    prog['numbers'].append(int(m.group(2)))
+    prog['names'][case] = prog['names'].get(case, 0) + 1
+    # a result without a name takes no name from an earlier case
+    prog['running'] = ''
+    label = f'{where} {prog["name"]}: {case}'
+    if m.group(1) == 'not ok':
+        prog['failed'] = True
+        # what the case said last is why it failed
+        res.add(label, 'fail', ' | '.join(prog['diag'][-4:]))
+    elif m.group(4):
+        res.add(label, 'skip', (m.group(5) or '').strip())
+    else:
+        res.add(label, 'ok')
+
+
+def program_exit(prog, line, res, where):
+    """@prog's PC-EXIT line: its status, plan and case numbers."""
+    words = line.split()
+    status = int(words[2]) if words[2:3] and words[2].isdigit() else 255
+    name, plan, numbers = prog['name'], prog['plan'], prog['numbers']
+    if words[1:2] != [prog['path']]:
+        res.add(f'{where} {name}: its PC-EXIT names it', 'fail', line)
+    if not plan:
+        res.add(f'{where} {name}: printed a KTAP plan of its cases',
+                'fail', '1..0' if plan == 0 else 'no plan')
+    elif len(numbers) != plan:
+        res.add(f'{where} {name}: ran {len(numbers)} of {plan} planned',
+                'fail')
+    if len(prog['plans']) > 1:
+        res.add(f'{where} {name}: printed one KTAP plan', 'fail',
+                ', '.join(prog['plans']))
+    if numbering(numbers):
+        res.add(f'{where} {name}: cases numbered 1..N in order, each once',
+                'fail', numbering(numbers))
+    twice = [case or '(no name)' for case, n in prog['names'].items()
+             if n > 1 or not case]
+    if twice:
+        res.add(f'{where} {name}: every case named, each once', 'fail',
+                ', '.join(twice)[:200])
+    if status and not prog['failed']:
+        res.add(f'{where} {name}: exit status', 'fail', f'status {status}')
+
+
+def numbering(numbers):
+    """'' if @numbers are 1, 2, 3... in order, each once; else what they
+    are, for a failure's detail."""
+    if numbers == list(range(1, len(numbers) + 1)):
+        return ''
+    text = ' '.join(str(n) for n in numbers)
+    return 'numbered ' + (text if len(text) < 120 else text[:120] + ' ...')
+
+
+def kunit_verdict(words, skip):
+    """A KUnit result line's verdict: 'ok', 'fail' or 'skip'."""
+    return 'fail' if words == 'not ok' else 'skip' if skip else 'ok'
+
+
+def kunit(dmesg, res, where, suites, need_plan):
+    """Every KUnit case is one result; a suite of @suites (the manifest)
+    missing fails. Each suite must print its plan, its cases numbered
+    1..plan in order, each once, and its suite-level result, agreeing
+    with its cases, and name each case once; the suites' own results
+    must be numbered 1..N and match KUnit's plan of suites, printed once
+    (required if @need_plan). A suite runs once. With @suites empty,
+    KUnit must run none."""
+    plans, ends, named, suite = [], [], {}, None
+
+    def close(suite, verdict, number):
+        label = f'{where} kunit {suite["name"]}'
+        numbers = suite['numbers']
+        if suite['plan'] is None:
+            res.add(f'{label}: printed a KTAP plan of its cases', 'fail',
+                    'no plan')
+        elif len(numbers) != suite['plan']:
+            res.add(f'{label}: ran {len(numbers)} of {suite["plan"]} '
+                    'planned', 'fail')
+        if suite['plans'] > 1:
+            res.add(f'{label}: printed one KTAP plan', 'fail',
+                    f'{suite["plans"]} plans')
+        if numbering(numbers):
+            res.add(f'{label}: cases numbered 1..N in order, each once',
+                    'fail', numbering(numbers))
+        twice = sorted({case for case in suite['cases']
+                        if suite['cases'].count(case) > 1})
+        if twice:
+            res.add(f'{label}: every case named once', 'fail',
+                    ', '.join(twice)[:200])
+        if verdict is None:
+            res.add(f'{label}: suite-level result', 'fail',
+                    'no "ok N name" or "not ok N name" after its cases')
+            return
+        cases = suite['verdicts']
+        want = 'fail' if 'fail' in cases else 'ok' if 'ok' in cases \
+            else 'skip'
+        if verdict != want:
+            words = {'ok': 'ok', 'fail': 'not ok', 'skip': 'ok # SKIP'}
+            res.add(f'{label}: suite-level result agrees with its cases',
+                    'fail', f'"{words[verdict]} {number}", its cases: ' +
+                    (', '.join(f'{cases.count(v)} {v}' for v in
+                               ('ok', 'fail', 'skip') if v in cases)
+                     or 'none'))
+
     for line in dmesg:
+        m = KUNIT_PLAN.match(line)
+        if m:
+            plans.append(int(m.group(1)))
+            continue
         m = KUNIT_SUITE.match(line)
         if m:
-            suite = m.group(1)
-            found.add(suite)
+            if suite:
+                close(suite, None, 0)
+            suite = {'name': m.group(1), 'plan': None, 'plans': 0,
+                     'numbers': [], 'verdicts': [], 'cases': []}
+            named[suite['name']] = named.get(suite['name'], 0) + 1
+            continue
+        m = KUNIT_SUITE_PLAN.match(line)
+        if m and suite:
+            suite['plans'] += 1
+            if suite['plan'] is None:
+                suite['plan'] = int(m.group(1))
             continue
         m = KUNIT_CASE.match(line)
-        if m and suite:
-            verdict = 'fail' if m.group(1) == 'not ok' else \
-                      'skip' if m.group(3) else 'ok'
-            res.add(f'{where} kunit {suite}.{m.group(2)}', verdict,
-                    (m.group(4) or '').strip() if m.group(3) else '')
+        if m:
+            if not suite:
+                res.add(f'{where} kunit: every case inside a suite', 'fail',
+                        line.strip()[:200])
+                continue
+            verdict = kunit_verdict(m.group(1), m.group(4))
+            suite['numbers'].append(int(m.group(2)))
+            suite['verdicts'].append(verdict)
+            suite['cases'].append(m.group(3))
+            res.add(f'{where} kunit {suite["name"]}.{m.group(3)}', verdict,
+                    (m.group(5) or '').strip() if m.group(4) else '')
+            continue
+        m = KUNIT_SUITE_END.match(line)
+        if m:
+            name, number = m.group(3), int(m.group(2))
+            verdict = kunit_verdict(m.group(1), m.group(4))
+            ends.append(number)
+            if suite and suite['name'] == name:
+                close(suite, verdict, number)
+            else:
+                if suite:
+                    close(suite, None, 0)
+                # no header: a suite whose init failed, if not ok
+                named[name] = named.get(name, 0) + 1
+                res.add(f'{where} kunit {name}: suite-level result', 'fail',
+                        f'"{line.strip()}" with no "# Subtest: {name}" '
+                        'before it' + (' (its init failed?)'
+                                       if verdict == 'fail' else ''))
+            suite = None
+    if suite:
+        close(suite, None, 0)
+
+    for name, times in named.items():
+        if times > 1:
+            res.add(f'{where} kunit {name}: ran once', 'fail',
+                    f'its results are in the kernel log {times} times')
+    if plans:
+        if len(plans) > 1:
+            res.add(f'{where} kunit: printed one KTAP plan of its suites',
+                    'fail', ', '.join(f'1..{n}' for n in plans))
+        if len(ends) != plans[0]:
+            res.add(f'{where} kunit: ran {len(ends)} of {plans[0]} planned '
+                    'suites', 'fail')
+        if not suites and plans[0]:
+            res.add(f'{where} kunit: ran no suite (the manifest names none)',
+                    'fail', f'KUnit planned 1..{plans[0]}')
+    elif need_plan or ends or named:
+        res.add(f'{where} kunit: printed a KTAP plan of its suites', 'fail',
+                'no "1..N" at the left margin: did KUnit run?')
+    if numbering(ends):
+        res.add(f'{where} kunit: suites numbered 1..N in order, each once',
+                'fail', numbering(ends))
     for want in suites:
-        if want not in found:
+        if want not in named:
             res.add(f'{where} kunit {want}: ran', 'fail', 'suite missing')
-    for extra in sorted(found - set(suites)):
-        res.add(f'{where} kunit {extra}: in this boot\'s manifest', 'fail',
-                'ran, but configs/TARGET.env does not name it for this boot')
+    for extra in sorted(set(named) - set(suites)):
+        if suites:
+            res.add(f'{where} kunit {extra}: in this boot\'s manifest',
+                    'fail', 'ran, but configs/TARGET.env does not name it '
+                    'for this boot')
 
 
 def kmemleak(lines, res, where, expected):
@@ -324,21 +522,22 @@ def report(path, res):
                 'passed', 'ok' if done == ['PC-DONE ok'] else 'fail',
                 done[0] if done else 'no PC-DONE')
         selftests(lines, res, where, HOST_PROGRAMS)
+        check_skips(res, where, target, mode, done)
         return
     want = manifest(target)
     if want is None:
         res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')
         want = {'programs': [], 'kunit': [], 'fuzz': False,
                 'model_programs': [], 'model_kunit': [], 'first': ''}
-    cpu = where.split('/', 1)[-1]
-    if mode == 'test' and cpu != want['first']:
+    if mode == 'test' and want['first'] and \
+            where.split('/', 1)[-1] != want['first']:
         # a model boot: the driver's programs and suites only
         want = dict(want, programs=want['model_programs'],
                     kunit=want['model_kunit'], fuzz=False)
-    if mode == 'test' and cpu == want['first'] and \
-            not (want['programs'] and want['kunit']):
-        res.add(f'{where} configs/{target}.env names the programs and '
-                'KUnit suites to run', 'fail')
+    # (KUNIT_SUITES may be empty: then KUnit must run no suite)
+    if mode == 'test' and not want['programs']:
+        res.add(f'{where} configs/{target}.env names the programs to run',
+                'fail')
     programs = want['programs'] if mode == 'test' else []
     if mode == 'fuzz' or (mode == 'test' and want['fuzz']):
         programs = programs + ['/bin/pc_fuzz']
@@ -369,7 +568,10 @@ def report(path, res):
             inside = False
         elif inside:
             dmesg.append(DMESG_PREFIX.sub('', line, count=1))
-    kunit(dmesg, res, where, want['kunit'])
+    has_kunit = kernel_has(parts[0], target, 'KUNIT') \
+        if len(parts) == 4 else None
+    kunit(dmesg, res, where, want['kunit'],
+          bool(want['kunit']) or bool(has_kunit))
     has_kmemleak = kernel_has(parts[0], target, 'DEBUG_KMEMLEAK') \
         if len(parts) == 4 else None
     if has_kmemleak is None:
@@ -391,8 +593,14 @@ def report(path, res):
             'fail' if trouble else 'ok',
             '; '.join(dict.fromkeys(trouble))[:400] if trouble else '')
 
-    # Every skip is expected (configs/TARGET.skips), and every expected
-    # skip of a test boot happened.
+    check_skips(res, where, target, mode, done)
+
+
+def check_skips(res, where, target, mode, done):
+    """Every skip of the log is expected (configs/TARGET.skips, the host
+    tests' configs/host.skips) with its message, and every expected skip
+    of a test log (@mode) that reached its end (@done) happened."""
+    cpu = where.split('/', 1)[-1]
     expected = expected_skips(target, cpu)
     for case, message in res.boot_skips.items():
         if case not in expected:
