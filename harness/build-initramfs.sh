@@ -97,6 +97,11 @@ elif [ "$mode" = test ]; then
 		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
 		echo "$envs/bin/$name" >> "$root/etc/pc-run"
 	done
+	# the model boots' programs, with MODEL_TEST_ENV after TEST_ENV
+	# (a later NAME=VALUE wins)
+	for e in ${MODEL_TEST_ENV:-}; do
+		envs="${envs}env=$e "
+	done
 	: > "$out/pc-run-model"
 	for prog in ${MODEL_TEST_PROGRAMS:-}; do
 		case " $(echo $TEST_PROGRAMS) " in
