@@ -76,9 +76,11 @@ static int put(const char *path, const char *val)
  * make-it-fail only (task-filter): 2% of their slab and page
  * allocations fail, sleeping ones too (ignore-gfp-wait N; by default
  * only atomic ones would), from the first call on (interval 1, space
- * 0), with no limit (times -1) and silently (verbose 0: no stack trace
- * per failure in the log). User pages (GFP_HIGHUSER) are spared: what
- * is under test is the kernel's own allocations.
+ * 0), with no limit in practice (times INT_MAX, not -1: it counts down
+ * by one per failure injected, so a program can tell how many were)
+ * and silently (verbose 0: no stack trace per failure in the log). User
+ * pages (GFP_HIGHUSER) are spared: what is under test is the kernel's
+ * own allocations.
  */
 static int fault_injection;
 
@@ -86,7 +88,7 @@ static void setup_fault_injection(void)
 {
 	static const char *const attr[][2] = {
 		{ "task-filter", "Y" }, { "probability", "2" },
-		{ "interval", "1" }, { "times", "-1" }, { "space", "0" },
+		{ "interval", "1" }, { "times", "2147483647" }, { "space", "0" },
 		{ "verbose", "0" }, { "ignore-gfp-wait", "N" },
 	};
 	char path[128];

@@ -25,27 +25,75 @@
  * its read_format gives (or 0, for a pinned counter in error), when a
  * sampling counter's records are not whole, when what cannot fail does
  * (enabling, disabling or closing its own counter, prctl() with zero
- * arguments, poll() finding a counting counter readable), when a
- * worker or a child dies from a signal it did not send itself, or when
- * the workers are still running SECONDS + 60 s after the start (a hang:
- * the state and kernel stack of each of their tasks are printed). It
- * also fails, as "syscall not available", when a task-clock counter on
+ * arguments, poll() finding a counting counter readable), when a worker
+ * process, a child or the counted target dies from a signal the fuzzer
+ * did not send it or exits with a status other than 0, or when the
+ * workers are still running SECONDS + 60 s after the start (a hang: the
+ * state and kernel stack of each of their tasks are printed). It also
+ * fails, as "syscall not available", when a task-clock counter on
  * itself cannot be opened: no perf_counter_open() in this kernel. What
  * the kernel noticed on its side (KASAN, kmemleak, lockdep) is in the
  * kernel log, for whoever runs this to scan.
+ *
+ * Fault injection. Started as a task marked make-it-fail (the harness's
+ * "failslab" runs: /init marks the program at its first
+ * perf_counter_open(), clone() or fork()), the fuzzer injects allocation
+ * failures only into the calls that exercise perf_counter, so that
+ * nothing else can fail by injection and nothing has to be excused:
+ *
+ * - The top process never runs with faults. Before anything else it
+ *   opens its /proc/thread-self/make-it-fail, then makes a
+ *   perf_counter_open() that fails before it allocates (flags 1:
+ *   EINVAL), where /init marks it; the flag read then says whether the
+ *   run injects, and is turned off for good.
+ * - Each worker thread opens its own make-it-fail once, faults off, and
+ *   turns its faults on with a one-byte write() to it (the kernel's
+ *   write allocates nothing and the byte is on the stack: the toggle
+ *   cannot fail) just around perf_counter_open(), read(), ioctl(),
+ *   poll(), ppoll(), fcntl(), dup(), dup2() and close() on counter fds,
+ *   prctl(PR_TASK_PERF_COUNTERS_*), and half the fork()s the thread
+ *   makes while it has inherited counters of its own (the fork copies
+ *   them; nearly every fork with faults on fails, the other half give
+ *   children that hold the copies); off for all else: thread creation,
+ *   exec, exit, CPU affinity and hotplug, the C library and its page
+ *   faults. A short-lived thread does the same around its calls.
+ * - A forked child starts with its parent's flag as it was at the fork:
+ *   it first opens its own make-it-fail (up to MIF_TRIES times: with
+ *   faults on the open itself may fail) and turns its faults off, then
+ *   on around its own calls only; it execs and exits with them off. An
+ *   exec'd child is told by its arguments whether to inject.
+ * - What the kernel writes into (the read buffer, the ioctl argument,
+ *   pollfds, the stack a signal frame goes on) is made resident first,
+ *   faults off, so that a copy to user memory needs no page table.
+ *
+ * Injection may add ENOMEM to perf_counter_open(), ioctl(), poll(),
+ * dup() and fork(), all of which the rules already allow, and EFAULT
+ * only where a call is given a random address (a page there, if any,
+ * might need memory to be faulted in; EFAULT is allowed there anyway).
+ * Every other errno rule stands, and nothing is excused: a worker or a
+ * child that dies of a signal the fuzzer did not send fails the run,
+ * with or without injection, and no worker is ever started again. A run
+ * under injection also fails when MIN_FAULTED or more of its calls were
+ * made with faults on and neither perf_counter_open() nor ioctl() saw
+ * ENOMEM, or the injector's counters say it failed nothing: injection
+ * did not reach perf_counter. The result line gives the calls made
+ * with faults on, the faults injected (what failslab's and
+ * fail_page_alloc's "times" fell by: /init sets them to INT_MAX) and
+ * the ENOMEMs each kind of call saw.
  *
  * Replay: every worker (process p, thread t) draws its choices from a
  * stream of its own derived from SEED, p and t; the seed is printed
  * first. "pc_fuzz -s SEED" with the same -p and -T makes the same
  * choices again, as far as the kernel answers the same way (a choice
- * among the open fds depends on which opens worked). A failure names
- * the worker ("w1.0" is process 1, thread 0), the index of its call,
- * and the call with all its arguments.
+ * among the open fds depends on which opens worked; injected faults
+ * fall at random, so a run under injection replays less). A failure
+ * names the worker ("w1.0" is process 1, thread 0), the index of its
+ * call, and the call with all its arguments.
  *
  * Output is KTAP with a single test. Exit status 0 on pass, 1 on fail.
  * The option -x is for the program's own use: a child exec'd by a worker
- * runs "pc_fuzz -s SEED -x N:FD:WHO", making N calls and writing any
- * failure to fd FD.
+ * runs "pc_fuzz -s SEED -x N:FD:F:WHO", making N calls (with faults
+ * injected around them if F is 1) and writing any failure to fd FD.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -93,10 +141,12 @@
 #define WHO_LEN		96	/* its name and the index of a call */
 #define MAX_ERRNO	134	/* errnos counted one by one; others in 0 */
 #define READ_BUF	65536	/* the largest read; then PROT_NONE */
-#define MAP_TRIES	20	/* mmap()s under fault injection */
 #define KID_MAX_OPS	16	/* calls a forked or exec'd child makes */
 #define WATCHDOG_S	60	/* s past SECONDS: then it is a hang */
-#define MAX_RESTARTS	10000	/* workers started again after faults */
+#define MIF_TRIES	100	/* opens of make-it-fail with faults on */
+#define MIN_FAULTED	1000	/* calls with faults on that must see ENOMEM */
+#define STACK_TOUCH	65536	/* stack made resident below a worker's calls */
+#define KID_NO_MIF	3	/* a child's exit: its faults stayed on */
 #define REAP_S		10	/* s to wait for killed workers to go */
 #define EXEC_CHILD_S	30	/* s an exec'd child may run at most */
 #define READ_GUARD_NS	20000000L	/* how long a read may block */
@@ -175,6 +225,9 @@ enum errno_class {
 	ERRS_OPEN,
 	ERRS_READ,
 	ERRS_IOCTL,
+	ERRS_POLL,
+	ERRS_DUP,
+	ERRS_FORK,
 	ERRS_NR
 };
 
@@ -182,6 +235,9 @@ static const char * const errno_class_names[ERRS_NR] = {
 	[ERRS_OPEN]	= "open",
 	[ERRS_READ]	= "read",
 	[ERRS_IOCTL]	= "ioctl",
+	[ERRS_POLL]	= "poll",
+	[ERRS_DUP]	= "dup",
+	[ERRS_FORK]	= "fork",
 };
 
 static const int open_errnos[] = {
@@ -231,8 +287,7 @@ struct pc_shared {
 	unsigned long	op_count[OP_NR];
 	unsigned long	opens_ok;
 	unsigned long	no_syscall;	/* opens: no such syscall */
-	unsigned long	injected_deaths; /* children fault injection killed */
-	unsigned long	injected_worker_deaths;	/* and worker processes */
+	unsigned long	faulted_calls;	/* calls made with faults on */
 	unsigned long	errnos[ERRS_NR][MAX_ERRNO];
 	unsigned int	nfails;
 	char		fails[MAX_FAILS][FAIL_LEN];
@@ -255,6 +310,7 @@ struct helper {
 	int		used;
 	uint64_t	rng;
 	struct fd_slot	slot;	/* slot.fd is -1 if it left none */
+	int		mif_fd;	/* as in struct worker */
 	char		who[WHO_LEN];
 };
 
@@ -269,6 +325,7 @@ struct worker {
 	int		nfds;		/* oldest first */
 	struct fd_slot	fds[MAX_FDS];
 	int		closed_fd;	/* a number closed lately, or -1 */
+	int		mif_fd;		/* its make-it-fail, or -1: no faults */
 	pid_t		last_kid;
 	timer_t		timer;		/* ends a read that blocks */
 	int		has_timer;
@@ -298,6 +355,7 @@ static int opt_procs = 3;
 static int opt_threads = 2;
 static int opt_hotplug;
 static const char *opt_exec_child;
+static int injected_faults;		/* the run injects (see the top) */
 
 static uint64_t deadline_ns;		/* when SECONDS are up */
 static long page_size;
@@ -306,7 +364,6 @@ static int hotplug_cpus[MAX_HOTPLUG];
 static int hotplug_was_online[MAX_HOTPLUG];
 static int nr_hotplug;
 static int fd_cap;			/* fds one worker thread keeps */
-static unsigned int worker_gen;		/* restarts before this worker */
 static int no_syscall_errno;		/* errno of a missing system call */
 static int fail_fd = -1;		/* an exec'd child reports here */
 static int devnull_fd = -1;
@@ -350,17 +407,12 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/*
- * The first state of worker (@proc, @thread)'s stream, in the
- * @gen'th process to run worker @proc (see start_worker()).
- */
-static uint64_t worker_seed(uint64_t seed, int proc, int thread,
-			    unsigned int gen)
+/* The first state of worker (@proc, @thread)'s stream. */
+static uint64_t worker_seed(uint64_t seed, int proc, int thread)
 {
 	uint64_t s = seed;
 
 	s ^= ((uint64_t)(proc + 1) << 32) | (uint32_t)(thread + 1);
-	s += (uint64_t)gen * 0x9e3779b97f4a7c15ULL;
 	splitmix64(&s);
 	return splitmix64(&s);
 }
@@ -474,12 +526,6 @@ static void count_errno(int class, int err)
 	__atomic_fetch_add(&shared->errnos[class][i], 1, __ATOMIC_RELAXED);
 }
 
-static int stopped(void)
-{
-	return __atomic_load_n(&shared->stop, __ATOMIC_RELAXED) ||
-	       now_ns() >= deadline_ns;
-}
-
 static void set_stop(void)
 {
 	__atomic_store_n(&shared->stop, 1, __ATOMIC_RELAXED);
@@ -552,35 +598,109 @@ static void guard_fini(struct worker *w)
 }
 
 /*
- * Anonymous memory of @bytes, the last @guard of them PROT_NONE. Under
- * fault injection one allocation in fifty fails: a few tries get past
- * it. MAP_FAILED if they all fail.
+ * Injected faults, where the run injects them (see the top of the
+ * file): a thread's own /proc/thread-self/make-it-fail, opened in up
+ * to @tries tries (the open allocates: with faults on it may fail),
+ * or -1.
  */
-static void *map_tries(size_t bytes, size_t guard, int flags)
+static int open_make_it_fail(int tries)
 {
-	void *p = MAP_FAILED;
-	int i;
+	int fd;
 
-	for (i = 0; i < MAP_TRIES && p == MAP_FAILED; i++) {
-		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			 flags | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED || !guard)
-			continue;
-		if (mprotect((char *)p + bytes - guard, guard, PROT_NONE)) {
-			munmap(p, bytes);
-			p = MAP_FAILED;
-		}
+	do {
+		fd = open("/proc/thread-self/make-it-fail", O_RDWR | O_CLOEXEC);
+	} while (fd < 0 && --tries > 0);
+	return fd;
+}
+
+/*
+ * Turn the faults of the thread whose make-it-fail is @fd on or off: 0,
+ * or -1 (errno). proc_fault_inject_write() allocates nothing, and the
+ * byte it copies is on the stack, resident: this cannot fail by
+ * injection.
+ */
+static int write_make_it_fail(int fd, int on)
+{
+	char c = on ? '1' : '0';
+
+	return write(fd, &c, 1) == 1 ? 0 : -1;
+}
+
+/*
+ * Faults on or off through *@fd, errno kept; -1 in *@fd stops them.
+ * Between on and off the thread makes its call and nothing else.
+ */
+static void set_faults(int *fd, int on, const char *who)
+{
+	int err = errno;
+
+	if (*fd < 0)
+		return;
+	if (on)
+		__atomic_fetch_add(&shared->faulted_calls, 1, __ATOMIC_RELAXED);
+	if (write_make_it_fail(*fd, on)) {
+		fail_at(who, "make-it-fail: writing %d failed: errno %d", on,
+			errno);
+		close(*fd);
+		*fd = -1;
+	}
+	errno = err;
+}
+
+/* Just around a call that exercises perf_counter. */
+static void faults_on(struct worker *w)
+{
+	set_faults(&w->mif_fd, 1, w->tag);
+}
+
+static void faults_off(struct worker *w)
+{
+	set_faults(&w->mif_fd, 0, w->tag);
+}
+
+/*
+ * The stack below the caller's frame, made resident: a signal frame
+ * pushed there while faults are on needs no page table, nor, on a main
+ * thread, the stack to grow (a maple node: SIGSEGV if it fails). Out
+ * of line, so that the caller's calls run in what it touched.
+ */
+__attribute__((noipa))
+static void touch_stack(void)
+{
+	char stack[STACK_TOUCH];
+
+	memset(stack, 0, sizeof(stack));
+	__asm__ __volatile__("" : : "r" (stack) : "memory");	/* keep it */
+}
+
+/* Anonymous memory of @bytes, the last @guard of them PROT_NONE. */
+static void *map_guarded(size_t bytes, size_t guard, int flags)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       flags | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || !guard)
+		return p;
+	if (mprotect((char *)p + bytes - guard, guard, PROT_NONE)) {
+		munmap(p, bytes);
+		return MAP_FAILED;
 	}
 	return p;
 }
 
-/* The read buffer and the page counter descriptions are placed in. */
+/*
+ * The read buffer and the page counter descriptions are placed in,
+ * resident (touched): what the kernel reads and writes there while
+ * faults are on must not need memory to be faulted in.
+ */
 static int map_buffers(struct worker *w)
 {
-	w->rbuf = map_tries(READ_BUF + page_size, page_size, MAP_PRIVATE);
-	w->hwbuf = map_tries(2 * page_size, page_size, MAP_PRIVATE);
+	w->rbuf = map_guarded(READ_BUF + page_size, page_size, MAP_PRIVATE);
+	w->hwbuf = map_guarded(2 * page_size, page_size, MAP_PRIVATE);
 	if (w->rbuf == MAP_FAILED || w->hwbuf == MAP_FAILED)
 		return -1;
+	memset(w->rbuf, 0, READ_BUF);
+	memset(w->hwbuf, 0, page_size);
 	return 0;
 }
 
@@ -609,10 +729,13 @@ static void forget_fd(struct worker *w, int i)
 
 static void close_slot(struct worker *w, int i)
 {
-	int fd = w->fds[i].fd;
+	int fd = w->fds[i].fd, ret;
 
 	forget_fd(w, i);
-	if (close(fd))
+	faults_on(w);
+	ret = close(fd);
+	faults_off(w);
+	if (ret)
 		fail(w, "close(%d) of an open counter fd = -1 errno %d",
 		     fd, errno);
 }
@@ -1072,7 +1195,10 @@ static void op_open(struct worker *w)
 	else
 		random_open_args(w, &a);
 
+	faults_on(w);
 	fd = sys_perf_counter_open(a.addr, a.pid, a.cpu, a.group, a.flags);
+	err = errno;
+	faults_off(w);
 	if (fd >= 0) {
 		count_open_ok();
 		slot.fd = fd;
@@ -1095,7 +1221,6 @@ static void op_open(struct worker *w)
 		add_fd(w, &slot);
 		return;
 	}
-	err = errno;
 	if (open_errno_ok(err))
 		return;
 	describe_hw(&a.hw, desc, sizeof(desc));
@@ -1129,21 +1254,26 @@ static struct target pick_target(struct worker *w)
 	return t;
 }
 
-static void set_nonblock(int fd, int on)
+static void set_nonblock(struct worker *w, int fd, int on)
 {
-	int fl = fcntl(fd, F_GETFL);
+	int fl;
 
-	if (fl < 0)
-		return;
-	fl = on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK;
-	fcntl(fd, F_SETFL, fl);
+	faults_on(w);
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+	faults_off(w);
 }
 
-static int readable_now(int fd)
+static int readable_now(struct worker *w, int fd)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int ret;
 
-	return poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN);
+	faults_on(w);
+	ret = poll(&pfd, 1, 0);
+	faults_off(w);
+	return ret == 1 && (pfd.revents & POLLIN);
 }
 
 /* The buffer a read goes to; *good if it is valid for READ_BUF bytes. */
@@ -1236,13 +1366,15 @@ static void op_read(struct worker *w)
 	if (may_block && !w->has_timer)
 		return;
 	if (mode == 1)
-		set_nonblock(t.fd, 1);
-	if (mode == 2 && !readable_now(t.fd))
+		set_nonblock(w, t.fd, 1);
+	if (mode == 2 && !readable_now(w, t.fd))
 		return;
 	if (may_block)
 		guard_set(w, READ_GUARD_NS);
+	faults_on(w);
 	ret = read(t.fd, buf, size);
 	err = errno;
+	faults_off(w);
 	if (may_block)
 		guard_set(w, 0);
 	check_read(w, &t, buf, good, size, ret, err);
@@ -1254,7 +1386,9 @@ static void op_nonblock(struct worker *w)
 
 	if (w->nfds && chance(w, 90))
 		fd = w->fds[rnd_below(w, w->nfds)].fd;
+	faults_on(w);
 	fl = fcntl(fd, F_GETFL);
+	faults_off(w);
 	if (fl < 0)
 		return;
 	switch (rnd_below(w, 3)) {
@@ -1268,7 +1402,9 @@ static void op_nonblock(struct worker *w)
 		fl ^= O_NONBLOCK;
 		break;
 	}
+	faults_on(w);
 	fcntl(fd, F_SETFL, fl);
+	faults_off(w);
 }
 
 /*
@@ -1342,8 +1478,10 @@ static void op_ioctl(struct worker *w)
 	char name[24];
 	int ret, err;
 
+	faults_on(w);
 	ret = ioctl(t.fd, cmd, arg);
 	err = errno;
+	faults_off(w);
 	if (ret < 0) {
 		count_errno(ERRS_IOCTL, err);
 		if (!errno_in(err, ioctl_errnos, ARRAY_SIZE(ioctl_errnos))) {
@@ -1384,14 +1522,23 @@ static void op_poll(struct worker *w)
 		pfd[i].revents = 0;
 	}
 	if (chance(w, 50)) {
-		ret = poll(chance(w, 3) ? NULL : pfd, n, rnd_below(w, 2));
+		struct pollfd *p = chance(w, 3) ? NULL : pfd;
+		int timeout = rnd_below(w, 2);
+
+		faults_on(w);
+		ret = poll(p, n, timeout);
+		err = errno;
+		faults_off(w);
 	} else {
 		ts.tv_sec = 0;
 		ts.tv_nsec = rnd_below(w, 200000);
+		faults_on(w);
 		ret = ppoll(pfd, n, &ts, NULL);
+		err = errno;
+		faults_off(w);
 	}
-	err = errno;
 	if (ret < 0) {
+		count_errno(ERRS_POLL, err);
 		if (!errno_in(err, poll_errnos, ARRAY_SIZE(poll_errnos)))
 			fail(w, "poll of %u fds = -1 %s", n,
 			     errno_name(err, name, sizeof(name)));
@@ -1408,12 +1555,18 @@ static void op_prctl(struct worker *w)
 	int option = chance(w, 50) ? PR_TASK_PERF_COUNTERS_DISABLE :
 				     PR_TASK_PERF_COUNTERS_ENABLE;
 	unsigned long a = rnd(w), b = rnd(w);
+	int ret;
 
 	if (chance(w, 10)) {
+		faults_on(w);
 		prctl(option, a, b, a, b);
+		faults_off(w);
 		return;
 	}
-	if (prctl(option, 0, 0, 0, 0))
+	faults_on(w);
+	ret = prctl(option, 0, 0, 0, 0);
+	faults_off(w);
+	if (ret)
 		fail(w, "prctl(%d, 0, 0, 0, 0) = -1 errno %d", option, errno);
 }
 
@@ -1424,12 +1577,26 @@ static void op_close(struct worker *w)
 	close_slot(w, chance(w, 30) ? 0 : rnd_below(w, w->nfds));
 }
 
+/* dup() or dup2() with faults on: its result, its errno counted. */
+static int dup_faulted(struct worker *w, int fd, int fd2)
+{
+	int ret;
+
+	faults_on(w);
+	ret = fd2 < 0 ? dup(fd) : dup2(fd, fd2);
+	faults_off(w);
+	if (ret < 0)
+		count_errno(ERRS_DUP, errno);
+	return ret;
+}
+
 static void op_dup(struct worker *w)
 {
 	int i, j, fd;
 
 	if (!w->nfds || chance(w, 10)) {
-		fd = dup(chance(w, 50) ? devnull_fd : w->closed_fd);
+		fd = dup_faulted(w, chance(w, 50) ? devnull_fd : w->closed_fd,
+				 -1);
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -1437,7 +1604,7 @@ static void op_dup(struct worker *w)
 	if (chance(w, 60)) {
 		make_room(w);
 		i = rnd_below(w, w->nfds);
-		fd = dup(w->fds[i].fd);
+		fd = dup_faulted(w, w->fds[i].fd, -1);
 		if (fd >= 0)
 			add_dup(w, i, fd);
 		return;
@@ -1445,7 +1612,7 @@ static void op_dup(struct worker *w)
 	i = rnd_below(w, w->nfds);
 	j = rnd_below(w, w->nfds);
 	fd = w->fds[j].fd;
-	if (dup2(w->fds[i].fd, fd) >= 0) {
+	if (dup_faulted(w, w->fds[i].fd, fd) >= 0) {
 		w->fds[j] = w->fds[i];
 		w->fds[j].fd = fd;
 	}
@@ -1514,35 +1681,18 @@ static void read_kid_failures(struct kid *k)
 }
 
 /*
- * Under fault injection (the harness marks this task make-it-fail once
- * it has started) any allocation of the tasks it forks may fail: a
- * child that dies in exec or in libc's start-up is what was asked for,
- * not a finding. The kernel's own reports are in its log.
+ * A child's end: any signal but the worker's own SIGKILL, and any exit
+ * status but 0, is a failure, with faults injected or not.
  */
-static int injected_faults;
-
-static int read_make_it_fail(void)
-{
-	FILE *f = fopen("/proc/self/make-it-fail", "r");
-	int on = 0;
-
-	if (f) {
-		if (fscanf(f, "%d", &on) != 1)
-			on = 0;
-		fclose(f);
-	}
-	return on;
-}
-
 static void kid_done(struct kid *k, int status)
 {
-	if (injected_faults &&
-	    (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status))))
-		__atomic_fetch_add(&shared->injected_deaths, 1, __ATOMIC_RELAXED);
-	else if (WIFSIGNALED(status) &&
-		 !(k->killed && WTERMSIG(status) == SIGKILL))
+	if (WIFSIGNALED(status) &&
+	    !(k->killed && WTERMSIG(status) == SIGKILL))
 		fail_at(k->who, "child %d killed by signal %d (%s)", (int)k->pid,
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == KID_NO_MIF)
+		fail_at(k->who, "child %d could not turn its injected faults off",
+			(int)k->pid);
 	else if (WIFEXITED(status) && WEXITSTATUS(status))
 		fail_at(k->who, "child %d exited with status %d", (int)k->pid,
 			WEXITSTATUS(status));
@@ -1613,19 +1763,33 @@ enum kid_kind {
 	KID_EXEC,	/* execs this program to make a few calls */
 };
 
-/* In a forked child: only async-signal-safe work until it execs. */
+/*
+ * In a forked child: only async-signal-safe work until it execs. Its
+ * faults are first turned off, through a make-it-fail of its own, if
+ * it was forked with them on (@faulted) or is to make calls with them.
+ */
 static void run_kid(struct worker *w, int kind, uint64_t seed,
-		    unsigned int nops, int pipe_wr, const char *who)
+		    unsigned int nops, int pipe_wr, const char *who,
+		    int faulted)
 {
 	char seed_arg[24], orders[WHO_LEN];
+	int fd = -1;
 
+	if (injected_faults && (faulted || kind == KID_OPS)) {
+		fd = open_make_it_fail(MIF_TRIES);
+		if (fd < 0 || write_make_it_fail(fd, 0))
+			_exit(KID_NO_MIF);
+	}
+	if (w->mif_fd >= 0)
+		close(w->mif_fd);	/* the forking thread's */
+	w->mif_fd = fd;
 	if (kind == KID_EXIT)
 		_exit(0);
 	if (kind == KID_EXEC) {
 		snprintf(seed_arg, sizeof(seed_arg), "%llu",
 			 (unsigned long long)seed);
-		snprintf(orders, sizeof(orders), "%u:%d:%.*s", nops, pipe_wr,
-			 TAG_LEN - 1, who);
+		snprintf(orders, sizeof(orders), "%u:%d:%d:%.*s", nops,
+			 pipe_wr, injected_faults, TAG_LEN - 1, who);
 		execl("/proc/self/exe", "pc_fuzz", "-s", seed_arg, "-x", orders,
 		      (char *)NULL);
 		_exit(0);	/* no /proc: nothing to test */
@@ -1641,12 +1805,31 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	_exit(0);
 }
 
+/*
+ * Has this thread counters on itself that a fork copies? Half its forks
+ * are then made with faults on, to exercise the copying: a fork makes
+ * hundreds of allocations, and at 2% each nearly every one so fails
+ * (413 of 453 in a 150 s run), so the other half, without, are what
+ * gives children holding the copies.
+ */
+static int holds_inherited(struct worker *w)
+{
+	pid_t tid = this_tid();
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].inherit && w->fds[i].task == tid)
+			return 1;
+	return 0;
+}
+
 static void op_fork(struct worker *w)
 {
 	unsigned int r = rnd_below(w, 100);
 	unsigned int nops = 1 + rnd_below(w, KID_MAX_OPS);
 	int kind = r < 25 ? KID_EXIT : r < 75 ? KID_OPS : KID_EXEC;
 	int killed = chance(w, 15), pipefd[2] = { -1, -1 };
+	int faulted = holds_inherited(w) && chance(w, 50), err;
 	uint64_t seed = rnd(w);
 	char who[WHO_LEN];
 	pid_t pid;
@@ -1659,12 +1842,18 @@ static void op_fork(struct worker *w)
 		fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
 	}
 	fflush(stdout);
+	if (faulted)
+		faults_on(w);
 	pid = fork();
+	err = errno;
 	if (pid == 0)
-		run_kid(w, kind, seed, nops, pipefd[1], who);
+		run_kid(w, kind, seed, nops, pipefd[1], who, faulted);
+	if (faulted)
+		faults_off(w);
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
 	if (pid < 0) {
+		count_errno(ERRS_FORK, err);
 		if (pipefd[0] >= 0)
 			close(pipefd[0]);
 		return;
@@ -1690,8 +1879,10 @@ static void helper_open(struct helper *h, uint64_t r)
 		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID;
 	}
 	hw.read_format = (r >> 24) & 3;
+	set_faults(&h->mif_fd, 1, h->who);
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	err = errno;
+	set_faults(&h->mif_fd, 0, h->who);
 	if (fd < 0) {
 		if (!open_errno_ok(err))
 			fail_at(h->who, "thread's perf_counter_open(config %#llx, pid 0) = -1 %s",
@@ -1711,11 +1902,23 @@ static void helper_open(struct helper *h, uint64_t r)
 	h->slot.leader = 1;
 }
 
+/*
+ * Started with faults off (its creator's, at the clone); with a
+ * make-it-fail of its own to turn them on around its perf_counter
+ * calls.
+ */
 static void *helper_main(void *arg)
 {
 	struct helper *h = arg;
 	uint64_t r = splitmix64(&h->rng);
 
+	h->mif_fd = -1;
+	if (injected_faults && r % 4 >= 2) {
+		touch_stack();
+		h->mif_fd = open_make_it_fail(1);
+		if (h->mif_fd < 0)
+			fail_at(h->who, "thread's make-it-fail: errno %d", errno);
+	}
 	switch (r % 4) {
 	case 0:
 		pc_spin((r >> 8) % 100000);
@@ -1727,10 +1930,14 @@ static void *helper_main(void *arg)
 		helper_open(h, r);
 		break;
 	default:
+		set_faults(&h->mif_fd, 1, h->who);
 		prctl((r >> 8) & 1 ? PR_TASK_PERF_COUNTERS_ENABLE :
 				     PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0);
+		set_faults(&h->mif_fd, 0, h->who);
 		break;
 	}
+	if (h->mif_fd >= 0)
+		close(h->mif_fd);
 	return NULL;
 }
 
@@ -1867,19 +2074,32 @@ static void run_ops(struct worker *w, unsigned long max)
 	}
 }
 
+/* @w zeroed by hand: its pages resident (the ioctl argument is in it). */
 static int setup_worker(struct worker *w, int proc, int thread)
 {
+	memset(w, 0, sizeof(*w));
 	w->proc = proc;
 	w->thread = thread;
-	w->rng = worker_seed(opt_seed, proc, thread, worker_gen);
+	w->rng = worker_seed(opt_seed, proc, thread);
 	w->closed_fd = -1;
+	w->mif_fd = -1;
 	w->last_kid = target_pid;
-	if (worker_gen)
-		snprintf(w->tag, sizeof(w->tag), "w%d.%d/%u", proc, thread,
-			 worker_gen);
-	else
-		snprintf(w->tag, sizeof(w->tag), "w%d.%d", proc, thread);
+	snprintf(w->tag, sizeof(w->tag), "w%d.%d", proc, thread);
 	return map_buffers(w);
+}
+
+/*
+ * The thread's make-it-fail, where the run injects: opened with faults
+ * off (this thread's and its creator's), so it cannot fail by injection.
+ */
+static void worker_faults_init(struct worker *w)
+{
+	if (!injected_faults)
+		return;
+	w->mif_fd = open_make_it_fail(1);
+	if (w->mif_fd < 0)
+		fail_at(w->tag, "its make-it-fail: errno %d: no faults injected",
+			errno);
 }
 
 static void *worker_main(void *arg)
@@ -1888,6 +2108,8 @@ static void *worker_main(void *arg)
 	int i;
 
 	__atomic_store_n(&worker_tids[w->thread], this_tid(), __ATOMIC_RELAXED);
+	touch_stack();
+	worker_faults_init(w);
 	guard_init(w);
 	run_ops(w, ULONG_MAX);
 	for (i = 0; i < MAX_HELPERS; i++)
@@ -1897,6 +2119,8 @@ static void *worker_main(void *arg)
 		while (w->nfds)
 			close_slot(w, w->nfds - 1);
 	guard_fini(w);
+	if (w->mif_fd >= 0)
+		close(w->mif_fd);
 	return NULL;
 }
 
@@ -1945,7 +2169,7 @@ static void run_worker_process(int proc, pid_t top)
 	int started[MAX_THREADS] = { 0 }, ready[MAX_THREADS] = { 0 };
 	struct worker *w;
 	char who[16];
-	int t;
+	int t, err;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != top)
@@ -1956,9 +2180,7 @@ static void run_worker_process(int proc, pid_t top)
 	start_target();
 	w = calloc(opt_threads, sizeof(*w));
 	if (!w) {
-		if (!injected_faults)
-			fail_at(who, "out of memory for %d workers",
-				opt_threads);
+		fail_at(who, "out of memory for %d workers", opt_threads);
 		stop_target(who);
 		_exit(0);
 	}
@@ -1966,14 +2188,16 @@ static void run_worker_process(int proc, pid_t top)
 		ready[t] = !setup_worker(&w[t], proc, t);
 		/* Without its guard pages a worker's EFAULT checks are void. */
 		if (!ready[t]) {
-			if (!injected_faults)
-				fail_at(who, "no memory for worker %d's buffers",
-					t);
+			fail_at(who, "no memory for worker %d's buffers", t);
 			continue;
 		}
-		if (t)
-			started[t] = !pthread_create(&threads[t], NULL,
-						     worker_main, &w[t]);
+		if (!t)
+			continue;
+		err = pthread_create(&threads[t], NULL, worker_main, &w[t]);
+		started[t] = !err;
+		if (err)
+			fail_at(who, "worker thread %d not started: errno %d",
+				t, err);
 	}
 	if (ready[0])
 		worker_main(&w[0]);
@@ -1985,21 +2209,37 @@ static void run_worker_process(int proc, pid_t top)
 	_exit(0);
 }
 
-/* "pc_fuzz -s SEED -x N:FD:WHO": an exec'd child's few calls. */
+/*
+ * "pc_fuzz -s SEED -x N:FD:F:WHO": an exec'd child's few calls, with
+ * faults injected around them if F is 1. It was exec'd with its faults
+ * off: nothing of its start can fail by injection.
+ */
 static int run_exec_child(void)
 {
 	char who[TAG_LEN];
 	unsigned int nops;
 	struct worker *w;
-	int fd;
+	int fd, inject;
 
-	if (sscanf(opt_exec_child, "%u:%d:%47[^\n]", &nops, &fd, who) != 3)
+	if (sscanf(opt_exec_child, "%u:%d:%d:%47[^\n]", &nops, &fd, &inject,
+		   who) != 4)
 		return 2;
 	fail_fd = fd;
 	shared = calloc(1, sizeof(*shared));
 	w = calloc(1, sizeof(*w));
-	if (!shared || !w)
+	if (!shared || !w) {
+		fail_at(who, "exec'd child: out of memory");
 		return 0;
+	}
+	memset(w, 0, sizeof(*w));
+	w->mif_fd = -1;
+	if (inject) {
+		touch_stack();
+		w->mif_fd = open_make_it_fail(1);
+		if (w->mif_fd < 0)
+			fail_at(who, "exec'd child's make-it-fail: errno %d",
+				errno);
+	}
 	shared->max_calls = nops;
 	deadline_ns = now_ns() + EXEC_CHILD_S * NSEC_PER_SEC;
 	install_signals();
@@ -2010,8 +2250,10 @@ static int run_exec_child(void)
 	w->closed_fd = -1;
 	w->last_kid = target_pid;
 	snprintf(w->tag, sizeof(w->tag), "%s", who);
-	if (map_buffers(w))
+	if (map_buffers(w)) {
+		fail_at(who, "exec'd child: no memory for its buffers");
 		return 0;
+	}
 	guard_init(w);
 	run_ops(w, nops);
 	return 0;
@@ -2028,20 +2270,13 @@ static int index_of(const pid_t *pids, int n, pid_t pid)
 	return -1;
 }
 
-/* 1 if worker @proc should be started again (see supervise()). */
-static int worker_done(int proc, pid_t pid, int status)
+/*
+ * A worker process's end: a signal or an exit status other than 0 is a
+ * failure, with faults injected or not (the top process sends none
+ * before the watchdog's).
+ */
+static void worker_done(int proc, pid_t pid, int status)
 {
-	/*
-	 * With allocations failing the C library may not survive: a stack
-	 * that cannot grow is SIGSEGV, and glibc's thread exit has been
-	 * seen to abort in free(). The kernel's part is judged by its log.
-	 */
-	if (injected_faults && WIFSIGNALED(status)) {
-		__atomic_fetch_add(&shared->injected_worker_deaths, 1,
-				   __ATOMIC_RELAXED);
-		kill(-pid, SIGKILL);
-		return 1;
-	}
 	if (WIFSIGNALED(status)) {
 		fail_at("top", "worker w%d (pid %d) killed by signal %d (%s)",
 			proc, (int)pid, WTERMSIG(status),
@@ -2051,51 +2286,20 @@ static int worker_done(int proc, pid_t pid, int status)
 		fail_at("top", "worker w%d (pid %d) exited with status %d",
 			proc, (int)pid, WEXITSTATUS(status));
 	}
-	return 0;
-}
-
-/* Turn this task's injected faults on or off; 0, or -1 (not root). */
-static int set_make_it_fail(int on)
-{
-	int fd = open("/proc/self/make-it-fail", O_WRONLY);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, on ? "1" : "0", 1) == 1;
-	close(fd);
-	return ok ? 0 : -1;
 }
 
 /*
- * Fork the @gen'th process of worker @proc: 0 at the start, more when
- * one died of injected faults. Its pid, or 0 if fork failed.
- *
- * Under injected faults it is the workers that are under test, not the
- * top process's forks of them: a fork makes hundreds of allocations,
- * and on the sanitizer kernel, at 2% each, a hundred forks of each of
- * the three workers all failed once. The top process turns its own
- * faults off for the fork, where it may (CAP_SYS_RESOURCE), and the
- * worker turns them on again before it does anything; else it retries.
+ * Fork worker @proc, faults off (the top process never has them): its
+ * pid, or 0 if fork failed.
  */
-static pid_t start_worker(int proc, unsigned int gen)
+static pid_t start_worker(int proc)
 {
-	int tries = injected_faults ? 100 : 1;
-	int held = injected_faults && !set_make_it_fail(0);
 	pid_t top = getpid(), pid;
 
-	do {
-		fflush(NULL);
-		pid = fork();
-	} while (pid < 0 && errno == ENOMEM && --tries && !usleep(10000));
-	if (pid == 0) {
-		if (held && set_make_it_fail(1))
-			_exit(111);	/* cannot happen: it just could */
-		worker_gen = gen;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
 		run_worker_process(proc, top);
-	}
-	if (held && set_make_it_fail(1))
-		fail_at("top", "make-it-fail could not be set again");
 	if (pid < 0) {
 		fail_at("top", "fork of worker w%d: errno %d", proc, errno);
 		return 0;
@@ -2242,7 +2446,6 @@ static void report_hang(pid_t *pids, int n, uint64_t start)
 static void supervise(pid_t *pids, int n, uint64_t start)
 {
 	uint64_t hang_ns = deadline_ns + WATCHDOG_S * NSEC_PER_SEC;
-	unsigned int gens[MAX_PROCS] = { 0 }, restarts = 0;
 	int alive = 0, i, status;
 	pid_t pid;
 
@@ -2255,16 +2458,8 @@ static void supervise(pid_t *pids, int n, uint64_t start)
 			if (i < 0)
 				continue;
 			pids[i] = 0;
-			/*
-			 * A worker killed by injected faults is started
-			 * again while calls and time are left, so the run
-			 * makes the calls it was asked for.
-			 */
-			if (worker_done(i, pid, status) &&
-			    restarts < MAX_RESTARTS && !stopped())
-				pids[i] = start_worker(i, ++gens[i]);
-			restarts += pids[i] > 0;
-			alive -= !pids[i];
+			alive--;
+			worker_done(i, pid, status);
 			continue;
 		}
 		if (pid < 0 && errno != EINTR)
@@ -2317,25 +2512,23 @@ static void set_fd_cap(int threads)
 	    rl.rlim_cur < LONG_MAX)
 		room = rl.rlim_cur;
 	room -= 16 + 2 * MAX_KIDS;
-	room = room / threads - MAX_HELPERS;
+	/* less its make-it-fail, and its helpers' counters and theirs */
+	room = room / threads - 1 - 2 * MAX_HELPERS;
 	fd_cap = room < 2 ? 2 : room > MAX_FDS ? MAX_FDS : room;
 }
 
-/* Can a task-clock counter be opened on this task? *err if not. */
 /*
- * Does perf_counter_open() work here? ENOMEM is retried: under fault
- * injection the probe may be the first call to fail.
+ * Can a task-clock counter be opened on this task? *err if not. The top
+ * process has no faults: the probe cannot fail by injection.
  */
 static int probe_syscall(int *err)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
-	int fd, tries = 100;
+	int fd;
 
 	hw.exclude_kernel = 1;		/* as anyone may, at any paranoia */
-	do {
-		fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
-		*err = errno;
-	} while (fd < 0 && *err == ENOMEM && --tries);
+	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	*err = errno;
 	if (fd < 0)
 		return 0;
 	close(fd);
@@ -2372,22 +2565,100 @@ static unsigned long print_counts(void)
 }
 
 /*
+ * Before anything else, the top process's faults off for good (see the
+ * top of the file): its make-it-fail is opened while /init has not
+ * marked it yet, then its first perf_counter_open() is one that fails
+ * before it allocates, where /init marks it. 1 if its flag was on (the
+ * run injects), 0 if not or if this kernel has no make-it-fail, -1
+ * (errno) if it is on and cannot be turned off.
+ */
+static int top_faults_off(void)
+{
+	int fd = open_make_it_fail(MIF_TRIES), on, err = 0;
+	char c = 0;
+
+	sys_perf_counter_open(NULL, 0, -1, -1, 1);
+	if (fd < 0)
+		return 0;
+	on = pread(fd, &c, 1, 0) == 1 && c == '1';
+	if (on && write_make_it_fail(fd, 0))
+		err = errno;
+	close(fd);
+	errno = err;
+	return err ? -1 : on;
+}
+
+#define FAILSLAB_TIMES	"/sys/kernel/debug/failslab/times"
+#define FAIL_PAGE_TIMES	"/sys/kernel/debug/fail_page_alloc/times"
+
+/*
+ * The failures the injector has left to make, failslab's and
+ * fail_page_alloc's: each counts down as it fails an allocation (/init
+ * starts them at INT_MAX). -1 if not known: unlimited, or no debugfs.
+ */
+static long long faults_left(void)
+{
+	static const char * const files[] = { FAILSLAB_TIMES, FAIL_PAGE_TIMES };
+	long long sum = 0, n;
+	char buf[32], *end;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		read_proc(files[i], buf, sizeof(buf));
+		n = strtoll(buf, &end, 10);
+		if (end == buf || n < 0)
+			return -1;
+		sum += n;
+	}
+	return sum;
+}
+
+/*
+ * What injection did, into @what, and a failure if, over MIN_FAULTED
+ * or more calls with faults on, it failed no allocation, or neither
+ * perf_counter_open() nor ioctl() saw ENOMEM (theirs are perf_counter's
+ * own allocations; poll()'s, dup()'s and fork()'s are mostly the rest
+ * of the kernel's): it did not reach perf_counter. @faults: the faults
+ * injected, or -1 if not known.
+ */
+static void check_injection(long long faults, char *what, size_t len)
+{
+	unsigned long calls = shared->faulted_calls;
+	unsigned long (*e)[MAX_ERRNO] = shared->errnos;
+	char injected[32] = "unknown";
+
+	if (faults >= 0)
+		snprintf(injected, sizeof(injected), "%lld", faults);
+	snprintf(what, len, "%lu calls with faults on, %s faults injected, ENOMEM from open %lu ioctl %lu poll %lu dup %lu fork %lu",
+		 calls, injected, e[ERRS_OPEN][ENOMEM], e[ERRS_IOCTL][ENOMEM],
+		 e[ERRS_POLL][ENOMEM], e[ERRS_DUP][ENOMEM],
+		 e[ERRS_FORK][ENOMEM]);
+	printf("# fault injection: %s\n", what);
+	if (calls >= MIN_FAULTED &&
+	    (!faults || !(e[ERRS_OPEN][ENOMEM] + e[ERRS_IOCTL][ENOMEM])))
+		fail_at("top", "fault injection did not reach perf_counter: %s",
+			what);
+}
+
+/*
  * The verdict. Where perf_counter_open() is there, a task-clock counter
  * on self opens: if the probe failed, the number is unused (ENOSYS) or
  * is another system call's (cachestat() on Linux 6.5 and later), and
  * the calls made say nothing about perf_counter.
  */
-static int report(int probe_ok, int probe_err)
+static int report(int probe_ok, int probe_err, long long faults)
 {
 	unsigned long total = print_counts();
 	unsigned long long seed = opt_seed;
-	unsigned int nfails = shared->nfails, i;
 	int available = probe_ok && !shared->no_syscall;
-	char name[24];
+	char name[24], what[192] = "", with[200] = "";
+	unsigned int nfails, i;
 
-	if (injected_faults)
-		printf("# died of injected faults: %lu children, %lu workers\n",
-		       shared->injected_deaths, shared->injected_worker_deaths);
+	if (injected_faults) {
+		check_injection(faults, what, sizeof(what));
+		snprintf(with, sizeof(with), "; %s", what);
+	}
+	nfails = shared->nfails;
 	if (nfails > MAX_FAILS)
 		printf("# %u failures, the first %d follow the result\n",
 		       nfails, MAX_FAILS);
@@ -2398,11 +2669,11 @@ static int report(int probe_ok, int probe_err)
 				  errno_name(probe_err, name, sizeof(name)),
 		       total, opt_procs, seed);
 	else if (nfails)
-		printf("not ok 1 pc_fuzz: %lu calls, %d processes, seed %llu: %u failures\n",
-		       total, opt_procs, seed, nfails);
+		printf("not ok 1 pc_fuzz: %lu calls, %d processes, seed %llu%s: %u failures\n",
+		       total, opt_procs, seed, with, nfails);
 	else
-		printf("ok 1 pc_fuzz: %lu calls, %d processes, seed %llu\n",
-		       total, opt_procs, seed);
+		printf("ok 1 pc_fuzz: %lu calls, %d processes, seed %llu%s\n",
+		       total, opt_procs, seed, with);
 	for (i = 0; i < nfails && i < MAX_FAILS; i++)
 		printf("# %s\n", shared->fails[i]);
 	fflush(stdout);
@@ -2518,6 +2789,7 @@ int main(int argc, char **argv)
 {
 	pid_t pids[MAX_PROCS] = { 0 };
 	int p, probe_ok, probe_err;
+	long long faults_before = -1, faults = -1, faults_after;
 	uint64_t start;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -2534,18 +2806,26 @@ int main(int argc, char **argv)
 		set_fd_cap(1);
 		return run_exec_child();
 	}
+	injected_faults = top_faults_off();
+	if (injected_faults < 0) {
+		printf("TAP version 13\n1..1\n");
+		printf("not ok 1 pc_fuzz: make-it-fail is on and cannot be turned off (errno %d)\n",
+		       errno);
+		return 1;
+	}
+	if (injected_faults)
+		faults_before = faults_left();
 	set_fd_cap(opt_threads);
 	probe_ok = probe_syscall(&probe_err);
 	print_header(probe_ok, probe_err);
-	injected_faults = read_make_it_fail();
 	if (injected_faults)
-		printf("# fault injection on: children that die of it are counted, not failures\n");
+		printf("# fault injection: on, only around the calls that exercise perf_counter; no death is excused\n");
 	find_hotplug_cpus();
 	check_hotplug(probe_ok);
 	if (opt_hotplug)
 		printf("# -H: %d CPUs go offline and online\n", nr_hotplug);
 
-	shared = map_tries(sizeof(*shared), 0, MAP_SHARED);
+	shared = map_guarded(sizeof(*shared), 0, MAP_SHARED);
 	if (shared == MAP_FAILED) {
 		printf("not ok 1 pc_fuzz: no shared memory (errno %d)\n", errno);
 		return 1;
@@ -2557,9 +2837,12 @@ int main(int argc, char **argv)
 	deadline_ns = start + opt_secs * NSEC_PER_SEC;
 
 	for (p = 0; p < opt_procs; p++)
-		pids[p] = start_worker(p, 0);
+		pids[p] = start_worker(p);
 	supervise(pids, opt_procs, start);
 	if (opt_hotplug)
 		restore_hotplug_cpus();
-	return report(probe_ok, probe_err);
+	faults_after = faults_before >= 0 ? faults_left() : -1;
+	if (faults_after >= 0)
+		faults = faults_before - faults_after;
+	return report(probe_ok, probe_err, faults);
 }
