@@ -195,7 +195,14 @@ static void close_while_children_exit(struct __test_metadata *_metadata,
 	TH_LOG("the kept counter: %llu faults for %llu pages",
 	       (unsigned long long)v, (unsigned long long)pages);
 	EXPECT_GE(v, pages);
-	EXPECT_LE(v, pages + (uint64_t)rounds * CHILDREN * PC_CHILD_FAULTS);
+	/*
+	 * Beyond the pages: this task's own faults as each round starts
+	 * its children (67 in all for 20 rounds on x86_64, the 7450 and
+	 * the 7400: the children share its memory and fault nothing else)
+	 * and, where they fork, each grandchild's copy-on-write and exit.
+	 */
+	EXPECT_LE(v, pages + (uint64_t)rounds * PC_OWN_FAULTS +
+		  (fork_more ? (uint64_t)rounds * CHILDREN * PC_CHILD_FAULTS : 0));
 	close(kept);
 	ASSERT_EQ(0, pc_objects_read(&o1));
 	EXPECT_SAME_OBJECTS(o0, o1);
@@ -266,7 +273,12 @@ TEST(a_closed_counters_copies_do_not_outlive_it)
 }
 
 #define GROUPS		16
-#define SHORT_CHILDREN	2000
+/*
+ * A fork of a task with sixteen inherited groups takes 4 to 17 ms under
+ * TCG: 500 of them span several hundred ticks, each a rotation. (2000
+ * took 34 s of an x86_64 boot for no more rotations that matter.)
+ */
+#define SHORT_CHILDREN	500
 
 /*
  * Sixteen inherited groups, one of them exclusive, so the tick rotates
