@@ -292,6 +292,7 @@ struct race {
 	uint64_t	last;		/* the highest value read */
 	unsigned long	reads, drops;
 	uint64_t	drop_from, drop_to;	/* the first drop */
+	int		threaded;	/* another thread runs meanwhile */
 };
 
 /* A group of two inherited page fault counters, both counting from now. */
@@ -353,7 +354,14 @@ static void race_check(struct __test_metadata *_metadata, struct race *r)
 				      (unsigned long long)r->drop_to);
 	EXPECT_GE(leader, r->last);
 	EXPECT_EQ(member, leader);
-	EXPECT_CHILD_PAGES(leader, RACE_FORKS * RACE_PAGES, RACE_FORKS);
+	/*
+	 * A fork while another thread of this task runs costs about twice
+	 * the faults (measured: 16.6 to 17.5 a fork against 7.3 to 9.2 on
+	 * x86_64, the 7450 and the sanitizer kernel), so it is allowed two
+	 * children's worth.
+	 */
+	EXPECT_CHILD_PAGES(leader, RACE_FORKS * RACE_PAGES,
+			   RACE_FORKS * (r->threaded ? 2 : 1));
 	close(r->member);
 	close(r->leader);
 }
@@ -410,6 +418,7 @@ TEST(another_threads_reads_as_copies_come_and_go)
 	pthread_t reader;
 	pid_t pid;
 
+	r.threaded = 1;
 	ASSERT_EQ(0, pthread_create(&reader, NULL, race_reader, &r));
 	ASSERT_EQ(0, race_open(&r));
 	__atomic_store_n(&r.go, 1, __ATOMIC_RELEASE);
