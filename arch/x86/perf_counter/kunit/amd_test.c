@@ -12,7 +12,7 @@
 #include "../amd.h"
 
 /* PerfCntrGlobalCtl with the six core counters enabled */
-#define AMD_ALL_SIX	0x3fULL
+#define AMD_ALL_SIX	(MSRM_AMD_GLOBAL_CTR(6) - 1)
 
 /* A workload whose kinds all differ, so that a count says which it is. */
 static const struct pc_model_work amd_work = {
@@ -180,9 +180,9 @@ static void amd_six_core_counters_count_at_once(struct kunit *test)
 					    "%s counter %u", p->x86.pmu.name, i);
 			KUNIT_EXPECT_EQ(test, c[i]->hw.place.idx, i);
 			KUNIT_EXPECT_EQ(test, pc_x86_ctr_msr(&p->x86, i),
-					AMD_CORE_CTR0 + 2 * i);
+					MSRM_AMD_PERF_CTR(i));
 			KUNIT_EXPECT_EQ(test, p->x86.ctl_msr(i),
-					AMD_CORE_CTL0 + 2 * i);
+					MSRM_AMD_PERF_CTL(i));
 		}
 		pc_msr_model_work(m, &amd_work, true);
 		for (i = 0; i < AMD_NR_CORE; i++) {
@@ -211,9 +211,9 @@ static void amd_f15h_fp_and_cycle_events_keep_to_their_counters(struct kunit *te
 	unsigned int i;
 
 	/* The model: FP ops asked of counter 0, cycles of 4, count nothing. */
-	m->sel[0] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x0100;
-	m->sel[4] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x0076;
-	m->sel[3] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x0100;	/* control */
+	m->sel[0] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x0100;
+	m->sel[4] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x0076;
+	m->sel[3] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x0100;	/* control */
 	pc_msr_model_work(m, &amd_work, false);
 	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
 	KUNIT_EXPECT_EQ(test, m->ctr[4], 0);
@@ -366,7 +366,7 @@ static void amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken(struct ku
 	struct perf_counter *c;
 
 	/* The model: a counter enabled in its PERF_CTL alone counts nothing. */
-	m->sel[2] = PC_EVNTSEL_EN | PC_EVNTSEL_USR | 0x76;
+	m->sel[2] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_USR | 0x76;
 	pc_msr_model_work(m, &amd_work, true);
 	KUNIT_EXPECT_EQ(test, m->ctr[2], 0);
 

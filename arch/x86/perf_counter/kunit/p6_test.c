@@ -239,12 +239,12 @@ static void p6_evntsel0_enable_bit_gates_counter_1_alone(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
 	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 1);
-	KUNIT_EXPECT_TRUE(test, m->sel[0] & PC_EVNTSEL_EN);
-	KUNIT_EXPECT_FALSE(test, m->sel[1] & PC_EVNTSEL_EN);
+	KUNIT_EXPECT_TRUE(test, m->sel[0] & MSRM_EVNTSEL_EN);
+	KUNIT_EXPECT_FALSE(test, m->sel[1] & MSRM_EVNTSEL_EN);
 
 	/* Counter 1 alone: EVNTSEL0 enables it and counts nothing itself. */
 	pc_hw_cpu_del(&m->cpuc, a);
-	KUNIT_EXPECT_EQ(test, m->sel[0], PC_EVNTSEL_EN);
+	KUNIT_EXPECT_EQ(test, m->sel[0], MSRM_EVNTSEL_EN);
 	KUNIT_EXPECT_EQ(test, m->sel[1], b->hw.config);
 	m->ctr[0] = 0;
 	pc_msr_model_run(m, 100, true);
@@ -280,8 +280,8 @@ static void p6_constraints_move_counters_or_refuse(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 0);
 	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 1);
-	KUNIT_EXPECT_EQ(test, m->sel[0] & PC_EVNTSEL_EVENT, 0xc1);
-	KUNIT_EXPECT_EQ(test, m->sel[1] & PC_EVNTSEL_EVENT, 0x79);
+	KUNIT_EXPECT_EQ(test, m->sel[0] & MSRM_EVNTSEL_EVENT, 0xc1);
+	KUNIT_EXPECT_EQ(test, m->sel[1] & MSRM_EVNTSEL_EVENT, 0x79);
 	pc_msr_model_run(m, 500, false);
 	pc_hw_fold(&m->cpuc, a);
 	pc_hw_fold(&m->cpuc, b);
@@ -316,10 +316,10 @@ static void p6_exclude_user_and_kernel_clear_usr_and_os(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, a && b);
 	KUNIT_EXPECT_NULL(test, pc_model_counter(test, m, &none));
 
-	KUNIT_EXPECT_EQ(test, a->hw.config & (PC_EVNTSEL_USR | PC_EVNTSEL_OS),
-			PC_EVNTSEL_OS);
-	KUNIT_EXPECT_EQ(test, b->hw.config & (PC_EVNTSEL_USR | PC_EVNTSEL_OS),
-			PC_EVNTSEL_USR);
+	KUNIT_EXPECT_EQ(test, a->hw.config & (MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS),
+			MSRM_EVNTSEL_OS);
+	KUNIT_EXPECT_EQ(test, b->hw.config & (MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS),
+			MSRM_EVNTSEL_USR);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	pc_msr_model_run(m, 300, true);
@@ -631,8 +631,8 @@ static void p6_register_check_reads_evntsel0s_enable_bit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
 	KUNIT_EXPECT_EQ(test, m->ctr[1], 1234);
 	/* counter 1 counting for someone: EVNTSEL1 has the event */
-	m->sel[0] = PC_EVNTSEL_EN;
-	m->sel[1] = PC_EVNTSEL_USR | PC_EVNTSEL_OS | 0x79;
+	m->sel[0] = MSRM_EVNTSEL_EN;
+	m->sel[1] = MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS | 0x79;
 	KUNIT_EXPECT_FALSE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
 	KUNIT_EXPECT_EQ(test, m->ctr[1], 1234);
 	/* given back: free again */
@@ -655,8 +655,8 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 		hw = pc_hw_model_generic(id);
 		KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
-		KUNIT_EXPECT_TRUE(test, hwc.config & PC_EVNTSEL_INT);
-		KUNIT_EXPECT_FALSE(test, hwc.config & PC_EVNTSEL_EN);
+		KUNIT_EXPECT_TRUE(test, hwc.config & MSRM_EVNTSEL_INT);
+		KUNIT_EXPECT_FALSE(test, hwc.config & MSRM_EVNTSEL_EN);
 	}
 	hw = pc_hw_model_generic(PERF_HW_EVENTS_MAX);
 	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), -EINVAL);
@@ -723,7 +723,7 @@ static void p6_generic_events_count_what_they_name(struct kunit *test)
 	}
 	/* A code the part does not have counts nothing: 0x76 is AMD's. */
 	m->ctr[0] = 0;
-	m->sel[0] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x76;
+	m->sel[0] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x76;
 	pc_msr_model_work(m, &w, false);
 	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
