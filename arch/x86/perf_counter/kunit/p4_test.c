@@ -563,6 +563,100 @@ static void p4_each_generic_event_counts_what_it_names(struct kunit *test)
 	p4_free(m, c);
 }
 
+/*
+ * The driver's ESCR and CCCR bits against the SDM's, which the model
+ * spells itself (p4_model.h) where the driver has p4_regs.h. Retired
+ * instructions under each privilege filter: CRU_ESCR0 holds exactly
+ * event select 02h (bits 30:25), mask NBOGUSNTAG|NBOGUSTAG (24:9) and
+ * T0_USR (bit 2), T0_OS (3) or both, thread 1's bits (0, 1) clear; the
+ * counter's CCCR exactly ENABLE (12), ESCR select 4 (15:13),
+ * ACTIVE_THREAD 11b, any thread (17:16), and OVF_PMI_T0 (26). A raw
+ * event's compare (18), complement (19), threshold (23:20) and edge (24)
+ * and its ESCR word's tag value (8:5) and tag enable (4) land where the
+ * SDM has them; the CCCR bits the driver owns (ENABLE, ACTIVE_THREAD,
+ * FORCE_OVF, OVF_PMI_T0/T1, CASCADE, OVF) and the ESCR's thread bits are
+ * refused in a raw event, as are reserved bits. A driver bit out of the
+ * SDM's place (T0_USR and T0_OS swapped, OVF_PMI_T0 taken for T1) fails
+ * here.
+ */
+static void p4_driver_sets_exactly_the_escr_and_cccr_bits_the_sdm_names(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u64	mode;
+	} modes[] = {
+		{ false, false, P4M_ESCR_T0_USR | P4M_ESCR_T0_OS },
+		{ true, false, P4M_ESCR_T0_OS },
+		{ false, true, P4M_ESCR_T0_USR },
+	};
+	static const u64 cccr_owned[] = {
+		P4M_CCCR_ENABLE, BIT_ULL(16), BIT_ULL(17), P4M_CCCR_FORCE_OVF,
+		P4M_CCCR_OVF_PMI_T0, P4M_CCCR_OVF_PMI_T1, P4M_CCCR_CASCADE,
+		P4M_CCCR_OVF, BIT_ULL(0), BIT_ULL(11), BIT_ULL(28), BIT_ULL(29),
+	};
+	static const u64 escr_owned[] = {
+		P4M_ESCR_T0_USR, P4M_ESCR_T0_OS, P4M_ESCR_T1_USR,
+		P4M_ESCR_T1_OS, BIT_ULL(31), BIT_ULL(40),
+	};
+	const u64 on = P4M_CCCR_ENABLE | P4M_CCCR_OVF_PMI_T0 |
+		       FIELD_PREP(P4M_CCCR_ACTIVE_THREAD, P4M_ACTIVE_ANY);
+	/* instr_retired on CRU_ESCR1 by hand, with every field it may set */
+	const u64 cccr = p4m_cccr_select(4) | P4M_CCCR_COMPARE |
+			 P4M_CCCR_COMPLEMENT | P4M_CCCR_EDGE |
+			 FIELD_PREP(P4M_CCCR_THRESHOLD, 0xa);
+	const u64 raw_escr = p4m_escr_event(0x02, 0x1) | P4M_ESCR_TAG_ENABLE |
+			     FIELD_PREP(P4M_ESCR_TAG_VALUE, 0x5);
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw;
+	struct perf_counter *c;
+	unsigned int i, idx;
+	u64 word;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+		hw.exclude_user = modes[i].exclude_user;
+		hw.exclude_kernel = modes[i].exclude_kernel;
+		c = p4_counter(test, &hw, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+		KUNIT_ASSERT_EQ(test, c->hw.place.aux, CRU_ESCR0);
+		idx = c->hw.place.idx;
+		KUNIT_EXPECT_EQ_MSG(test, m->escr[CRU_ESCR0 - P4M_ESCR_FIRST],
+				    p4m_escr_event(0x02, 0x3) | modes[i].mode,
+				    "ESCR, filter %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, m->cccr[idx], p4m_cccr_select(4) | on,
+				    "CCCR %u, filter %u", idx, i);
+		p4_free(m, c);
+		KUNIT_EXPECT_EQ(test, m->cccr[idx], 0);
+		KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR0 - P4M_ESCR_FIRST], 0);
+	}
+
+	hw = pc_hw_model_raw(cccr | (u64)CRU_ESCR1 << 32);
+	word = raw_escr;
+	c = p4_counter(test, &hw, &word);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, c->hw.place.aux, CRU_ESCR1);
+	KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR1 - P4M_ESCR_FIRST],
+			raw_escr | P4M_ESCR_T0_USR | P4M_ESCR_T0_OS);
+	KUNIT_EXPECT_EQ(test, m->cccr[c->hw.place.idx], cccr | on);
+	p4_free(m, c);
+
+	for (i = 0; i < ARRAY_SIZE(cccr_owned); i++) {
+		hw = pc_hw_model_raw(cccr | cccr_owned[i] | (u64)CRU_ESCR1 << 32);
+		word = raw_escr;
+		KUNIT_EXPECT_NULL_MSG(test, p4_counter(test, &hw, &word),
+				      "CCCR word %#llx", cccr | cccr_owned[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(escr_owned); i++) {
+		hw = pc_hw_model_raw(cccr | (u64)CRU_ESCR1 << 32);
+		word = raw_escr | escr_owned[i];
+		KUNIT_EXPECT_NULL_MSG(test, p4_counter(test, &hw, &word),
+				      "ESCR word %#llx", word);
+	}
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
 static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_cycles_take_an_fsb_escr_and_cccr_select_6),
 	KUNIT_CASE(p4_an_escr_serves_one_counter_at_a_time),
@@ -580,6 +674,7 @@ static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_thread_is_the_low_bits_of_the_apic_id),
 	KUNIT_CASE(p4_driver_escr_table_routes_as_the_sdm_says),
 	KUNIT_CASE(p4_each_generic_event_counts_what_it_names),
+	KUNIT_CASE(p4_driver_sets_exactly_the_escr_and_cccr_bits_the_sdm_names),
 	{}
 };
 

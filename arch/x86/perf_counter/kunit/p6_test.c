@@ -674,6 +674,89 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 }
 
 /*
+ * The driver's EVNTSEL bits against the SDM's, which the model spells
+ * itself (msr_model.h) where the driver has evntsel_regs.h: each
+ * privilege filter sets exactly USR (bit 16), OS (bit 17) or both; every
+ * counter INT (bit 20); EVNTSEL0 EN (bit 22), for both counters, and
+ * EVNTSEL1 never; the event select and unit mask go in bits 7:0 and
+ * 15:8, a raw event's edge (18), invert (23) and counter mask (31:24)
+ * where it put them. The bits the driver owns (USR, OS, INT, EN, pin
+ * control, 19), reserved bit 21 and the bits above 31 are refused in a
+ * raw event. A bit the driver has where the SDM has another (USR and OS
+ * swapped, INT one off) fails here, though driver and model would still
+ * agree with each other if the model took the driver's bits.
+ */
+static void p6_driver_sets_exactly_the_evntsel_bits_the_sdm_names(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u64	mode;
+	} modes[] = {
+		{ false, false, MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS },
+		{ true, false, MSRM_EVNTSEL_OS },
+		{ false, true, MSRM_EVNTSEL_USR },
+	};
+	static const u64 owned[] = {
+		MSRM_EVNTSEL_USR, MSRM_EVNTSEL_OS, MSRM_EVNTSEL_INT,
+		MSRM_EVNTSEL_EN, MSRM_EVNTSEL_PC, BIT_ULL(21), BIT_ULL(32),
+		BIT_ULL(40), BIT_ULL(62),
+	};
+	/* L2_RQSTS with every MESI state; edge, invert, counter mask 0x5a */
+	const u64 raw = msrm_evntsel(0x2e, 0x0f) | MSRM_EVNTSEL_EDGE |
+			MSRM_EVNTSEL_INV | FIELD_PREP(MSRM_EVNTSEL_CMASK, 0x5a);
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	const struct pc_pmu *pmu = &pc_p6_pmu.x86.pmu;
+	struct perf_counter_hw_event hw;
+	struct pc_hw_counter hwc;
+	struct perf_counter *a, *b;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		/* cycles on counter 0; DIV, counted by counter 1 only, on 1 */
+		hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+		hw.exclude_user = modes[i].exclude_user;
+		hw.exclude_kernel = modes[i].exclude_kernel;
+		a = pc_model_counter(test, m, &hw);
+		hw.event_config = pc_hw_model_raw(0x13).event_config;
+		b = pc_model_counter(test, m, &hw);
+		KUNIT_ASSERT_TRUE(test, a && b);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+		KUNIT_ASSERT_EQ(test, a->hw.place.idx, 0);
+		KUNIT_ASSERT_EQ(test, b->hw.place.idx, 1);
+		KUNIT_EXPECT_EQ_MSG(test, m->sel[0], msrm_evntsel(0x79, 0) |
+				    modes[i].mode | MSRM_EVNTSEL_INT |
+				    MSRM_EVNTSEL_EN,
+				    "EVNTSEL0, filter %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, m->sel[1], msrm_evntsel(0x13, 0) |
+				    modes[i].mode | MSRM_EVNTSEL_INT,
+				    "EVNTSEL1, filter %u", i);
+		/* counter 1 alone: EVNTSEL0 holds EN, and nothing else */
+		pc_model_counter_free(m, a);
+		KUNIT_EXPECT_EQ(test, m->sel[0], MSRM_EVNTSEL_EN);
+		pc_model_counter_free(m, b);
+		KUNIT_EXPECT_EQ(test, m->sel[0], 0);
+		KUNIT_EXPECT_EQ(test, m->sel[1], 0);
+	}
+
+	hw = pc_hw_model_raw(raw);
+	a = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_EXPECT_EQ(test, m->sel[a->hw.place.idx], raw | MSRM_EVNTSEL_USR |
+			MSRM_EVNTSEL_OS | MSRM_EVNTSEL_INT |
+			(a->hw.place.idx ? 0 : MSRM_EVNTSEL_EN));
+	pc_model_counter_free(m, a);
+
+	for (i = 0; i < ARRAY_SIZE(owned); i++) {
+		hw = pc_hw_model_raw(raw | owned[i]);
+		KUNIT_EXPECT_EQ_MSG(test, pmu->decode(&hw, NULL, &hwc), -EINVAL,
+				    "raw %#llx", raw | owned[i]);
+	}
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+}
+
+/*
  * Each generic event counts what it names on the model, whose events
  * are the SDM's P6 events: cycles, retired instructions, L2 requests and
  * their misses, retired branches and mispredictions, bus clocks with
@@ -747,6 +830,7 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_drives_the_models_the_manuals_list),
 	KUNIT_CASE(p6_register_check_reads_evntsel0s_enable_bit),
 	KUNIT_CASE(p6_event_map_and_raw_reserved_bits),
+	KUNIT_CASE(p6_driver_sets_exactly_the_evntsel_bits_the_sdm_names),
 	KUNIT_CASE(p6_generic_events_count_what_they_name),
 	{}
 };
