@@ -5,8 +5,9 @@
 #include "spr_model.h"
 
 /* MMCR1's selector fields: PMC3-4 on every part with MMCR1, 5-6 on 745x. */
-#define MODEL_MMCR1_PMC3_4	0xffc00000
-#define MODEL_MMCR1_PMC3_6	0xfffff800
+#define MODEL_MMCR1_PMC3_4	(SPRM_MMCR1_PMC3SEL | SPRM_MMCR1_PMC4SEL)
+#define MODEL_MMCR1_PMC3_6	(MODEL_MMCR1_PMC3_4 | SPRM_MMCR1_PMC5SEL | \
+				 SPRM_MMCR1_PMC6SEL)
 
 /*
  * MMCR0 controls the model does not implement, which the driver must
@@ -17,9 +18,9 @@
  * none is reserved there as such (MPC7400 UM Table 2-7; the MMCR0 tables
  * of the 604 and 750GX/GL user's manuals).
  */
-#define MODEL_MMCR0_REFUSED	(PC_MMCR0_FCM1 | PC_MMCR0_FCM0 | \
-				 PC_MMCR0_FCECE | PC_MMCR0_TBSEL | \
-				 PC_MMCR0_TBEE | PC_MMCR0_TRIGGER)
+#define MODEL_MMCR0_REFUSED	(SPRM_MMCR0_FCM1 | SPRM_MMCR0_FCM0 | \
+				 SPRM_MMCR0_FCECE | SPRM_MMCR0_TBSEL | \
+				 SPRM_MMCR0_TBEE | SPRM_MMCR0_TRIGGER)
 
 #define P(n)		BIT((n) - 1)
 #define P1_4		(P(1) | P(2) | P(3) | P(4))
@@ -136,7 +137,9 @@ unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
 
 static int model_pmc(const struct pc_spr_model *m, u32 spr)
 {
-	static const u16 pmc[] = { 953, 954, 957, 958, 945, 946 };
+	static const u16 pmc[] = {
+		SPRM_PMC1, SPRM_PMC2, SPRM_PMC3, SPRM_PMC4, SPRM_PMC5, SPRM_PMC6,
+	};
 	unsigned int i;
 
 	for (i = 0; i < m->p->pmu.nr_counters; i++)
@@ -150,26 +153,22 @@ static bool model_has_mmcr1(const struct pc_spr_model *m)
 	return m->p->pmu.nr_counters > 2;
 }
 
-/*
- * PMC @i's selector, from the manuals' bit numbers: PMC1 MMCR0 19-25,
- * PMC2 MMCR0 26-31, PMC3 MMCR1 0-4, PMC4 5-9, PMC5 10-14, PMC6 15-20.
+/**
+ * pc_spr_model_sel() - a PMC's selector, where the manuals put it
+ * @m:		the model
+ * @pmc:	0 for PMC1 ... 5 for PMC6
+ *
+ * PMC1 MMCR0 19-25, PMC2 MMCR0 26-31, PMC3 MMCR1 0-4, PMC4 5-9, PMC5
+ * 10-14, PMC6 15-20 (sprm_sel_field()).
+ *
+ * Return: the selector.
  */
 u32 pc_spr_model_sel(const struct pc_spr_model *m, unsigned int pmc)
 {
-	switch (pmc) {
-	case 0:
-		return (m->mmcr0 >> (31 - 25)) & 0x7f;
-	case 1:
-		return m->mmcr0 & 0x3f;
-	case 2:
-		return m->mmcr1 >> (31 - 4);
-	case 3:
-		return (m->mmcr1 >> (31 - 9)) & 0x1f;
-	case 4:
-		return (m->mmcr1 >> (31 - 14)) & 0x1f;
-	default:
-		return (m->mmcr1 >> (31 - 20)) & 0x3f;
-	}
+	u32 spr, field = sprm_sel_field(pmc, &spr);
+	u32 reg = spr == SPRM_MMCR0 ? m->mmcr0 : m->mmcr1;
+
+	return (reg & field) >> __ffs(field);
 }
 
 /*
@@ -185,17 +184,17 @@ static void model_check_signal(struct pc_spr_model *m)
 	bool cond = false;
 	unsigned int i;
 
-	if (!(m->mmcr0 & PC_MMCR0_PMXE))
+	if (!(m->mmcr0 & SPRM_MMCR0_PMXE))
 		return;
 	for (i = 0; i < m->p->pmu.nr_counters; i++) {
-		u32 ce = i ? PC_MMCR0_PMCJCE : PC_MMCR0_PMC1CE;
+		u32 ce = i ? SPRM_MMCR0_PMCJCE : SPRM_MMCR0_PMC1CE;
 
-		if ((m->mmcr0 & ce) && (m->pmc[i] & 0x80000000))
+		if ((m->mmcr0 & ce) && (m->pmc[i] & SPRM_PMC_OVERFLOW))
 			cond = true;
 	}
 	if (!cond)
 		return;
-	m->mmcr0 &= ~PC_MMCR0_PMXE;
+	m->mmcr0 &= ~SPRM_MMCR0_PMXE;
 	/* a signal while one is pending is the same interrupt */
 	if (!m->pending)
 		m->signals++;
@@ -226,11 +225,11 @@ static u64 model_read(void *priv, u32 spr)
 	i = model_pmc(m, spr);
 	if (i >= 0)
 		return m->pmc[i];
-	if (spr == 952)
+	if (spr == SPRM_MMCR0)
 		return m->mmcr0;
-	if (spr == 956 && model_has_mmcr1(m))
+	if (spr == SPRM_MMCR1 && model_has_mmcr1(m))
 		return m->mmcr1;
-	if (spr == 944 && m->p->has_mmcr2)
+	if (spr == SPRM_MMCR2 && m->p->has_mmcr2)
 		return m->mmcr2;
 	m->faults++;
 	return 0;
@@ -249,18 +248,18 @@ static void model_write(void *priv, u32 spr, u64 val)
 		m->faults++;
 	if (i >= 0) {
 		m->pmc[i] = val;
-	} else if (spr == 952) {
+	} else if (spr == SPRM_MMCR0) {
 		if (val & MODEL_MMCR0_REFUSED)
 			m->faults++;
 		m->mmcr0 = val;
-	} else if (spr == 956 && model_has_mmcr1(m)) {
+	} else if (spr == SPRM_MMCR1 && model_has_mmcr1(m)) {
 		/* MPC7400 UM Table 11-4: MMCR1 10-31 reserved */
 		if (val & ~(u64)mmcr1_ok)
 			m->faults++;
 		m->mmcr1 = val;
-	} else if (spr == 944 && m->p->has_mmcr2) {
+	} else if (spr == SPRM_MMCR2 && m->p->has_mmcr2) {
 		/* MPC7400 UM Table 11-5: only THRESHMULT is ours */
-		if (val & ~(u64)PC_MMCR2_THRESHMULT)
+		if (val & ~(u64)SPRM_MMCR2_THRESHMULT)
 			m->faults++;
 		m->mmcr2 = val;
 	} else {
@@ -284,9 +283,9 @@ void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
 {
 	unsigned int i;
 
-	if (m->mmcr0 & PC_MMCR0_FC)
+	if (m->mmcr0 & SPRM_MMCR0_FC)
 		return;
-	if (m->mmcr0 & (user ? PC_MMCR0_FCP : PC_MMCR0_FCS))
+	if (m->mmcr0 & (user ? SPRM_MMCR0_FCP : SPRM_MMCR0_FCS))
 		return;
 	for (i = 0; i < m->p->pmu.nr_counters; i++) {
 		if (!(pc_spr_model_means(m->p, i, pc_spr_model_sel(m, i)) &
@@ -362,7 +361,7 @@ struct pc_spr_model *pc_spr_model_new(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	m->p = p;
-	m->mmcr0 = PC_MMCR0_FC;
+	m->mmcr0 = SPRM_MMCR0_FC;
 	m->handler = pc_ppc_irq;
 	m->regs.read = model_read;
 	m->regs.write = model_write;
