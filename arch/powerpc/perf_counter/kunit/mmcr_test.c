@@ -863,6 +863,96 @@ static void ppc_mmcr0_controls_the_model_refuses_stay_clear(struct kunit *test)
 	}
 }
 
+/*
+ * The driver's MMCR bits against the manuals', which the model spells
+ * itself (spr_model.h) where the driver has mmcr_regs.h. On every part
+ * and every PMC, a counter under each privilege filter leaves MMCR0
+ * exactly its selector in PMC1SEL (bits 19-25) or PMC2SEL (26-31), FCP
+ * (bit 2) for exclude_user or FCS (1) for exclude_kernel, PMXE (5), and
+ * PMC1CE (16) for PMC1 or PMCjCE (17) for PMC2-6: FC (0), FCM1/FCM0
+ * (3, 4), FCECE (6), TBSEL/TBEE (7-9) and TRIGGER (18) clear. MMCR1
+ * holds exactly the selector in PMC3SEL (0-4), PMC4SEL (5-9), PMC5SEL
+ * (10-14) or PMC6SEL (15-20); MMCR2 is untouched. An exclusive
+ * counter's threshold words land in MMCR0's THRESHOLD (10-15) and
+ * MMCR2's THRESHMULT (bit 0) and nowhere else. Off again, MMCR0 is FC
+ * alone. A driver bit out of the manuals' place (FCS and FCP swapped,
+ * PMC1CE one off, a selector field shifted) fails here.
+ */
+static void ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u32	freeze;
+	} modes[] = {
+		{ false, false, 0 },
+		{ true, false, SPRM_MMCR0_FCP },
+		{ false, true, SPRM_MMCR0_FCS },
+	};
+	struct thresh_event ev = { .word = {
+		FIELD_PREP(SPRM_MMCR0_THRESHOLD, 0x2a), SPRM_MMCR2_THRESHMULT,
+	} };
+	const u32 thresh_mmcr0 = FIELD_PREP(SPRM_MMCR0_PMC1SEL, 0x1e) |
+				 ev.word[0] | SPRM_MMCR0_PMXE |
+				 SPRM_MMCR0_PMC1CE;
+	unsigned int i, pmc, f;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		const char *name = models[i]->pmu.name;
+		struct pc_spr_model *m;
+		struct perf_counter *c;
+
+		for (pmc = 0; pmc < models[i]->pmu.nr_counters; pmc++) {
+			u32 spr, field = sprm_sel_field(pmc, &spr);
+			/* alternate bits, as wide as the field */
+			u32 sel = 0x55 & (field >> __ffs(field));
+			u32 placed = sel << __ffs(field);
+			u32 mmcr0 = SPRM_MMCR0_PMXE | (pmc ? SPRM_MMCR0_PMCJCE :
+							      SPRM_MMCR0_PMC1CE);
+
+			for (f = 0; f < ARRAY_SIZE(modes); f++) {
+				struct perf_counter_hw_event hw = raw(sel, pmc + 1);
+
+				m = pc_spr_model_new(test, models[i]);
+				hw.exclude_user = modes[f].exclude_user;
+				hw.exclude_kernel = modes[f].exclude_kernel;
+				c = counter(test, m, hw);
+				KUNIT_ASSERT_NOT_NULL(test, c);
+				KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, mmcr0 |
+						    modes[f].freeze |
+						    (spr == SPRM_MMCR0 ? placed : 0),
+						    "%s PMC%u filter %u: MMCR0",
+						    name, pmc + 1, f);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr1,
+						    spr == SPRM_MMCR1 ? placed : 0,
+						    "%s PMC%u filter %u: MMCR1",
+						    name, pmc + 1, f);
+				KUNIT_EXPECT_EQ(test, m->mmcr2, 0);
+				pc_hw_model_free(&m->cpuc, c);
+				KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
+				KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+				KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", name);
+			}
+		}
+
+		/* the threshold: MMCR2's word only where there is MMCR2 */
+		m = pc_spr_model_new(test, models[i]);
+		c = thresh_counter(test, m, &ev, models[i]->has_mmcr2 ? 2 : 1,
+				   true);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+		KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, thresh_mmcr0,
+				    "%s threshold: MMCR0", name);
+		KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, models[i]->has_mmcr2 ?
+				    SPRM_MMCR2_THRESHMULT : 0,
+				    "%s threshold: MMCR2", name);
+		pc_hw_model_free(&m->cpuc, c);
+		KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
+		KUNIT_EXPECT_EQ(test, m->mmcr2, 0);
+		KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", name);
+	}
+}
+
 static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_selectors_land_in_their_mmcr_field_on_every_pmc),
 	KUNIT_CASE(ppc_condition_enables_follow_the_pmcs_on),
@@ -882,6 +972,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_level_exception_storms_if_a_negative_pmc_is_left_and_ours_leaves_none),
 	KUNIT_CASE(ppc_events_count_only_what_their_selector_means_on_every_pmc),
 	KUNIT_CASE(ppc_mmcr0_controls_the_model_refuses_stay_clear),
+	KUNIT_CASE(ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name),
 	{}
 };
 
