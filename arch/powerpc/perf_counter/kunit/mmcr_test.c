@@ -875,7 +875,8 @@ static void ppc_mmcr0_controls_the_model_refuses_stay_clear(struct kunit *test)
  * (10-14) or PMC6SEL (15-20); MMCR2 is untouched. An exclusive
  * counter's threshold words land in MMCR0's THRESHOLD (10-15) and
  * MMCR2's THRESHMULT (bit 0) and nowhere else. Off again, MMCR0 is FC
- * alone. A driver bit out of the manuals' place (FCS and FCP swapped,
+ * alone. The PMCs and MMCR2 the descriptor gives each part are the
+ * part's. A driver bit out of the manuals' place (FCS and FCP swapped,
  * PMC1CE one off, a selector field shifted) fails here.
  */
 static void ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name(struct kunit *test)
@@ -898,10 +899,16 @@ static void ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name(struct kunit 
 
 	for (i = 0; i < ARRAY_SIZE(models); i++) {
 		const char *name = models[i]->pmu.name;
+		struct pc_spr_model *part = pc_spr_model_new(test, models[i]);
 		struct pc_spr_model *m;
 		struct perf_counter *c;
 
-		for (pmc = 0; pmc < models[i]->pmu.nr_counters; pmc++) {
+		/* the descriptor's PMCs and MMCR2 are the part's */
+		KUNIT_EXPECT_EQ_MSG(test, models[i]->pmu.nr_counters,
+				    part->nr_pmcs, "%s PMCs", name);
+		KUNIT_EXPECT_EQ_MSG(test, models[i]->has_mmcr2,
+				    part->has_mmcr2, "%s MMCR2", name);
+		for (pmc = 0; pmc < part->nr_pmcs; pmc++) {
 			u32 spr, field = sprm_sel_field(pmc, &spr);
 			/* alternate bits, as wide as the field */
 			u32 sel = 0x55 & (field >> __ffs(field));
@@ -936,14 +943,13 @@ static void ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name(struct kunit 
 		}
 
 		/* the threshold: MMCR2's word only where there is MMCR2 */
-		m = pc_spr_model_new(test, models[i]);
-		c = thresh_counter(test, m, &ev, models[i]->has_mmcr2 ? 2 : 1,
-				   true);
+		m = part;
+		c = thresh_counter(test, m, &ev, m->has_mmcr2 ? 2 : 1, true);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 		KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, thresh_mmcr0,
 				    "%s threshold: MMCR0", name);
-		KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, models[i]->has_mmcr2 ?
+		KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, m->has_mmcr2 ?
 				    SPRM_MMCR2_THRESHMULT : 0,
 				    "%s threshold: MMCR2", name);
 		pc_hw_model_free(&m->cpuc, c);

@@ -105,6 +105,36 @@ static const struct model_sel model_7450[] = {
 	{ }
 };
 
+/*
+ * Each part as its manual has it, not as the driver's descriptor says:
+ * its PMCs (PMC3-4, with MMCR1, from the 604e; PMC5-6 on the 745x),
+ * whether it has MMCR2 (7400 and 745x), and what its selectors count.
+ */
+struct model_part {
+	const struct pc_ppc_pmu	*p;	/* the driver for it */
+	unsigned int		nr_pmcs;
+	bool			mmcr2;
+	const struct model_sel	*sels;
+};
+
+static const struct model_part model_parts[] = {
+	{ &pc_ppc604_pmu, 2, false, model_604 },	/* 604 UM chapter 9 */
+	{ &pc_ppc604e_pmu, 4, false, model_604 },
+	{ &pc_ppc750_pmu, 4, false, model_750 },	/* 750GX UM chapter 11 */
+	{ &pc_ppc7400_pmu, 4, true, model_7400 },	/* 7400 UM chapter 11 */
+	{ &pc_ppc7450_pmu, 6, true, model_7450 },	/* 7450 RM chapter 11 */
+};
+
+static const struct model_part *model_part_of(const struct pc_ppc_pmu *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(model_parts); i++)
+		if (model_parts[i].p == p)
+			return &model_parts[i];
+	return NULL;
+}
+
 /**
  * pc_spr_model_means() - what a selector counts on a PMC of a part
  * @p:		the part's driver descriptor (it names the part)
@@ -112,24 +142,18 @@ static const struct model_sel model_7450[] = {
  * @sel:	the selector
  *
  * Return: the PC_SPR_EV() bits it counts; 0 for selector 0 (the PMC
- * holds), and for every selector the model does not know on that PMC.
+ * holds), for a PMC the part does not have, and for every selector the
+ * model does not know on that PMC.
  */
 unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
 				 unsigned int pmc, u32 sel)
 {
+	const struct model_part *part = model_part_of(p);
 	const struct model_sel *t;
 
-	if (p == &pc_ppc7450_pmu)
-		t = model_7450;
-	else if (p == &pc_ppc7400_pmu)
-		t = model_7400;
-	else if (p == &pc_ppc750_pmu)
-		t = model_750;
-	else
-		t = model_604;
-	if (pmc >= p->pmu.nr_counters)
+	if (!part || pmc >= part->nr_pmcs)
 		return 0;
-	for (; t->counts; t++)
+	for (t = part->sels; t->counts; t++)
 		if (t->sel == sel && (t->pmcs & BIT(pmc)))
 			return t->counts;
 	return 0;
@@ -142,7 +166,7 @@ static int model_pmc(const struct pc_spr_model *m, u32 spr)
 	};
 	unsigned int i;
 
-	for (i = 0; i < m->p->pmu.nr_counters; i++)
+	for (i = 0; i < m->nr_pmcs; i++)
 		if (pmc[i] == spr)
 			return i;
 	return -1;
@@ -150,7 +174,7 @@ static int model_pmc(const struct pc_spr_model *m, u32 spr)
 
 static bool model_has_mmcr1(const struct pc_spr_model *m)
 {
-	return m->p->pmu.nr_counters > 2;
+	return m->nr_pmcs > 2;
 }
 
 /**
@@ -186,7 +210,7 @@ static void model_check_signal(struct pc_spr_model *m)
 
 	if (!(m->mmcr0 & SPRM_MMCR0_PMXE))
 		return;
-	for (i = 0; i < m->p->pmu.nr_counters; i++) {
+	for (i = 0; i < m->nr_pmcs; i++) {
 		u32 ce = i ? SPRM_MMCR0_PMCJCE : SPRM_MMCR0_PMC1CE;
 
 		if ((m->mmcr0 & ce) && (m->pmc[i] & SPRM_PMC_OVERFLOW))
@@ -229,7 +253,7 @@ static u64 model_read(void *priv, u32 spr)
 		return m->mmcr0;
 	if (spr == SPRM_MMCR1 && model_has_mmcr1(m))
 		return m->mmcr1;
-	if (spr == SPRM_MMCR2 && m->p->has_mmcr2)
+	if (spr == SPRM_MMCR2 && m->has_mmcr2)
 		return m->mmcr2;
 	m->faults++;
 	return 0;
@@ -238,8 +262,7 @@ static u64 model_read(void *priv, u32 spr)
 static void model_write(void *priv, u32 spr, u64 val)
 {
 	struct pc_spr_model *m = priv;
-	u32 mmcr1_ok = m->p->pmu.nr_counters > 4 ? MODEL_MMCR1_PMC3_6 :
-		       MODEL_MMCR1_PMC3_4;
+	u32 mmcr1_ok = m->nr_pmcs > 4 ? MODEL_MMCR1_PMC3_6 : MODEL_MMCR1_PMC3_4;
 	int i;
 
 	model_handler_runs(m);
@@ -257,7 +280,7 @@ static void model_write(void *priv, u32 spr, u64 val)
 		if (val & ~(u64)mmcr1_ok)
 			m->faults++;
 		m->mmcr1 = val;
-	} else if (spr == SPRM_MMCR2 && m->p->has_mmcr2) {
+	} else if (spr == SPRM_MMCR2 && m->has_mmcr2) {
 		/* MPC7400 UM Table 11-5: only THRESHMULT is ours */
 		if (val & ~(u64)SPRM_MMCR2_THRESHMULT)
 			m->faults++;
@@ -287,7 +310,7 @@ void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
 		return;
 	if (m->mmcr0 & (user ? SPRM_MMCR0_FCP : SPRM_MMCR0_FCS))
 		return;
-	for (i = 0; i < m->p->pmu.nr_counters; i++) {
+	for (i = 0; i < m->nr_pmcs; i++) {
 		if (!(pc_spr_model_means(m->p, i, pc_spr_model_sel(m, i)) &
 		      BIT(ev)))
 			continue;
@@ -354,13 +377,26 @@ unsigned int pc_spr_model_storm(struct pc_spr_model *m, unsigned int max)
 	return n;
 }
 
+/**
+ * pc_spr_model_new() - a model of the part driver @p is for
+ * @test:	the test, which owns it
+ * @p:		the driver
+ *
+ * Return: the model, MMCR0 with FC set and the rest 0; its PMCs and
+ * MMCR2 as the part's manual has them (@nr_pmcs, @has_mmcr2).
+ */
 struct pc_spr_model *pc_spr_model_new(struct kunit *test,
 				      const struct pc_ppc_pmu *p)
 {
 	struct pc_spr_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	const struct model_part *part = model_part_of(p);
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, part, "no model part for %s",
+				  p->pmu.name);
 	m->p = p;
+	m->nr_pmcs = part->nr_pmcs;
+	m->has_mmcr2 = part->mmcr2;
 	m->mmcr0 = SPRM_MMCR0_FC;
 	m->handler = pc_ppc_irq;
 	m->regs.read = model_read;

@@ -145,6 +145,8 @@ enum pc_spr_event {
 
 struct pc_spr_model {
 	const struct pc_ppc_pmu	*p;
+	unsigned int		nr_pmcs;	/* the part's, by its manual */
+	bool			has_mmcr2;	/* likewise */
 	u32			mmcr0, mmcr1, mmcr2;
 	u32			pmc[PC_PPC_MAX_PMCS];
 	u64			counted[PC_PPC_MAX_PMCS];
