@@ -14,6 +14,7 @@
 #include <linux/errno.h>
 
 #include "mmcr.h"
+#include "mmcr_regs.h"
 
 /* Where each PMC's selector lives: register, shift and width. */
 static const struct {

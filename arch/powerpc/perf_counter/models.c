@@ -19,6 +19,7 @@
 #include <linux/bits.h>
 
 #include "mmcr.h"
+#include "mmcr_regs.h"
 
 #define PMC(n)		BIT((n) - 1)
 #define ALL_PMCS	GENMASK(PC_PPC_MAX_PMCS - 1, 0)

@@ -20,6 +20,7 @@
 #include <asm/reg.h>
 
 #include "mmcr.h"
+#include "mmcr_regs.h"
 
 static const struct pc_ppc_pmu *const pc_ppc_models[] = {
 	&pc_ppc604_pmu, &pc_ppc604e_pmu, &pc_ppc750_pmu,

@@ -36,6 +36,7 @@
 #include <asm/processor.h>
 
 #include "amd.h"
+#include "evntsel_regs.h"
 
 static u32 core_ctl(unsigned int i)
 {

@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 
 #include "evntsel.h"
+#include "evntsel_regs.h"
 
 /**
  * pc_evntsel_decode() - an event as an EVNTSEL word

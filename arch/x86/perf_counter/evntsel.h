@@ -1,34 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * perf_counter on x86: PMUs with one EVNTSEL control register per
- * counter — Intel P6 and AMD's K7 and its descendants.
+ * counter — Intel P6 and AMD's K7 and its descendants: the descriptor
+ * each driver is and the operations they share. Where the fields of an
+ * EVNTSEL are is evntsel_regs.h, which only the drivers include: the
+ * register model of the KUnit suites has its own, from the manuals.
  */
 #ifndef _ARCH_X86_PERF_COUNTER_EVNTSEL_H
 #define _ARCH_X86_PERF_COUNTER_EVNTSEL_H
 
-#include <linux/bits.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
 
 #include "x86_pmu.h"
-
-/* EVNTSEL fields, the same on P6 and K7 (Intel SDM, AMD BKDG, perfctr's low-level notes) */
-#define PC_EVNTSEL_EVENT	0x000000ffULL	/* event select */
-#define PC_EVNTSEL_UMASK	0x0000ff00ULL	/* unit mask */
-#define PC_EVNTSEL_USR		BIT_ULL(16)	/* count at CPL 3 */
-#define PC_EVNTSEL_OS		BIT_ULL(17)	/* count at CPL 0 */
-#define PC_EVNTSEL_EDGE		BIT_ULL(18)
-#define PC_EVNTSEL_PC		BIT_ULL(19)	/* pin control: reserved */
-#define PC_EVNTSEL_INT		BIT_ULL(20)	/* APIC interrupt on overflow */
-#define PC_EVNTSEL_EN		BIT_ULL(22)	/* P6: EVNTSEL0 only, gates both */
-#define PC_EVNTSEL_INV		BIT_ULL(23)
-#define PC_EVNTSEL_CMASK	0xff000000ULL
-#define PC_EVNTSEL_EVENT_HI	0xf00000000ULL	/* AMD family 10h+: event 11:8 */
-
-/* What a raw event may set: everything but the bits the driver owns. */
-#define PC_EVNTSEL_RAW		(PC_EVNTSEL_EVENT | PC_EVNTSEL_UMASK | \
-				 PC_EVNTSEL_EDGE | PC_EVNTSEL_INV | \
-				 PC_EVNTSEL_CMASK)
 
 /* An event that only some counters can count. */
 struct pc_evntsel_constraint {

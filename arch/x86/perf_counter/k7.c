@@ -19,6 +19,7 @@
 #include <asm/processor.h>
 
 #include "amd.h"
+#include "evntsel_regs.h"
 
 #define K7_PERFCTR0	AMD_K7_PERFCTR0
 #define K7_EVNTSEL0	AMD_K7_EVNTSEL0

@@ -37,6 +37,7 @@
 #include <asm/smp.h>
 
 #include "p4.h"
+#include "p4_regs.h"
 #include "x86_pmu.h"
 
 /* The ESCR candidates of a decoded event: index + 1, two bytes. */

@@ -16,6 +16,7 @@
 #include <asm/processor.h>
 
 #include "evntsel.h"
+#include "evntsel_regs.h"
 
 #define P6_PERFCTR0	0xc1
 #define P6_EVNTSEL0	0x186

@@ -10,6 +10,7 @@
  * its PMC's table says, PMCs counting on in the handler, exceptions
  * taken late or for two PMCs, and the level-sensitive exception.
  */
+#include <linux/bitfield.h>
 #include <asm/pmc.h>
 
 #include "spr_model.h"
@@ -43,7 +44,7 @@ static void ppc_selectors_land_in_their_mmcr_field_on_every_pmc(struct kunit *te
 		for (pmc = 1; pmc <= nr; pmc++) {
 			struct pc_spr_model *m = pc_spr_model_new(test, models[i]);
 			u32 sel = BIT(sel_bits[pmc - 1]) - 1;
-			u32 ce = pmc == 1 ? PC_MMCR0_PMC1CE : PC_MMCR0_PMCJCE;
+			u32 ce = pmc == 1 ? SPRM_MMCR0_PMC1CE : SPRM_MMCR0_PMCJCE;
 			struct perf_counter *c = counter(test, m, raw(sel, pmc));
 
 			KUNIT_ASSERT_NOT_NULL(test, c);
@@ -56,10 +57,11 @@ static void ppc_selectors_land_in_their_mmcr_field_on_every_pmc(struct kunit *te
 						    models[i]->pmu.name, pmc,
 						    other + 1);
 			KUNIT_EXPECT_EQ(test, m->mmcr0 &
-					(PC_MMCR0_FC | PC_MMCR0_FREEZE_MODE), 0);
-			KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+					(SPRM_MMCR0_FC | SPRM_MMCR0_FCS |
+					 SPRM_MMCR0_FCP), 0);
+			KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
 			KUNIT_EXPECT_EQ(test, m->mmcr0 &
-					(PC_MMCR0_PMC1CE | PC_MMCR0_PMCJCE), ce);
+					(SPRM_MMCR0_PMC1CE | SPRM_MMCR0_PMCJCE), ce);
 			/* counting: 0x7fffffff events to the interrupt */
 			KUNIT_EXPECT_EQ(test, m->pmc[pmc - 1], 1);
 			/* one bit more than the field holds */
@@ -67,7 +69,7 @@ static void ppc_selectors_land_in_their_mmcr_field_on_every_pmc(struct kunit *te
 							raw(sel + 1, pmc)));
 
 			pc_hw_model_free(&m->cpuc, c);
-			KUNIT_EXPECT_EQ(test, m->mmcr0, PC_MMCR0_FC);
+			KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
 			KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
 			KUNIT_EXPECT_EQ(test, m->faults, 0);
 		}
@@ -90,18 +92,18 @@ static void ppc_condition_enables_follow_the_pmcs_on(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_PMC1CE | PC_MMCR0_PMCJCE),
-			PC_MMCR0_PMC1CE | PC_MMCR0_PMCJCE);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (SPRM_MMCR0_PMC1CE | SPRM_MMCR0_PMCJCE),
+			SPRM_MMCR0_PMC1CE | SPRM_MMCR0_PMCJCE);
 	pc_hw_cpu_del(&m->cpuc, b);
 	/* PMC6 still needs PMCjCE */
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMCJCE);
 	KUNIT_EXPECT_EQ(test, pc_spr_model_sel(m, 4), 0);
 	pc_hw_cpu_del(&m->cpuc, c);
-	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_PMCJCE);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMC1CE);
-	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_FC);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & SPRM_MMCR0_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMC1CE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & SPRM_MMCR0_FC);
 	pc_hw_cpu_del(&m->cpuc, a);
-	KUNIT_EXPECT_EQ(test, m->mmcr0, PC_MMCR0_FC);
+	KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	pc_hw_model_free(&m->cpuc, a);
 	pc_hw_model_free(&m->cpuc, b);
@@ -121,7 +123,8 @@ static void ppc_freeze_bits_follow_the_excludes_and_must_agree(struct kunit *tes
 	b = counter(test, m, kern);
 	KUNIT_ASSERT_TRUE(test, a && b);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_FREEZE_MODE, PC_MMCR0_FCS);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (SPRM_MMCR0_FCS | SPRM_MMCR0_FCP),
+			SPRM_MMCR0_FCS);
 	pc_spr_model_run(m, 100, true);
 	pc_spr_model_run(m, 50, false);
 	pc_hw_fold(&m->cpuc, a);
@@ -136,7 +139,8 @@ static void ppc_freeze_bits_follow_the_excludes_and_must_agree(struct kunit *tes
 	pc_hw_cpu_del(&m->cpuc, a);
 	pc_hw_cpu_del(&m->cpuc, c);
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_FREEZE_MODE, PC_MMCR0_FCP);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (SPRM_MMCR0_FCS | SPRM_MMCR0_FCP),
+			SPRM_MMCR0_FCP);
 	pc_spr_model_run(m, 7, true);
 	pc_spr_model_run(m, 30, false);
 	pc_hw_fold(&m->cpuc, b);
@@ -204,7 +208,7 @@ static void ppc_period_of_1_samples_every_second_event_and_counts_the_rest(struc
 		KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
 		KUNIT_EXPECT_FALSE(test, m->pending);
 		KUNIT_EXPECT_EQ(test, m->pmc[c->hw.place.idx], 0x7ffffffe);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
 	}
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 5);
 	KUNIT_EXPECT_EQ(test, value, 10);
@@ -260,8 +264,8 @@ static void ppc_stale_negative_pmc_is_cleared_not_a_storm(struct kunit *test)
 	/* PMC2 was zeroed, PMC1 loaded again: PMXE on and nothing signals */
 	KUNIT_EXPECT_EQ(test, m->pmc[1], 0);
 	KUNIT_EXPECT_EQ(test, m->pmc[0], 1);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMCJCE);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
 	KUNIT_EXPECT_FALSE(test, m->pending);
 	KUNIT_EXPECT_EQ(test, m->signals, 1);
 	pc_hw_fold(&m->cpuc, a);
@@ -479,15 +483,15 @@ static void ppc_threshold_words_only_for_exclusive_raw_counters(struct kunit *te
 {
 	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7450_pmu);
 	struct pc_spr_model *g3 = pc_spr_model_new(test, &pc_ppc750_pmu);
-	struct thresh_event ev = { .word = { 0x00150000, PC_MMCR2_THRESHMULT } };
+	struct thresh_event ev = { .word = { 0x00150000, SPRM_MMCR2_THRESHMULT } };
 	struct perf_counter *c, *other;
 
 	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 2, false));
 	c = thresh_counter(test, m, &ev, 2, true);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_THRESHOLD, 0x00150000);
-	KUNIT_EXPECT_EQ(test, m->mmcr2, PC_MMCR2_THRESHMULT);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & SPRM_MMCR0_THRESHOLD, 0x00150000);
+	KUNIT_EXPECT_EQ(test, m->mmcr2, SPRM_MMCR2_THRESHMULT);
 	/* a counter asking for another threshold is never on with it */
 	ev.word[0] = 0x00030000;
 	other = thresh_counter(test, m, &ev, 1, true);
@@ -495,25 +499,25 @@ static void ppc_threshold_words_only_for_exclusive_raw_counters(struct kunit *te
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, other), -ENOSPC);
 	pc_hw_model_free(&m->cpuc, other);
 	pc_hw_model_free(&m->cpuc, c);
-	KUNIT_EXPECT_EQ(test, m->mmcr0, PC_MMCR0_FC);
+	KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
 	KUNIT_EXPECT_EQ(test, m->mmcr2, 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 
 	/* MMCR0 bits beyond THRESHOLD are the driver's */
-	ev.word[0] = PC_MMCR0_PMXE;
+	ev.word[0] = SPRM_MMCR0_PMXE;
 	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 1, true));
-	ev.word[0] = PC_MMCR0_TBEE | 0x00010000;
+	ev.word[0] = SPRM_MMCR0_TBEE | 0x00010000;
 	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 1, true));
 	/* only THRESHMULT in MMCR2, and the 750 has no MMCR2 */
 	ev.word[0] = 0x00010000;
 	ev.word[1] = 1;
 	KUNIT_EXPECT_NULL(test, thresh_counter(test, m, &ev, 2, true));
-	ev.word[1] = PC_MMCR2_THRESHMULT;
+	ev.word[1] = SPRM_MMCR2_THRESHMULT;
 	KUNIT_EXPECT_NULL(test, thresh_counter(test, g3, &ev, 2, true));
 	c = thresh_counter(test, g3, &ev, 1, true);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&g3->cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, g3->mmcr0 & PC_MMCR0_THRESHOLD, 0x00010000);
+	KUNIT_EXPECT_EQ(test, g3->mmcr0 & SPRM_MMCR0_THRESHOLD, 0x00010000);
 	KUNIT_EXPECT_EQ(test, g3->faults, 0);
 	pc_hw_model_free(&g3->cpuc, c);
 }
@@ -600,8 +604,8 @@ static void ppc_two_overflows_in_one_exception_are_both_handled(struct kunit *te
 	KUNIT_EXPECT_EQ(test, m->handled, 2);
 	KUNIT_EXPECT_EQ(test, m->pmc[a->hw.place.idx], 1);
 	KUNIT_EXPECT_EQ(test, m->pmc[b->hw.place.idx], 1);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
-	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_FC);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & SPRM_MMCR0_FC);
 	KUNIT_EXPECT_EQ(test, m->signals, 1);
 	pc_spr_model_run(m, 5, true);
 	pc_hw_fold(&m->cpuc, a);
@@ -640,7 +644,7 @@ static void ppc_late_exception_after_its_counter_moved_is_not_a_storm(struct kun
 	KUNIT_EXPECT_EQ(test, pc_spr_model_storm(m, 100), 1);
 	KUNIT_EXPECT_EQ(test, m->handled, 0);
 	KUNIT_EXPECT_EQ(test, m->pmc[1], 0);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_PMXE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
 	KUNIT_EXPECT_EQ(test, m->signals, 1);
 	pc_spr_model_count(m, PC_SPR_CYCLES, 10, true);
 	pc_hw_fold(&m->cpuc, a);
@@ -656,8 +660,8 @@ static int naive_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 {
 	int handled = pc_hw_handle_overflow(cpuc, regs);
 
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0,
-			pc_hw_reg_read(cpuc, PC_SPR_MMCR0) | PC_MMCR0_PMXE);
+	pc_hw_reg_write(cpuc, SPRM_MMCR0,
+			pc_hw_reg_read(cpuc, SPRM_MMCR0) | SPRM_MMCR0_PMXE);
 	return handled;
 }
 
@@ -826,12 +830,12 @@ static void ppc_events_count_only_what_their_selector_means_on_every_pmc(struct 
  */
 static void ppc_mmcr0_controls_the_model_refuses_stay_clear(struct kunit *test)
 {
-	struct thresh_event ev = { .word = { 0x00150000, PC_MMCR2_THRESHMULT } };
+	struct thresh_event ev = { .word = { 0x00150000, SPRM_MMCR2_THRESHMULT } };
 	struct pc_spr_model *self = pc_spr_model_new(test, &pc_ppc7450_pmu);
 	unsigned int i;
 
 	/* the model: FCECE written is a fault */
-	pc_hw_reg_write(&self->cpuc, PC_SPR_MMCR0, PC_MMCR0_FC | PC_MMCR0_FCECE);
+	pc_hw_reg_write(&self->cpuc, SPRM_MMCR0, SPRM_MMCR0_FC | SPRM_MMCR0_FCECE);
 	KUNIT_EXPECT_EQ(test, self->faults, 1);
 
 	for (i = 0; i < ARRAY_SIZE(models); i++) {
@@ -859,6 +863,102 @@ static void ppc_mmcr0_controls_the_model_refuses_stay_clear(struct kunit *test)
 	}
 }
 
+/*
+ * The driver's MMCR bits against the manuals', which the model spells
+ * itself (spr_model.h) where the driver has mmcr_regs.h. On every part
+ * and every PMC, a counter under each privilege filter leaves MMCR0
+ * exactly its selector in PMC1SEL (bits 19-25) or PMC2SEL (26-31), FCP
+ * (bit 2) for exclude_user or FCS (1) for exclude_kernel, PMXE (5), and
+ * PMC1CE (16) for PMC1 or PMCjCE (17) for PMC2-6: FC (0), FCM1/FCM0
+ * (3, 4), FCECE (6), TBSEL/TBEE (7-9) and TRIGGER (18) clear. MMCR1
+ * holds exactly the selector in PMC3SEL (0-4), PMC4SEL (5-9), PMC5SEL
+ * (10-14) or PMC6SEL (15-20); MMCR2 is untouched. An exclusive
+ * counter's threshold words land in MMCR0's THRESHOLD (10-15) and
+ * MMCR2's THRESHMULT (bit 0) and nowhere else. Off again, MMCR0 is FC
+ * alone. The PMCs and MMCR2 the descriptor gives each part are the
+ * part's. A driver bit out of the manuals' place (FCS and FCP swapped,
+ * PMC1CE one off, a selector field shifted) fails here.
+ */
+static void ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u32	freeze;
+	} modes[] = {
+		{ false, false, 0 },
+		{ true, false, SPRM_MMCR0_FCP },
+		{ false, true, SPRM_MMCR0_FCS },
+	};
+	struct thresh_event ev = { .word = {
+		FIELD_PREP(SPRM_MMCR0_THRESHOLD, 0x2a), SPRM_MMCR2_THRESHMULT,
+	} };
+	const u32 thresh_mmcr0 = FIELD_PREP(SPRM_MMCR0_PMC1SEL, 0x1e) |
+				 ev.word[0] | SPRM_MMCR0_PMXE |
+				 SPRM_MMCR0_PMC1CE;
+	unsigned int i, pmc, f;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		const char *name = models[i]->pmu.name;
+		struct pc_spr_model *part = pc_spr_model_new(test, models[i]);
+		struct pc_spr_model *m;
+		struct perf_counter *c;
+
+		/* the descriptor's PMCs and MMCR2 are the part's */
+		KUNIT_EXPECT_EQ_MSG(test, models[i]->pmu.nr_counters,
+				    part->nr_pmcs, "%s PMCs", name);
+		KUNIT_EXPECT_EQ_MSG(test, models[i]->has_mmcr2,
+				    part->has_mmcr2, "%s MMCR2", name);
+		for (pmc = 0; pmc < part->nr_pmcs; pmc++) {
+			u32 spr, field = sprm_sel_field(pmc, &spr);
+			/* alternate bits, as wide as the field */
+			u32 sel = 0x55 & (field >> __ffs(field));
+			u32 placed = sel << __ffs(field);
+			u32 mmcr0 = SPRM_MMCR0_PMXE | (pmc ? SPRM_MMCR0_PMCJCE :
+							      SPRM_MMCR0_PMC1CE);
+
+			for (f = 0; f < ARRAY_SIZE(modes); f++) {
+				struct perf_counter_hw_event hw = raw(sel, pmc + 1);
+
+				m = pc_spr_model_new(test, models[i]);
+				hw.exclude_user = modes[f].exclude_user;
+				hw.exclude_kernel = modes[f].exclude_kernel;
+				c = counter(test, m, hw);
+				KUNIT_ASSERT_NOT_NULL(test, c);
+				KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, mmcr0 |
+						    modes[f].freeze |
+						    (spr == SPRM_MMCR0 ? placed : 0),
+						    "%s PMC%u filter %u: MMCR0",
+						    name, pmc + 1, f);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr1,
+						    spr == SPRM_MMCR1 ? placed : 0,
+						    "%s PMC%u filter %u: MMCR1",
+						    name, pmc + 1, f);
+				KUNIT_EXPECT_EQ(test, m->mmcr2, 0);
+				pc_hw_model_free(&m->cpuc, c);
+				KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
+				KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+				KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", name);
+			}
+		}
+
+		/* the threshold: MMCR2's word only where there is MMCR2 */
+		m = part;
+		c = thresh_counter(test, m, &ev, m->has_mmcr2 ? 2 : 1, true);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+		KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, thresh_mmcr0,
+				    "%s threshold: MMCR0", name);
+		KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, m->has_mmcr2 ?
+				    SPRM_MMCR2_THRESHMULT : 0,
+				    "%s threshold: MMCR2", name);
+		pc_hw_model_free(&m->cpuc, c);
+		KUNIT_EXPECT_EQ(test, m->mmcr0, SPRM_MMCR0_FC);
+		KUNIT_EXPECT_EQ(test, m->mmcr2, 0);
+		KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", name);
+	}
+}
+
 static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_selectors_land_in_their_mmcr_field_on_every_pmc),
 	KUNIT_CASE(ppc_condition_enables_follow_the_pmcs_on),
@@ -878,6 +978,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_level_exception_storms_if_a_negative_pmc_is_left_and_ours_leaves_none),
 	KUNIT_CASE(ppc_events_count_only_what_their_selector_means_on_every_pmc),
 	KUNIT_CASE(ppc_mmcr0_controls_the_model_refuses_stay_clear),
+	KUNIT_CASE(ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name),
 	{}
 };
 

@@ -5,8 +5,9 @@
 #include "spr_model.h"
 
 /* MMCR1's selector fields: PMC3-4 on every part with MMCR1, 5-6 on 745x. */
-#define MODEL_MMCR1_PMC3_4	0xffc00000
-#define MODEL_MMCR1_PMC3_6	0xfffff800
+#define MODEL_MMCR1_PMC3_4	(SPRM_MMCR1_PMC3SEL | SPRM_MMCR1_PMC4SEL)
+#define MODEL_MMCR1_PMC3_6	(MODEL_MMCR1_PMC3_4 | SPRM_MMCR1_PMC5SEL | \
+				 SPRM_MMCR1_PMC6SEL)
 
 /*
  * MMCR0 controls the model does not implement, which the driver must
@@ -17,9 +18,9 @@
  * none is reserved there as such (MPC7400 UM Table 2-7; the MMCR0 tables
  * of the 604 and 750GX/GL user's manuals).
  */
-#define MODEL_MMCR0_REFUSED	(PC_MMCR0_FCM1 | PC_MMCR0_FCM0 | \
-				 PC_MMCR0_FCECE | PC_MMCR0_TBSEL | \
-				 PC_MMCR0_TBEE | PC_MMCR0_TRIGGER)
+#define MODEL_MMCR0_REFUSED	(SPRM_MMCR0_FCM1 | SPRM_MMCR0_FCM0 | \
+				 SPRM_MMCR0_FCECE | SPRM_MMCR0_TBSEL | \
+				 SPRM_MMCR0_TBEE | SPRM_MMCR0_TRIGGER)
 
 #define P(n)		BIT((n) - 1)
 #define P1_4		(P(1) | P(2) | P(3) | P(4))
@@ -104,6 +105,36 @@ static const struct model_sel model_7450[] = {
 	{ }
 };
 
+/*
+ * Each part as its manual has it, not as the driver's descriptor says:
+ * its PMCs (PMC3-4, with MMCR1, from the 604e; PMC5-6 on the 745x),
+ * whether it has MMCR2 (7400 and 745x), and what its selectors count.
+ */
+struct model_part {
+	const struct pc_ppc_pmu	*p;	/* the driver for it */
+	unsigned int		nr_pmcs;
+	bool			mmcr2;
+	const struct model_sel	*sels;
+};
+
+static const struct model_part model_parts[] = {
+	{ &pc_ppc604_pmu, 2, false, model_604 },	/* 604 UM chapter 9 */
+	{ &pc_ppc604e_pmu, 4, false, model_604 },
+	{ &pc_ppc750_pmu, 4, false, model_750 },	/* 750GX UM chapter 11 */
+	{ &pc_ppc7400_pmu, 4, true, model_7400 },	/* 7400 UM chapter 11 */
+	{ &pc_ppc7450_pmu, 6, true, model_7450 },	/* 7450 RM chapter 11 */
+};
+
+static const struct model_part *model_part_of(const struct pc_ppc_pmu *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(model_parts); i++)
+		if (model_parts[i].p == p)
+			return &model_parts[i];
+	return NULL;
+}
+
 /**
  * pc_spr_model_means() - what a selector counts on a PMC of a part
  * @p:		the part's driver descriptor (it names the part)
@@ -111,24 +142,18 @@ static const struct model_sel model_7450[] = {
  * @sel:	the selector
  *
  * Return: the PC_SPR_EV() bits it counts; 0 for selector 0 (the PMC
- * holds), and for every selector the model does not know on that PMC.
+ * holds), for a PMC the part does not have, and for every selector the
+ * model does not know on that PMC.
  */
 unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
 				 unsigned int pmc, u32 sel)
 {
+	const struct model_part *part = model_part_of(p);
 	const struct model_sel *t;
 
-	if (p == &pc_ppc7450_pmu)
-		t = model_7450;
-	else if (p == &pc_ppc7400_pmu)
-		t = model_7400;
-	else if (p == &pc_ppc750_pmu)
-		t = model_750;
-	else
-		t = model_604;
-	if (pmc >= p->pmu.nr_counters)
+	if (!part || pmc >= part->nr_pmcs)
 		return 0;
-	for (; t->counts; t++)
+	for (t = part->sels; t->counts; t++)
 		if (t->sel == sel && (t->pmcs & BIT(pmc)))
 			return t->counts;
 	return 0;
@@ -136,10 +161,12 @@ unsigned long pc_spr_model_means(const struct pc_ppc_pmu *p,
 
 static int model_pmc(const struct pc_spr_model *m, u32 spr)
 {
-	static const u16 pmc[] = { 953, 954, 957, 958, 945, 946 };
+	static const u16 pmc[] = {
+		SPRM_PMC1, SPRM_PMC2, SPRM_PMC3, SPRM_PMC4, SPRM_PMC5, SPRM_PMC6,
+	};
 	unsigned int i;
 
-	for (i = 0; i < m->p->pmu.nr_counters; i++)
+	for (i = 0; i < m->nr_pmcs; i++)
 		if (pmc[i] == spr)
 			return i;
 	return -1;
@@ -147,29 +174,25 @@ static int model_pmc(const struct pc_spr_model *m, u32 spr)
 
 static bool model_has_mmcr1(const struct pc_spr_model *m)
 {
-	return m->p->pmu.nr_counters > 2;
+	return m->nr_pmcs > 2;
 }
 
-/*
- * PMC @i's selector, from the manuals' bit numbers: PMC1 MMCR0 19-25,
- * PMC2 MMCR0 26-31, PMC3 MMCR1 0-4, PMC4 5-9, PMC5 10-14, PMC6 15-20.
+/**
+ * pc_spr_model_sel() - a PMC's selector, where the manuals put it
+ * @m:		the model
+ * @pmc:	0 for PMC1 ... 5 for PMC6
+ *
+ * PMC1 MMCR0 19-25, PMC2 MMCR0 26-31, PMC3 MMCR1 0-4, PMC4 5-9, PMC5
+ * 10-14, PMC6 15-20 (sprm_sel_field()).
+ *
+ * Return: the selector.
  */
 u32 pc_spr_model_sel(const struct pc_spr_model *m, unsigned int pmc)
 {
-	switch (pmc) {
-	case 0:
-		return (m->mmcr0 >> (31 - 25)) & 0x7f;
-	case 1:
-		return m->mmcr0 & 0x3f;
-	case 2:
-		return m->mmcr1 >> (31 - 4);
-	case 3:
-		return (m->mmcr1 >> (31 - 9)) & 0x1f;
-	case 4:
-		return (m->mmcr1 >> (31 - 14)) & 0x1f;
-	default:
-		return (m->mmcr1 >> (31 - 20)) & 0x3f;
-	}
+	u32 spr, field = sprm_sel_field(pmc, &spr);
+	u32 reg = spr == SPRM_MMCR0 ? m->mmcr0 : m->mmcr1;
+
+	return (reg & field) >> __ffs(field);
 }
 
 /*
@@ -185,17 +208,17 @@ static void model_check_signal(struct pc_spr_model *m)
 	bool cond = false;
 	unsigned int i;
 
-	if (!(m->mmcr0 & PC_MMCR0_PMXE))
+	if (!(m->mmcr0 & SPRM_MMCR0_PMXE))
 		return;
-	for (i = 0; i < m->p->pmu.nr_counters; i++) {
-		u32 ce = i ? PC_MMCR0_PMCJCE : PC_MMCR0_PMC1CE;
+	for (i = 0; i < m->nr_pmcs; i++) {
+		u32 ce = i ? SPRM_MMCR0_PMCJCE : SPRM_MMCR0_PMC1CE;
 
-		if ((m->mmcr0 & ce) && (m->pmc[i] & 0x80000000))
+		if ((m->mmcr0 & ce) && (m->pmc[i] & SPRM_PMC_OVERFLOW))
 			cond = true;
 	}
 	if (!cond)
 		return;
-	m->mmcr0 &= ~PC_MMCR0_PMXE;
+	m->mmcr0 &= ~SPRM_MMCR0_PMXE;
 	/* a signal while one is pending is the same interrupt */
 	if (!m->pending)
 		m->signals++;
@@ -226,11 +249,11 @@ static u64 model_read(void *priv, u32 spr)
 	i = model_pmc(m, spr);
 	if (i >= 0)
 		return m->pmc[i];
-	if (spr == 952)
+	if (spr == SPRM_MMCR0)
 		return m->mmcr0;
-	if (spr == 956 && model_has_mmcr1(m))
+	if (spr == SPRM_MMCR1 && model_has_mmcr1(m))
 		return m->mmcr1;
-	if (spr == 944 && m->p->has_mmcr2)
+	if (spr == SPRM_MMCR2 && m->has_mmcr2)
 		return m->mmcr2;
 	m->faults++;
 	return 0;
@@ -239,8 +262,7 @@ static u64 model_read(void *priv, u32 spr)
 static void model_write(void *priv, u32 spr, u64 val)
 {
 	struct pc_spr_model *m = priv;
-	u32 mmcr1_ok = m->p->pmu.nr_counters > 4 ? MODEL_MMCR1_PMC3_6 :
-		       MODEL_MMCR1_PMC3_4;
+	u32 mmcr1_ok = m->nr_pmcs > 4 ? MODEL_MMCR1_PMC3_6 : MODEL_MMCR1_PMC3_4;
 	int i;
 
 	model_handler_runs(m);
@@ -249,18 +271,18 @@ static void model_write(void *priv, u32 spr, u64 val)
 		m->faults++;
 	if (i >= 0) {
 		m->pmc[i] = val;
-	} else if (spr == 952) {
+	} else if (spr == SPRM_MMCR0) {
 		if (val & MODEL_MMCR0_REFUSED)
 			m->faults++;
 		m->mmcr0 = val;
-	} else if (spr == 956 && model_has_mmcr1(m)) {
+	} else if (spr == SPRM_MMCR1 && model_has_mmcr1(m)) {
 		/* MPC7400 UM Table 11-4: MMCR1 10-31 reserved */
 		if (val & ~(u64)mmcr1_ok)
 			m->faults++;
 		m->mmcr1 = val;
-	} else if (spr == 944 && m->p->has_mmcr2) {
+	} else if (spr == SPRM_MMCR2 && m->has_mmcr2) {
 		/* MPC7400 UM Table 11-5: only THRESHMULT is ours */
-		if (val & ~(u64)PC_MMCR2_THRESHMULT)
+		if (val & ~(u64)SPRM_MMCR2_THRESHMULT)
 			m->faults++;
 		m->mmcr2 = val;
 	} else {
@@ -284,11 +306,11 @@ void pc_spr_model_count(struct pc_spr_model *m, enum pc_spr_event ev,
 {
 	unsigned int i;
 
-	if (m->mmcr0 & PC_MMCR0_FC)
+	if (m->mmcr0 & SPRM_MMCR0_FC)
 		return;
-	if (m->mmcr0 & (user ? PC_MMCR0_FCP : PC_MMCR0_FCS))
+	if (m->mmcr0 & (user ? SPRM_MMCR0_FCP : SPRM_MMCR0_FCS))
 		return;
-	for (i = 0; i < m->p->pmu.nr_counters; i++) {
+	for (i = 0; i < m->nr_pmcs; i++) {
 		if (!(pc_spr_model_means(m->p, i, pc_spr_model_sel(m, i)) &
 		      BIT(ev)))
 			continue;
@@ -355,14 +377,27 @@ unsigned int pc_spr_model_storm(struct pc_spr_model *m, unsigned int max)
 	return n;
 }
 
+/**
+ * pc_spr_model_new() - a model of the part driver @p is for
+ * @test:	the test, which owns it
+ * @p:		the driver
+ *
+ * Return: the model, MMCR0 with FC set and the rest 0; its PMCs and
+ * MMCR2 as the part's manual has them (@nr_pmcs, @has_mmcr2).
+ */
 struct pc_spr_model *pc_spr_model_new(struct kunit *test,
 				      const struct pc_ppc_pmu *p)
 {
 	struct pc_spr_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	const struct model_part *part = model_part_of(p);
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, part, "no model part for %s",
+				  p->pmu.name);
 	m->p = p;
-	m->mmcr0 = PC_MMCR0_FC;
+	m->nr_pmcs = part->nr_pmcs;
+	m->has_mmcr2 = part->mmcr2;
+	m->mmcr0 = SPRM_MMCR0_FC;
 	m->handler = pc_ppc_irq;
 	m->regs.read = model_read;
 	m->regs.write = model_write;

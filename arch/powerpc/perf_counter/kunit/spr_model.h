@@ -34,9 +34,94 @@
 #define _PC_SPR_MODEL_H
 
 #include <kunit/test.h>
+#include <linux/bits.h>
 
 #include "kunit/hw_model.h"
+/* The driver's descriptors and entry points: no register layout. */
 #include "../mmcr.h"
+
+/*
+ * The registers, spelled here from the manuals and not taken from the
+ * driver (mmcr_regs.h): the model reads and checks what the driver
+ * writes by these alone, so a field the driver has in the wrong place
+ * is a difference the cases see. The manuals number a register's 32
+ * bits from the most significant, 0 to 31; so do these.
+ */
+#define SPRM_BIT(b)		BIT(31 - (b))
+#define SPRM_FIELD(first, last)	GENMASK(31 - (first), 31 - (last))
+
+/*
+ * SPR numbers: the same on every part that has the register (604 UM,
+ * 750GX UM, 7400 UM and 7450 RM, their tables of the performance
+ * monitor's SPRs). MMCR1 and PMC3-4 from the 604e, MMCR2 on the 7400
+ * and 745x, PMC5-6 on the 745x.
+ */
+#define SPRM_MMCR2		944
+#define SPRM_PMC5		945
+#define SPRM_PMC6		946
+#define SPRM_MMCR0		952
+#define SPRM_PMC1		953
+#define SPRM_PMC2		954
+#define SPRM_MMCR1		956
+#define SPRM_PMC3		957
+#define SPRM_PMC4		958
+
+/*
+ * MMCR0: 7400 UM Table 2-7; 7450 RM chapter 11, MMCR0; the same bits in
+ * the 604 UM (chapter 9) and the 750GX UM (2.1.2.5) under other names:
+ * DIS, DP, DU, DMS, DMR, ENINT, DISCOUNT, RTCSELECT, INTONBITTRANS,
+ * THRESHOLD, PMC1INTCONTROL, PMCINTCONTROL, PMCTRIGGER, PMC1SELECT,
+ * PMC2SELECT.
+ */
+#define SPRM_MMCR0_FC		SPRM_BIT(0)	/* freeze all PMCs */
+#define SPRM_MMCR0_FCS		SPRM_BIT(1)	/* ... in supervisor state */
+#define SPRM_MMCR0_FCP		SPRM_BIT(2)	/* ... in problem state */
+#define SPRM_MMCR0_FCM1		SPRM_BIT(3)	/* ... while MSR[PMM] = 1 */
+#define SPRM_MMCR0_FCM0		SPRM_BIT(4)	/* ... while MSR[PMM] = 0 */
+#define SPRM_MMCR0_PMXE		SPRM_BIT(5)	/* exception enable */
+#define SPRM_MMCR0_FCECE	SPRM_BIT(6)	/* freeze on enabled condition */
+#define SPRM_MMCR0_TBSEL	SPRM_FIELD(7, 8)	/* time base bit */
+#define SPRM_MMCR0_TBEE		SPRM_BIT(9)	/* time base event enable */
+#define SPRM_MMCR0_THRESHOLD	SPRM_FIELD(10, 15)
+#define SPRM_MMCR0_PMC1CE	SPRM_BIT(16)	/* PMC1 condition enable */
+#define SPRM_MMCR0_PMCJCE	SPRM_BIT(17)	/* PMC2-6 condition enable */
+#define SPRM_MMCR0_TRIGGER	SPRM_BIT(18)
+#define SPRM_MMCR0_PMC1SEL	SPRM_FIELD(19, 25)
+#define SPRM_MMCR0_PMC2SEL	SPRM_FIELD(26, 31)
+
+/*
+ * MMCR1: 7400 UM Table 11-4 (PMC3SELECT, PMC4SELECT; 10-31 reserved);
+ * the 745x adds PMC5SELECT and PMC6SELECT, 21-31 reserved (7450 RM
+ * chapter 11, MMCR1).
+ */
+#define SPRM_MMCR1_PMC3SEL	SPRM_FIELD(0, 4)
+#define SPRM_MMCR1_PMC4SEL	SPRM_FIELD(5, 9)
+#define SPRM_MMCR1_PMC5SEL	SPRM_FIELD(10, 14)
+#define SPRM_MMCR1_PMC6SEL	SPRM_FIELD(15, 20)
+
+/* MMCR2: 7400 UM Table 11-5; the threshold is x32 instead of x2 */
+#define SPRM_MMCR2_THRESHMULT	SPRM_BIT(0)
+
+/* Every PMC: bit 0 set is the overflow its condition signals. */
+#define SPRM_PMC_OVERFLOW	SPRM_BIT(0)
+
+/**
+ * sprm_sel_field() - where a PMC's selector is
+ * @pmc:	0 for PMC1 ... 5 for PMC6
+ * @spr:	set to the SPR that holds it, MMCR0 or MMCR1
+ *
+ * Return: the selector's field in that register, as the manuals give it.
+ */
+static inline u32 sprm_sel_field(unsigned int pmc, u32 *spr)
+{
+	static const u32 field[] = {
+		SPRM_MMCR0_PMC1SEL, SPRM_MMCR0_PMC2SEL, SPRM_MMCR1_PMC3SEL,
+		SPRM_MMCR1_PMC4SEL, SPRM_MMCR1_PMC5SEL, SPRM_MMCR1_PMC6SEL,
+	};
+
+	*spr = pmc < 2 ? SPRM_MMCR0 : SPRM_MMCR1;
+	return field[pmc];
+}
 
 /* What happens on the CPU; a selector counts a set of these. */
 enum pc_spr_event {
@@ -60,6 +145,8 @@ enum pc_spr_event {
 
 struct pc_spr_model {
 	const struct pc_ppc_pmu	*p;
+	unsigned int		nr_pmcs;	/* the part's, by its manual */
+	bool			has_mmcr2;	/* likewise */
 	u32			mmcr0, mmcr1, mmcr2;
 	u32			pmc[PC_PPC_MAX_PMCS];
 	u64			counted[PC_PPC_MAX_PMCS];

@@ -12,7 +12,7 @@
 #include "../amd.h"
 
 /* PerfCntrGlobalCtl with the six core counters enabled */
-#define AMD_ALL_SIX	0x3fULL
+#define AMD_ALL_SIX	(MSRM_AMD_GLOBAL_CTR(6) - 1)
 
 /* A workload whose kinds all differ, so that a count says which it is. */
 static const struct pc_model_work amd_work = {
@@ -180,9 +180,9 @@ static void amd_six_core_counters_count_at_once(struct kunit *test)
 					    "%s counter %u", p->x86.pmu.name, i);
 			KUNIT_EXPECT_EQ(test, c[i]->hw.place.idx, i);
 			KUNIT_EXPECT_EQ(test, pc_x86_ctr_msr(&p->x86, i),
-					AMD_CORE_CTR0 + 2 * i);
+					MSRM_AMD_PERF_CTR(i));
 			KUNIT_EXPECT_EQ(test, p->x86.ctl_msr(i),
-					AMD_CORE_CTL0 + 2 * i);
+					MSRM_AMD_PERF_CTL(i));
 		}
 		pc_msr_model_work(m, &amd_work, true);
 		for (i = 0; i < AMD_NR_CORE; i++) {
@@ -211,9 +211,9 @@ static void amd_f15h_fp_and_cycle_events_keep_to_their_counters(struct kunit *te
 	unsigned int i;
 
 	/* The model: FP ops asked of counter 0, cycles of 4, count nothing. */
-	m->sel[0] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x0100;
-	m->sel[4] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x0076;
-	m->sel[3] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x0100;	/* control */
+	m->sel[0] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x0100;
+	m->sel[4] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x0076;
+	m->sel[3] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x0100;	/* control */
 	pc_msr_model_work(m, &amd_work, false);
 	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
 	KUNIT_EXPECT_EQ(test, m->ctr[4], 0);
@@ -366,7 +366,7 @@ static void amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken(struct ku
 	struct perf_counter *c;
 
 	/* The model: a counter enabled in its PERF_CTL alone counts nothing. */
-	m->sel[2] = PC_EVNTSEL_EN | PC_EVNTSEL_USR | 0x76;
+	m->sel[2] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_USR | 0x76;
 	pc_msr_model_work(m, &amd_work, true);
 	KUNIT_EXPECT_EQ(test, m->ctr[2], 0);
 
@@ -469,6 +469,103 @@ static void amd_k7_to_f15h_generic_events_count_what_they_name(struct kunit *tes
 	}
 }
 
+/*
+ * Every AMD driver's PerfEvtSel / PERF_CTL bits against the APM's, which
+ * the model spells itself (msr_model.h) where the drivers have
+ * evntsel_regs.h and amd.h: each privilege filter sets exactly USR (bit
+ * 16), OS (bit 17) or both, with INT (20) and EN (22); a raw event's
+ * unit mask (15:8), edge (18), invert (23), counter mask (31:24) and
+ * event select land as the APM places them, bits 11:8 of the select in
+ * 35:32 from family 10h (a raw event with them is refused before); the
+ * bits the driver owns, pin control (19), reserved 21 and those above
+ * 35 are refused. Zen 4's PerfCntrGlobalCtl gets exactly the six core
+ * counters' enable bits (5:0) as the registers are taken and 0 as they
+ * are given back, with no overflow status left in PerfCntrGlobalStatus.
+ * A driver bit out of the APM's place (USR and OS swapped, EventSelect
+ * 11:8 shifted) fails here.
+ */
+static void amd_drivers_set_exactly_the_perfevtsel_and_globalctl_bits_the_apm_names(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u64	mode;
+	} modes[] = {
+		{ false, false, MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS },
+		{ true, false, MSRM_EVNTSEL_OS },
+		{ false, true, MSRM_EVNTSEL_USR },
+	};
+	static const u64 owned[] = {
+		MSRM_EVNTSEL_USR, MSRM_EVNTSEL_OS, MSRM_EVNTSEL_INT,
+		MSRM_EVNTSEL_EN, MSRM_EVNTSEL_PC, BIT_ULL(21), BIT_ULL(36),
+		BIT_ULL(40), BIT_ULL(41), BIT_ULL(62),
+	};
+	const struct pc_evntsel_pmu *drivers[] = {
+		&pc_k7_pmu, &pc_k8_pmu, &pc_k10_pmu,
+		&pc_f15h_pmu, &pc_zen_pmu, &pc_zen4_pmu,
+	};
+	const u64 fields = MSRM_EVNTSEL_EDGE | MSRM_EVNTSEL_INV |
+			   FIELD_PREP(MSRM_EVNTSEL_CMASK, 0x3c);
+	const u64 set = MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS |
+			MSRM_EVNTSEL_INT | MSRM_EVNTSEL_EN;
+	unsigned int d, i;
+
+	for (d = 0; d < ARRAY_SIZE(drivers); d++) {
+		const struct pc_evntsel_pmu *p = drivers[d];
+		struct pc_msr_model *m = pc_msr_model_new(test, p);
+		const char *name = p->x86.pmu.name;
+		/* retired x87 ops (1C0h), FP on family 15h: counters 3-5 */
+		u64 raw = msrm_evntsel(m->part->event_hi ? 0x1c0 : 0xc0, 0x5a) |
+			  fields;
+		struct perf_counter_hw_event hw;
+		struct pc_hw_counter hwc;
+		struct perf_counter *c;
+		unsigned int idx;
+
+		pc_x86_cpu_start(&m->cpuc);	/* as reserved */
+		KUNIT_EXPECT_EQ_MSG(test, m->global_ctl,
+				    m->part->perfmon_v2 ? AMD_ALL_SIX : 0,
+				    "%s PerfCntrGlobalCtl", name);
+		for (i = 0; i < ARRAY_SIZE(modes); i++) {
+			hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+			hw.exclude_user = modes[i].exclude_user;
+			hw.exclude_kernel = modes[i].exclude_kernel;
+			c = amd_counter(test, m, hw);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+			idx = c->hw.place.idx;
+			KUNIT_EXPECT_EQ_MSG(test, m->sel[idx],
+					    msrm_evntsel(0xc0, 0) | modes[i].mode |
+					    MSRM_EVNTSEL_INT | MSRM_EVNTSEL_EN,
+					    "%s filter %u", name, i);
+			pc_model_counter_free(m, c);
+			KUNIT_EXPECT_EQ(test, m->sel[idx], 0);
+		}
+
+		c = amd_counter(test, m, pc_hw_model_raw(raw));
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+		KUNIT_EXPECT_EQ_MSG(test, m->sel[c->hw.place.idx], raw | set,
+				    "%s raw", name);
+		pc_model_counter_free(m, c);
+
+		hw = pc_hw_model_raw(fields | msrm_evntsel(0x1c0, 0));
+		KUNIT_EXPECT_EQ_MSG(test, p->x86.pmu.decode(&hw, NULL, &hwc),
+				    m->part->event_hi ? 0 : -EINVAL,
+				    "%s EventSelect[11:8]", name);
+		for (i = 0; i < ARRAY_SIZE(owned); i++) {
+			hw = pc_hw_model_raw(raw | owned[i]);
+			KUNIT_EXPECT_EQ_MSG(test, p->x86.pmu.decode(&hw, NULL, &hwc),
+					    -EINVAL, "%s raw %#llx", name,
+					    raw | owned[i]);
+		}
+
+		m->global_status = MSRM_AMD_GLOBAL_CTR(4);	/* a wrap */
+		pc_x86_cpu_stop(&m->cpuc);
+		KUNIT_EXPECT_EQ_MSG(test, m->global_ctl, 0, "%s", name);
+		if (m->part->perfmon_v2)
+			KUNIT_EXPECT_EQ(test, m->global_status, 0);
+		KUNIT_EXPECT_EQ_MSG(test, m->faults, 0, "%s", name);
+	}
+}
+
 static struct kunit_case pc_amd_cases[] = {
 	KUNIT_CASE(amd_families_get_the_driver_their_manuals_give),
 	KUNIT_CASE(amd_six_core_counters_count_at_once),
@@ -478,6 +575,7 @@ static struct kunit_case pc_amd_cases[] = {
 	KUNIT_CASE(amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken),
 	KUNIT_CASE(amd_zen4_leaves_no_overflow_status_behind),
 	KUNIT_CASE(amd_k7_to_f15h_generic_events_count_what_they_name),
+	KUNIT_CASE(amd_drivers_set_exactly_the_perfevtsel_and_globalctl_bits_the_apm_names),
 	{}
 };
 

@@ -42,7 +42,7 @@ static void k7_four_counters_each_with_its_own_enable(struct kunit *test)
 	for (i = 0; i < 4; i++) {
 		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c[i]), 0);
 		KUNIT_EXPECT_EQ(test, c[i]->hw.place.idx, i);
-		KUNIT_EXPECT_TRUE(test, m->sel[i] & PC_EVNTSEL_EN);
+		KUNIT_EXPECT_TRUE(test, m->sel[i] & MSRM_EVNTSEL_EN);
 	}
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->cpuc, c[4]), -ENOSPC);
 	pc_msr_model_run(m, 10, false);
@@ -116,9 +116,9 @@ static void k7_k8_k10_event_maps_and_raw_bits(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
 			KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
 		}
-		hw = pc_hw_model_raw(PC_EVNTSEL_INT | 0x76);
+		hw = pc_hw_model_raw(MSRM_EVNTSEL_INT | 0x76);
 		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
-		hw = pc_hw_model_raw(PC_EVNTSEL_EN | 0x76);
+		hw = pc_hw_model_raw(MSRM_EVNTSEL_EN | 0x76);
 		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
 		/* Event select bits 35..32 exist from family 10h on. */
 		hw = pc_hw_model_raw(0x100000076ULL);

@@ -7,10 +7,6 @@
 
 #include "internal.h"
 #include "msr_model.h"
-#include "../amd.h"
-
-#define P6_PERFCTR0	0xc1
-#define P6_EVNTSEL0	0x186
 
 #define ANY		0
 #define CTR(n)		BIT(n)
@@ -145,8 +141,8 @@ static bool pc_model_reg(const struct pc_msr_model *m, u32 msr, int *idx,
 			 bool *ctl)
 {
 	const struct pc_model_part *part = m->part;
-	u32 ctr0 = part->p6 ? P6_PERFCTR0 : AMD_K7_PERFCTR0;
-	u32 sel0 = part->p6 ? P6_EVNTSEL0 : AMD_K7_EVNTSEL0;
+	u32 ctr0 = part->p6 ? MSRM_P6_PERFCTR0 : MSRM_AMD_PERFCTR0;
+	u32 sel0 = part->p6 ? MSRM_P6_EVNTSEL0 : MSRM_AMD_EVNTSEL0;
 
 	if (msr >= ctr0 && msr < ctr0 + part->nr_legacy) {
 		*idx = msr - ctr0;
@@ -158,9 +154,10 @@ static bool pc_model_reg(const struct pc_msr_model *m, u32 msr, int *idx,
 		*ctl = true;
 		return true;
 	}
-	if (msr >= AMD_CORE_CTL0 && msr < AMD_CORE_CTL0 + 2 * part->nr_core) {
-		*idx = (msr - AMD_CORE_CTL0) / 2;
-		*ctl = !((msr - AMD_CORE_CTL0) & 1);
+	if (msr >= MSRM_AMD_PERF_CTL(0) &&
+	    msr < MSRM_AMD_PERF_CTL(part->nr_core)) {
+		*idx = (msr - MSRM_AMD_PERF_CTL(0)) / 2;
+		*ctl = msr == MSRM_AMD_PERF_CTL(*idx);
 		return true;
 	}
 	return false;
@@ -169,8 +166,8 @@ static bool pc_model_reg(const struct pc_msr_model *m, u32 msr, int *idx,
 static bool pc_model_global(const struct pc_msr_model *m, u32 msr)
 {
 	return m->part->perfmon_v2 &&
-	       (msr == AMD_GLOBAL_CTL || msr == AMD_GLOBAL_STATUS ||
-		msr == AMD_GLOBAL_STATUS_CLR);
+	       (msr == MSRM_AMD_GLOBAL_CTL || msr == MSRM_AMD_GLOBAL_STATUS ||
+		msr == MSRM_AMD_GLOBAL_STATUS_CLR);
 }
 
 /* Inside the handler, time passes at every access: events happen. */
@@ -190,9 +187,10 @@ static u64 pc_model_read(void *priv, u32 msr)
 
 	pc_model_handler_runs(m);
 	if (pc_model_global(m, msr)) {
-		if (msr == AMD_GLOBAL_STATUS_CLR)
+		if (msr == MSRM_AMD_GLOBAL_STATUS_CLR)
 			m->faults++;		/* write-only */
-		return msr == AMD_GLOBAL_CTL ? m->global_ctl : m->global_status;
+		return msr == MSRM_AMD_GLOBAL_CTL ? m->global_ctl :
+						    m->global_status;
 	}
 	if (!pc_model_reg(m, msr, &idx, &ctl)) {
 		m->faults++;
@@ -211,13 +209,15 @@ static u64 pc_model_read(void *priv, u32 msr)
 /* The EVNTSEL bits this model reserves for counter @idx. */
 static u64 pc_model_reserved(const struct pc_msr_model *m, int idx)
 {
-	u64 ok = PC_EVNTSEL_RAW | PC_EVNTSEL_USR | PC_EVNTSEL_OS |
-		 PC_EVNTSEL_INT;
+	u64 ok = MSRM_EVNTSEL_EVENT | MSRM_EVNTSEL_UMASK | MSRM_EVNTSEL_USR |
+		 MSRM_EVNTSEL_OS | MSRM_EVNTSEL_EDGE | MSRM_EVNTSEL_INT |
+		 MSRM_EVNTSEL_INV | MSRM_EVNTSEL_CMASK;
 
+	/* pin control: the drivers leave the PMi pins alone */
 	if (!m->p6 || idx == 0)
-		ok |= PC_EVNTSEL_EN;
+		ok |= MSRM_EVNTSEL_EN;
 	if (m->part->event_hi)
-		ok |= PC_EVNTSEL_EVENT_HI;
+		ok |= MSRM_EVNTSEL_EVENT_HI;
 	return ~ok;
 }
 
@@ -230,10 +230,10 @@ static void pc_model_write(void *priv, u32 msr, u64 val)
 	pc_model_handler_runs(m);
 	if (pc_model_global(m, msr)) {
 		/* one bit a core counter; the rest reserved here */
-		if ((val & ~GENMASK_ULL(m->part->nr_core - 1, 0)) ||
-		    msr == AMD_GLOBAL_STATUS)	/* read-only */
+		if ((val & ~(MSRM_AMD_GLOBAL_CTR(m->part->nr_core) - 1)) ||
+		    msr == MSRM_AMD_GLOBAL_STATUS)	/* read-only */
 			m->faults++;
-		else if (msr == AMD_GLOBAL_STATUS_CLR)
+		else if (msr == MSRM_AMD_GLOBAL_STATUS_CLR)
 			m->global_status &= ~val;
 		else
 			m->global_ctl = val;
@@ -291,13 +291,13 @@ static int pc_model_write_safe(void *priv, u32 msr, u64 val)
 
 static bool pc_model_counts(const struct pc_msr_model *m, int idx, bool user)
 {
-	u64 mode = user ? PC_EVNTSEL_USR : PC_EVNTSEL_OS;
+	u64 mode = user ? MSRM_EVNTSEL_USR : MSRM_EVNTSEL_OS;
 	u64 en = m->p6 ? m->sel[0] : m->sel[idx];
 
 	/* PerfMonV2: PerfCntrGlobalCtl's bit as well as PERF_CTL's */
-	if (m->part->perfmon_v2 && !(m->global_ctl & BIT_ULL(idx)))
+	if (m->part->perfmon_v2 && !(m->global_ctl & MSRM_AMD_GLOBAL_CTR(idx)))
 		return false;
-	return (en & PC_EVNTSEL_EN) && (m->sel[idx] & mode);
+	return (en & MSRM_EVNTSEL_EN) && (m->sel[idx] & mode);
 }
 
 /* What counter @idx's event counts of @w on this part. */
@@ -306,14 +306,14 @@ static u64 pc_model_counted(const struct pc_msr_model *m, int idx,
 {
 	const struct pc_model_part *part = m->part;
 	u64 sel = m->sel[idx];
-	u16 event = sel & PC_EVNTSEL_EVENT;
-	u8 umask = (sel & PC_EVNTSEL_UMASK) >> 8;
+	u16 event = FIELD_GET(MSRM_EVNTSEL_EVENT, sel);
+	u8 umask = FIELD_GET(MSRM_EVNTSEL_UMASK, sel);
 	unsigned int i;
 
 	if (part->event_hi)
-		event |= (sel & PC_EVNTSEL_EVENT_HI) >> 24;
+		event |= FIELD_GET(MSRM_EVNTSEL_EVENT_HI, sel) << 8;
 	/* what edge, invert and a threshold make of a count is not modelled */
-	if (sel & (PC_EVNTSEL_EDGE | PC_EVNTSEL_INV | PC_EVNTSEL_CMASK))
+	if (sel & (MSRM_EVNTSEL_EDGE | MSRM_EVNTSEL_INV | MSRM_EVNTSEL_CMASK))
 		return 0;
 	for (i = 0; i < part->nr_events; i++) {
 		const struct pc_model_event *e = &part->events[i];
@@ -350,8 +350,8 @@ void pc_msr_model_work(struct pc_msr_model *m, const struct pc_model_work *w,
 		next = m->ctr[idx] + delta;
 		/* PerfMonV2: a wrap sets its sticky status bit */
 		if (next > mask && m->part->perfmon_v2)
-			m->global_status |= BIT_ULL(idx);
-		if (next > mask && (m->sel[idx] & PC_EVNTSEL_INT)) {
+			m->global_status |= MSRM_AMD_GLOBAL_CTR(idx);
+		if (next > mask && (m->sel[idx] & MSRM_EVNTSEL_INT)) {
 			if (m->lvtpc & APIC_LVT_MASKED)
 				m->pmis_lost++;
 			else

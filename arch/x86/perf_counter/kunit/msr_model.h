@@ -50,12 +50,79 @@
 #define _PC_MSR_MODEL_H
 
 #include <kunit/test.h>
+#include <linux/bitfield.h>
+#include <linux/bits.h>
 #include <linux/perf_counter_hw.h>
 
 #include "kunit/hw_model.h"
 
+/* The drivers' descriptors and entry points: no register layout. */
 #include "../evntsel.h"
 #include "../x86_pmu.h"
+
+/*
+ * The registers, spelled here from the manuals and not taken from the
+ * drivers (evntsel_regs.h, amd.h): the model reads and checks what the
+ * drivers write by these alone, so a field a driver has in the wrong
+ * place is a difference the cases see.
+ *
+ * The event select register: P6's EVNTSEL0/1 (Intel SDM vol. 3B,
+ * "Performance Monitoring (P6 Family Processor)", "PerfEvtSel0 and
+ * PerfEvtSel1 MSRs") and AMD's PerfEvtSel0-3 / PERF_CTL0-5 (AMD64 APM
+ * vol. 2, 24593, section 13.2, "Performance Monitoring Counters",
+ * PerfEvtSeln; BKDG 26094 chapter 10 and 31116, MSRC001_00[03:00]).
+ * Bit 21 is reserved on both; P6's bit 22 (EN) is reserved in EVNTSEL1,
+ * whose counter EVNTSEL0's EN starts too. Bits 35:32, EventSelect[11:8],
+ * exist from AMD family 10h; bits 41:40 (host/guest only, AMD) are not
+ * the drivers' to set, and the model takes them as reserved.
+ */
+#define MSRM_EVNTSEL_EVENT	GENMASK_ULL(7, 0)	/* EventSelect[7:0] */
+#define MSRM_EVNTSEL_UMASK	GENMASK_ULL(15, 8)	/* UnitMask */
+#define MSRM_EVNTSEL_USR	BIT_ULL(16)	/* count at CPL 1-3 */
+#define MSRM_EVNTSEL_OS		BIT_ULL(17)	/* count at CPL 0 */
+#define MSRM_EVNTSEL_EDGE	BIT_ULL(18)	/* E: edge detect */
+#define MSRM_EVNTSEL_PC		BIT_ULL(19)	/* pin control */
+#define MSRM_EVNTSEL_INT	BIT_ULL(20)	/* APIC interrupt on overflow */
+#define MSRM_EVNTSEL_EN		BIT_ULL(22)	/* enable counter(s) */
+#define MSRM_EVNTSEL_INV	BIT_ULL(23)	/* invert the counter mask */
+#define MSRM_EVNTSEL_CMASK	GENMASK_ULL(31, 24)	/* counter mask */
+#define MSRM_EVNTSEL_EVENT_HI	GENMASK_ULL(35, 32)	/* EventSelect[11:8] */
+
+/* The MSRs. P6: SDM vol. 3B, as above; vol. 4, the P6 family's MSRs. */
+#define MSRM_P6_PERFCTR0	0xc1		/* PerfCtr0, PerfCtr1 at 0xc2 */
+#define MSRM_P6_EVNTSEL0	0x186		/* EVNTSEL1 at 0x187 */
+/* AMD: four legacy counters (BKDG 26094; APM vol. 2, 13.2) */
+#define MSRM_AMD_EVNTSEL0	0xc0010000	/* PerfEvtSel0-3 */
+#define MSRM_AMD_PERFCTR0	0xc0010004	/* PerfCtr0-3 */
+/*
+ * and from family 15h six core counters, PERF_CTL[i] and PERF_CTR[i]
+ * interleaved, the legacy MSRs aliases of the first four (APM vol. 2,
+ * 13.2; BKDG 42301, MSRC001_020[B:0])
+ */
+#define MSRM_AMD_PERF_CTL(i)	(0xc0010200 + 2 * (i))
+#define MSRM_AMD_PERF_CTR(i)	(0xc0010201 + 2 * (i))
+/*
+ * PerfMonV2 (APM vol. 2, 13.2): PerfCntrGlobalStatus, PerfCntrGlobalCtl,
+ * PerfCntrGlobalStatusClr; in each, bit i is core counter i.
+ */
+#define MSRM_AMD_GLOBAL_STATUS		0xc0000300
+#define MSRM_AMD_GLOBAL_CTL		0xc0000301
+#define MSRM_AMD_GLOBAL_STATUS_CLR	0xc0000302
+#define MSRM_AMD_GLOBAL_CTR(i)		BIT_ULL(i)
+
+/**
+ * msrm_evntsel() - an event select register's event and unit mask
+ * @event:	the event select, 12 bits (bits 11:8 in EventSelect[11:8])
+ * @umask:	the unit mask
+ *
+ * Return: the register's bits for them, as the manuals place them.
+ */
+static inline u64 msrm_evntsel(u16 event, u8 umask)
+{
+	return FIELD_PREP(MSRM_EVNTSEL_EVENT, event & 0xff) |
+	       FIELD_PREP(MSRM_EVNTSEL_EVENT_HI, event >> 8) |
+	       FIELD_PREP(MSRM_EVNTSEL_UMASK, umask);
+}
 
 /* What the model's workloads are made of: what an event can count. */
 enum pc_model_kind {

@@ -8,10 +8,6 @@
 
 #include "p4_model.h"
 
-#define P4_CCCR_RESERVED (GENMASK_ULL(11, 0) | BIT_ULL(28) | BIT_ULL(29) | \
-			  GENMASK_ULL(63, 32))
-#define P4_ESCR_RESERVED GENMASK_ULL(63, 31)
-
 struct p4_route {
 	u16	msr;
 	u8	select;
@@ -119,8 +115,8 @@ static const struct {
 
 static u64 p4_model_meaning(u16 msr, u64 escr, const u64 *kinds)
 {
-	u8 event = FIELD_GET(P4_ESCR_EVENT_SELECT, escr);
-	u16 mask = FIELD_GET(P4_ESCR_EVENT_MASK, escr);
+	u8 event = FIELD_GET(P4M_ESCR_EVENT_SELECT, escr);
+	u16 mask = FIELD_GET(P4M_ESCR_EVENT_MASK, escr);
 	u64 n = 0;
 	unsigned int i;
 
@@ -161,12 +157,12 @@ static u64 p4_model_read(void *priv, u32 msr)
 	struct p4_model *m = t->core;
 
 	p4_model_handler_runs(t);
-	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS)
-		return m->ctr[msr - P4_PERFCTR0];
-	if (msr >= P4_CCCR0 && msr < P4_CCCR0 + P4_COUNTERS)
-		return m->cccr[msr - P4_CCCR0];
+	if (msr >= P4M_PERFCTR0 && msr < P4M_PERFCTR0 + P4M_COUNTERS)
+		return m->ctr[msr - P4M_PERFCTR0];
+	if (msr >= P4M_CCCR0 && msr < P4M_CCCR0 + P4M_COUNTERS)
+		return m->cccr[msr - P4M_CCCR0];
 	if (p4_model_is_escr(msr))
-		return m->escr[msr - 0x3a0];
+		return m->escr[msr - P4M_ESCR_FIRST];
 	m->faults++;
 	return 0;
 }
@@ -178,30 +174,30 @@ static void p4_model_write(void *priv, u32 msr, u64 val)
 
 	p4_model_handler_runs(t);
 	t->writes++;
-	if (msr >= P4_PERFCTR0 && msr < P4_PERFCTR0 + P4_COUNTERS) {
-		unsigned int idx = msr - P4_PERFCTR0;
+	if (msr >= P4M_PERFCTR0 && msr < P4M_PERFCTR0 + P4M_COUNTERS) {
+		unsigned int idx = msr - P4M_PERFCTR0;
 
-		if (val & ~P4_MASK40)
+		if (val & ~P4M_MASK40)
 			m->faults++;
 		if (m->ctr_pending[idx] != val) {	/* N15 */
 			m->ctr_pending[idx] = val;
 			return;
 		}
 		m->ctr_pending[idx] = ~0ULL;
-		m->ctr[idx] = val & P4_MASK40;
-	} else if (msr >= P4_CCCR0 && msr < P4_CCCR0 + P4_COUNTERS) {
-		unsigned int idx = msr - P4_CCCR0;
+		m->ctr[idx] = val & P4M_MASK40;
+	} else if (msr >= P4M_CCCR0 && msr < P4M_CCCR0 + P4M_COUNTERS) {
+		unsigned int idx = msr - P4M_CCCR0;
 
-		if ((val & P4_CCCR_RESERVED) ||
-		    ((val & P4_CCCR_ENABLE) &&
-		     (idx == P4_BROKEN_COUNTER ||
-		      !p4_model_route(idx, FIELD_GET(P4_CCCR_ESCR_SELECT, val)))))
+		if ((val & P4M_CCCR_RESERVED) ||
+		    ((val & P4M_CCCR_ENABLE) &&
+		     (idx == P4M_BROKEN_COUNTER ||
+		      !p4_model_route(idx, FIELD_GET(P4M_CCCR_ESCR_SELECT, val)))))
 			m->faults++;
 		m->cccr[idx] = val;
 	} else if (p4_model_is_escr(msr)) {
-		if (val & P4_ESCR_RESERVED)
+		if (val & P4M_ESCR_RESERVED)
 			m->faults++;
-		m->escr[msr - 0x3a0] = val;
+		m->escr[msr - P4M_ESCR_FIRST] = val;
 	} else {
 		m->faults++;
 	}
@@ -209,7 +205,7 @@ static void p4_model_write(void *priv, u32 msr, u64 val)
 
 static u64 p4_model_pmi_bit(const struct p4_thread *t)
 {
-	return t->id ? P4_CCCR_OVF_PMI_T1 : P4_CCCR_OVF_PMI_T0;
+	return t->id ? P4M_CCCR_OVF_PMI_T1 : P4M_CCCR_OVF_PMI_T0;
 }
 
 /*
@@ -228,19 +224,19 @@ static bool p4_model_counts(const struct p4_model *m, unsigned int idx,
 			    unsigned int thread, bool user, u16 *msr)
 {
 	static const u64 mode[2][2] = {
-		{ P4_ESCR_T0_OS, P4_ESCR_T0_USR },
-		{ P4_ESCR_T1_OS, P4_ESCR_T1_USR },
+		{ P4M_ESCR_T0_OS, P4M_ESCR_T0_USR },
+		{ P4M_ESCR_T1_OS, P4M_ESCR_T1_USR },
 	};
 	u64 cccr = m->cccr[idx];
-	unsigned int active = FIELD_GET(P4_CCCR_ACTIVE_THREAD, cccr);
+	unsigned int active = FIELD_GET(P4M_CCCR_ACTIVE_THREAD, cccr);
 
-	if (!(cccr & P4_CCCR_ENABLE) || idx == P4_BROKEN_COUNTER)
+	if (!(cccr & P4M_CCCR_ENABLE) || idx == P4M_BROKEN_COUNTER)
 		return false;
-	/* one thread runs at a time: "one active" (1) or "any" (3) */
-	if (active != 1 && active != 3)
+	/* one thread runs at a time: "one active" or "any" */
+	if (active != P4M_ACTIVE_ONE && active != P4M_ACTIVE_ANY)
 		return false;
-	*msr = p4_model_route(idx, FIELD_GET(P4_CCCR_ESCR_SELECT, cccr));
-	return *msr && (m->escr[*msr - 0x3a0] & mode[thread][user]);
+	*msr = p4_model_route(idx, FIELD_GET(P4M_CCCR_ESCR_SELECT, cccr));
+	return *msr && (m->escr[*msr - P4M_ESCR_FIRST] & mode[thread][user]);
 }
 
 /**
@@ -255,24 +251,24 @@ void p4_model_run_kinds(struct p4_model *m, unsigned int thread,
 {
 	unsigned int idx;
 
-	for (idx = 0; idx < P4_COUNTERS; idx++) {
+	for (idx = 0; idx < P4M_COUNTERS; idx++) {
 		u64 next, delta;
 		u16 msr;
 
 		if (!p4_model_counts(m, idx, thread, user, &msr))
 			continue;
-		delta = p4_model_meaning(msr, m->escr[msr - 0x3a0], kinds);
+		delta = p4_model_meaning(msr, m->escr[msr - P4M_ESCR_FIRST], kinds);
 		m->counted[idx] += delta;
 		next = m->ctr[idx] + delta;
-		if (next > P4_MASK40) {
+		if (next > P4M_MASK40) {
 			if (!m->unflagged)
-				m->cccr[idx] |= P4_CCCR_OVF;
-			if (m->cccr[idx] & P4_CCCR_OVF_PMI_T0)
+				m->cccr[idx] |= P4M_CCCR_OVF;
+			if (m->cccr[idx] & P4M_CCCR_OVF_PMI_T0)
 				p4_model_raise(&m->t[0], idx);
-			if (m->cccr[idx] & P4_CCCR_OVF_PMI_T1)
+			if (m->cccr[idx] & P4M_CCCR_OVF_PMI_T1)
 				p4_model_raise(&m->t[1], idx);
 		}
-		m->ctr[idx] = next & P4_MASK40;
+		m->ctr[idx] = next & P4M_MASK40;
 	}
 }
 
@@ -305,8 +301,8 @@ static void p4_model_irq_route(void *priv, bool nmi)
 
 	t->writes++;
 	t->lvtpc = pc_x86_lvtpc(nmi);
-	for (idx = 0; idx < P4_COUNTERS; idx++)
-		if ((m->cccr[idx] & P4_CCCR_OVF) &&
+	for (idx = 0; idx < P4M_COUNTERS; idx++)
+		if ((m->cccr[idx] & P4M_CCCR_OVF) &&
 		    (m->cccr[idx] & p4_model_pmi_bit(t)))
 			t->pending |= BIT(idx);
 }

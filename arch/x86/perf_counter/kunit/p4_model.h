@@ -34,12 +34,88 @@
 #define _PC_P4_MODEL_H
 
 #include <kunit/test.h>
+#include <linux/bitfield.h>
+#include <linux/bits.h>
 #include <linux/perf_counter_hw.h>
 
 #include "kunit/hw_model.h"
 
-#include "../p4.h"
+/* The driver's descriptor and entry points: no register layout. */
 #include "../x86_pmu.h"
+
+/*
+ * The registers, spelled here from the SDM and not taken from the
+ * driver (p4_regs.h): the model reads and checks what the driver writes
+ * by these alone, so a field the driver has in the wrong place is a
+ * difference the cases see. Intel SDM vol. 3B, "Performance Monitoring
+ * (Processors Based on Intel NetBurst Microarchitecture)": the table of
+ * performance counter MSRs and their ESCRs; "ESCR MSRs" and "CCCR MSRs"
+ * with their figures, in the layout of processors with Intel
+ * Hyper-Threading Technology ("Performance Monitoring and Intel
+ * Hyper-Threading Technology ...": the T0/T1 bits of an ESCR, a CCCR's
+ * ACTIVE_THREAD and OVF_PMI_T0/T1).
+ */
+#define P4M_PERFCTR0		0x300	/* MSR_BPU_COUNTER0 ... */
+#define P4M_CCCR0		0x360	/* MSR_BPU_CCCR0 ... */
+#define P4M_COUNTERS		18	/* ... MSR_IQ_COUNTER5, its CCCR */
+#define P4M_ESCR_FIRST		0x3a0	/* MSR_BSU_ESCR0 */
+#define P4M_ESCR_LAST		0x3e1	/* MSR_CRU_ESCR5 */
+#define P4M_BROKEN_COUNTER	1	/* counts nothing: the errata, above */
+
+/* CCCR: bits 11:0, 29:28 and 63:32 reserved */
+#define P4M_CCCR_ENABLE		BIT_ULL(12)
+#define P4M_CCCR_ESCR_SELECT	GENMASK_ULL(15, 13)
+#define P4M_CCCR_ACTIVE_THREAD	GENMASK_ULL(17, 16)
+#define P4M_CCCR_COMPARE	BIT_ULL(18)
+#define P4M_CCCR_COMPLEMENT	BIT_ULL(19)
+#define P4M_CCCR_THRESHOLD	GENMASK_ULL(23, 20)
+#define P4M_CCCR_EDGE		BIT_ULL(24)
+#define P4M_CCCR_FORCE_OVF	BIT_ULL(25)
+#define P4M_CCCR_OVF_PMI_T0	BIT_ULL(26)
+#define P4M_CCCR_OVF_PMI_T1	BIT_ULL(27)
+#define P4M_CCCR_CASCADE	BIT_ULL(30)
+#define P4M_CCCR_OVF		BIT_ULL(31)
+#define P4M_CCCR_RESERVED	(GENMASK_ULL(11, 0) | GENMASK_ULL(29, 28) | \
+				 GENMASK_ULL(63, 32))
+
+/* ACTIVE_THREAD: 0 none, 1 one thread active, 2 both, 3 either (any) */
+#define P4M_ACTIVE_ONE		1
+#define P4M_ACTIVE_ANY		3
+
+/* ESCR: bits 63:31 reserved */
+#define P4M_ESCR_T1_USR		BIT_ULL(0)
+#define P4M_ESCR_T1_OS		BIT_ULL(1)
+#define P4M_ESCR_T0_USR		BIT_ULL(2)
+#define P4M_ESCR_T0_OS		BIT_ULL(3)
+#define P4M_ESCR_TAG_ENABLE	BIT_ULL(4)
+#define P4M_ESCR_TAG_VALUE	GENMASK_ULL(8, 5)
+#define P4M_ESCR_EVENT_MASK	GENMASK_ULL(24, 9)
+#define P4M_ESCR_EVENT_SELECT	GENMASK_ULL(30, 25)
+#define P4M_ESCR_RESERVED	GENMASK_ULL(63, 31)
+
+/**
+ * p4m_escr_event() - an ESCR's event select and event mask
+ * @event:	the event select
+ * @mask:	the event mask
+ *
+ * Return: the ESCR's bits for them, as the SDM places them.
+ */
+static inline u64 p4m_escr_event(u8 event, u16 mask)
+{
+	return FIELD_PREP(P4M_ESCR_EVENT_SELECT, event) |
+	       FIELD_PREP(P4M_ESCR_EVENT_MASK, mask);
+}
+
+/**
+ * p4m_cccr_select() - a CCCR's ESCR select
+ * @select:	the ESCR's number in its counter group
+ *
+ * Return: the CCCR's bits for it, as the SDM places them.
+ */
+static inline u64 p4m_cccr_select(u8 select)
+{
+	return FIELD_PREP(P4M_CCCR_ESCR_SELECT, select);
+}
 
 struct p4_model;
 
@@ -59,11 +135,12 @@ struct p4_thread {
 };
 
 struct p4_model {
-	u64			ctr[P4_COUNTERS];
-	u64			cccr[P4_COUNTERS];
-	u64			escr[0x42];	/* by MSR - 0x3a0 */
-	u64			ctr_pending[P4_COUNTERS]; /* N15: first writes */
-	u64			counted[P4_COUNTERS];	/* events each counted */
+	u64			ctr[P4M_COUNTERS];
+	u64			cccr[P4M_COUNTERS];
+	/* by MSR - P4M_ESCR_FIRST */
+	u64			escr[P4M_ESCR_LAST - P4M_ESCR_FIRST + 1];
+	u64			ctr_pending[P4M_COUNTERS]; /* N15: first writes */
+	u64			counted[P4M_COUNTERS];	/* events each counted */
 	unsigned int		handler_events;	/* at each access in it */
 	bool			in_handler;
 	unsigned int		faults;
@@ -71,7 +148,7 @@ struct p4_model {
 	struct p4_thread	t[2];
 };
 
-#define P4_MASK40	GENMASK_ULL(39, 0)
+#define P4M_MASK40	GENMASK_ULL(39, 0)
 
 struct p4_model *p4_model_new(struct kunit *test);
 u16 p4_model_route(unsigned int idx, unsigned int select);

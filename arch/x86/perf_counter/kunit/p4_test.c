@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "p4_model.h"
+#include "../p4.h"
 
 /* A counter decoded by the P4 driver, with an ESCR word if @escr. */
 static struct perf_counter *p4_counter(struct kunit *test,
@@ -43,19 +44,20 @@ static void p4_cycles_take_an_fsb_escr_and_cccr_select_6(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
 	/* global_power_events (0x13), RUNNING, both privilege levels */
 	KUNIT_EXPECT_EQ(test, c->hw.place.idx, 0);
-	KUNIT_EXPECT_EQ(test, m->escr[FSB_ESCR0 - 0x3a0],
-			(0x13ULL << 25) | (1ULL << 9) | P4_ESCR_T0_OS |
-			P4_ESCR_T0_USR);
+	KUNIT_EXPECT_EQ(test, m->escr[FSB_ESCR0 - P4M_ESCR_FIRST],
+			p4m_escr_event(0x13, 0x1) | P4M_ESCR_T0_OS |
+			P4M_ESCR_T0_USR);
 	KUNIT_EXPECT_EQ(test, m->cccr[0],
-			P4_CCCR_SELECT(6) | P4_CCCR_ENABLE |
-			P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0);
+			p4m_cccr_select(6) | P4M_CCCR_ENABLE |
+			FIELD_PREP(P4M_CCCR_ACTIVE_THREAD, P4M_ACTIVE_ANY) |
+			P4M_CCCR_OVF_PMI_T0);
 	p4_model_run(m, 1000, true);
 	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1000);
 
 	pc_hw_cpu_del(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, m->cccr[0], 0);
-	KUNIT_EXPECT_EQ(test, m->escr[FSB_ESCR0 - 0x3a0], 0);
+	KUNIT_EXPECT_EQ(test, m->escr[FSB_ESCR0 - P4M_ESCR_FIRST], 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
 }
@@ -89,7 +91,7 @@ static void p4_an_escr_serves_one_counter_at_a_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i2->hw.place.aux, CRU_ESCR1);
 	KUNIT_EXPECT_TRUE(test, i1->hw.place.idx == 12 ||
 			  i1->hw.place.idx == 13 || i1->hw.place.idx == 16);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(P4_CCCR_ESCR_SELECT,
+	KUNIT_EXPECT_EQ(test, FIELD_GET(P4M_CCCR_ESCR_SELECT,
 					m->cccr[i1->hw.place.idx]), 4);
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, i3), -ENOSPC);
 
@@ -120,7 +122,7 @@ static void p4_wraps_clear_ovf_and_sum_exactly(struct kunit *test)
 		p4_model_run(m, chunk, false);
 		total += chunk;
 		wraps += p4_model_service(m);
-		KUNIT_ASSERT_FALSE(test, m->cccr[c->hw.place.idx] & P4_CCCR_OVF);
+		KUNIT_ASSERT_FALSE(test, m->cccr[c->hw.place.idx] & P4M_CCCR_OVF);
 	}
 	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), total);
@@ -202,8 +204,8 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 {
 	struct p4_model *m = p4_model_new(test);
 	/* instr_retired, by hand: CRU_ESCR1, select 4 */
-	u64 cccr = P4_CCCR_SELECT(4) | ((u64)CRU_ESCR1 << 32);
-	u64 escr = P4_ESCR_EVENT(0x02, 0x1);
+	u64 cccr = p4m_cccr_select(4) | ((u64)CRU_ESCR1 << 32);
+	u64 escr = p4m_escr_event(0x02, 0x1);
 	struct perf_counter_hw_event hw = pc_hw_model_raw(cccr);
 	struct perf_counter_hw_event bad;
 	struct perf_counter *c;
@@ -215,8 +217,8 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->hw.place.aux, CRU_ESCR1);
 	KUNIT_EXPECT_TRUE(test, c->hw.place.idx == 14 ||
 			  c->hw.place.idx == 15 || c->hw.place.idx == 17);
-	KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR1 - 0x3a0],
-			escr | P4_ESCR_T0_OS | P4_ESCR_T0_USR);
+	KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR1 - P4M_ESCR_FIRST],
+			escr | P4M_ESCR_T0_OS | P4M_ESCR_T0_USR);
 	p4_model_run(m, 77, false);
 	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 77);
@@ -224,20 +226,20 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 	p4_free(m, c);
 
 	/* Refused: a select that is not that ESCR's ... */
-	bad = pc_hw_model_raw(P4_CCCR_SELECT(5) | ((u64)CRU_ESCR1 << 32));
+	bad = pc_hw_model_raw(p4m_cccr_select(5) | ((u64)CRU_ESCR1 << 32));
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
 	/* ... an MSR that is no ESCR, the driver's CCCR bits ... */
-	bad = pc_hw_model_raw(P4_CCCR_SELECT(4) | (0x3c6ULL << 32));
+	bad = pc_hw_model_raw(p4m_cccr_select(4) | (0x3c6ULL << 32));
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
-	bad = pc_hw_model_raw(cccr | P4_CCCR_ENABLE);
+	bad = pc_hw_model_raw(cccr | P4M_CCCR_ENABLE);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
-	bad = pc_hw_model_raw(cccr | P4_CCCR_OVF_PMI_T1);
+	bad = pc_hw_model_raw(cccr | P4M_CCCR_OVF_PMI_T1);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
-	bad = pc_hw_model_raw(cccr | P4_CCCR_CASCADE);
+	bad = pc_hw_model_raw(cccr | P4M_CCCR_CASCADE);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &escr));
 	/* ... thread bits or bit 32 in the ESCR word, or no ESCR word. */
 	bad = pc_hw_model_raw(cccr);
-	word = escr | P4_ESCR_T1_USR;
+	word = escr | P4M_ESCR_T1_USR;
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &word));
 	word = escr | BIT_ULL(32);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &word));
@@ -256,7 +258,7 @@ static void p4_second_thread_keeps_off_the_registers(struct kunit *test)
 	m->t[0].cpuc.forbidden = true;
 	KUNIT_EXPECT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), -ENOSPC);
 	KUNIT_EXPECT_FALSE(test, c->hw.on);
-	for (i = 0; i < P4_COUNTERS; i++)
+	for (i = 0; i < P4M_COUNTERS; i++)
 		KUNIT_EXPECT_EQ(test, m->cccr[i], 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
@@ -281,7 +283,7 @@ static void p4_event_map_uses_the_sdm_events(struct kunit *test)
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
 		hw = pc_hw_model_generic(id);
 		KUNIT_ASSERT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), 0);
-		KUNIT_EXPECT_EQ(test, FIELD_GET(P4_ESCR_EVENT_SELECT, hwc.extra),
+		KUNIT_EXPECT_EQ(test, FIELD_GET(P4M_ESCR_EVENT_SELECT, hwc.extra),
 				want[id].event);
 		/* two ESCRs, two counters each (BPU group: counter 1 never) */
 		KUNIT_EXPECT_GE(test, pc_p4_driver.pmu.places(&hwc, place), 3);
@@ -334,7 +336,7 @@ static void p4_counter_loads_take_despite_erratum_n15(struct kunit *test)
 	c = p4_counter(test, &hw, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, m->ctr[c->hw.place.idx], P4_MASK40 + 1 - 1000);
+	KUNIT_EXPECT_EQ(test, m->ctr[c->hw.place.idx], P4M_MASK40 + 1 - 1000);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
 }
@@ -386,11 +388,12 @@ static void p4_cccrs_left_on_are_cleared_when_the_registers_are_taken(struct kun
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	m->t[0].lvtpc = APIC_DM_NMI | APIC_LVT_MASKED;	/* as it was */
-	m->cccr[5] = P4_CCCR_ENABLE | P4_CCCR_SELECT(2) |
-		     P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0;
-	m->ctr[5] = P4_MASK40 - 10;
+	m->cccr[5] = P4M_CCCR_ENABLE | p4m_cccr_select(2) |
+		     FIELD_PREP(P4M_CCCR_ACTIVE_THREAD, P4M_ACTIVE_ANY) |
+		     P4M_CCCR_OVF_PMI_T0;
+	m->ctr[5] = P4M_MASK40 - 10;
 	pc_x86_cpu_start(&m->t[0].cpuc);
-	for (i = 0; i < P4_COUNTERS; i++)
+	for (i = 0; i < P4M_COUNTERS; i++)
 		KUNIT_EXPECT_EQ(test, m->cccr[i], 0);
 	KUNIT_EXPECT_EQ(test, m->t[0].lvtpc, pc_x86_lvtpc(false));
 
@@ -400,7 +403,7 @@ static void p4_cccrs_left_on_are_cleared_when_the_registers_are_taken(struct kun
 	p4_model_service(m);
 	pc_hw_fold(&m->t[0].cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 100);
-	KUNIT_EXPECT_EQ(test, m->ctr[5], P4_MASK40 - 10);
+	KUNIT_EXPECT_EQ(test, m->ctr[5], P4M_MASK40 - 10);
 	KUNIT_EXPECT_EQ(test, m->t[0].unclaimed, 0);
 	KUNIT_EXPECT_EQ(test, m->t[0].pending, 0UL);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
@@ -499,7 +502,7 @@ static void p4_driver_escr_table_routes_as_the_sdm_says(struct kunit *test)
 					    e->msr, "ESCR %#x counter %u",
 					    e->msr, ctr[i]);
 	}
-	for (idx = 0; idx < P4_COUNTERS; idx++)
+	for (idx = 0; idx < P4M_COUNTERS; idx++)
 		for (i = 0; i < 8; i++)
 			routes += p4_model_route(idx, i) != 0;
 	/* the driver's, counted the same way */
@@ -537,8 +540,8 @@ static void p4_each_generic_event_counts_what_it_names(struct kunit *test)
 	}
 
 	/* global_power_events on CRU_ESCR1, which does not take it */
-	hw = pc_hw_model_raw(P4_CCCR_SELECT(4) | ((u64)CRU_ESCR1 << 32));
-	escr = P4_ESCR_EVENT(0x13, 0x1);
+	hw = pc_hw_model_raw(p4m_cccr_select(4) | ((u64)CRU_ESCR1 << 32));
+	escr = p4m_escr_event(0x13, 0x1);
 	c = p4_counter(test, &hw, &escr);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
@@ -548,8 +551,8 @@ static void p4_each_generic_event_counts_what_it_names(struct kunit *test)
 	p4_free(m, c);
 
 	/* instr_retired with BOGUSNTAG only: not retired instructions */
-	hw = pc_hw_model_raw(P4_CCCR_SELECT(4) | ((u64)CRU_ESCR1 << 32));
-	escr = P4_ESCR_EVENT(0x02, 0x4);
+	hw = pc_hw_model_raw(p4m_cccr_select(4) | ((u64)CRU_ESCR1 << 32));
+	escr = p4m_escr_event(0x02, 0x4);
 	c = p4_counter(test, &hw, &escr);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
@@ -558,6 +561,100 @@ static void p4_each_generic_event_counts_what_it_names(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	p4_free(m, c);
+}
+
+/*
+ * The driver's ESCR and CCCR bits against the SDM's, which the model
+ * spells itself (p4_model.h) where the driver has p4_regs.h. Retired
+ * instructions under each privilege filter: CRU_ESCR0 holds exactly
+ * event select 02h (bits 30:25), mask NBOGUSNTAG|NBOGUSTAG (24:9) and
+ * T0_USR (bit 2), T0_OS (3) or both, thread 1's bits (0, 1) clear; the
+ * counter's CCCR exactly ENABLE (12), ESCR select 4 (15:13),
+ * ACTIVE_THREAD 11b, any thread (17:16), and OVF_PMI_T0 (26). A raw
+ * event's compare (18), complement (19), threshold (23:20) and edge (24)
+ * and its ESCR word's tag value (8:5) and tag enable (4) land where the
+ * SDM has them; the CCCR bits the driver owns (ENABLE, ACTIVE_THREAD,
+ * FORCE_OVF, OVF_PMI_T0/T1, CASCADE, OVF) and the ESCR's thread bits are
+ * refused in a raw event, as are reserved bits. A driver bit out of the
+ * SDM's place (T0_USR and T0_OS swapped, OVF_PMI_T0 taken for T1) fails
+ * here.
+ */
+static void p4_driver_sets_exactly_the_escr_and_cccr_bits_the_sdm_names(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u64	mode;
+	} modes[] = {
+		{ false, false, P4M_ESCR_T0_USR | P4M_ESCR_T0_OS },
+		{ true, false, P4M_ESCR_T0_OS },
+		{ false, true, P4M_ESCR_T0_USR },
+	};
+	static const u64 cccr_owned[] = {
+		P4M_CCCR_ENABLE, BIT_ULL(16), BIT_ULL(17), P4M_CCCR_FORCE_OVF,
+		P4M_CCCR_OVF_PMI_T0, P4M_CCCR_OVF_PMI_T1, P4M_CCCR_CASCADE,
+		P4M_CCCR_OVF, BIT_ULL(0), BIT_ULL(11), BIT_ULL(28), BIT_ULL(29),
+	};
+	static const u64 escr_owned[] = {
+		P4M_ESCR_T0_USR, P4M_ESCR_T0_OS, P4M_ESCR_T1_USR,
+		P4M_ESCR_T1_OS, BIT_ULL(31), BIT_ULL(40),
+	};
+	const u64 on = P4M_CCCR_ENABLE | P4M_CCCR_OVF_PMI_T0 |
+		       FIELD_PREP(P4M_CCCR_ACTIVE_THREAD, P4M_ACTIVE_ANY);
+	/* instr_retired on CRU_ESCR1 by hand, with every field it may set */
+	const u64 cccr = p4m_cccr_select(4) | P4M_CCCR_COMPARE |
+			 P4M_CCCR_COMPLEMENT | P4M_CCCR_EDGE |
+			 FIELD_PREP(P4M_CCCR_THRESHOLD, 0xa);
+	const u64 raw_escr = p4m_escr_event(0x02, 0x1) | P4M_ESCR_TAG_ENABLE |
+			     FIELD_PREP(P4M_ESCR_TAG_VALUE, 0x5);
+	struct p4_model *m = p4_model_new(test);
+	struct perf_counter_hw_event hw;
+	struct perf_counter *c;
+	unsigned int i, idx;
+	u64 word;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+		hw.exclude_user = modes[i].exclude_user;
+		hw.exclude_kernel = modes[i].exclude_kernel;
+		c = p4_counter(test, &hw, NULL);
+		KUNIT_ASSERT_NOT_NULL(test, c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+		KUNIT_ASSERT_EQ(test, c->hw.place.aux, CRU_ESCR0);
+		idx = c->hw.place.idx;
+		KUNIT_EXPECT_EQ_MSG(test, m->escr[CRU_ESCR0 - P4M_ESCR_FIRST],
+				    p4m_escr_event(0x02, 0x3) | modes[i].mode,
+				    "ESCR, filter %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, m->cccr[idx], p4m_cccr_select(4) | on,
+				    "CCCR %u, filter %u", idx, i);
+		p4_free(m, c);
+		KUNIT_EXPECT_EQ(test, m->cccr[idx], 0);
+		KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR0 - P4M_ESCR_FIRST], 0);
+	}
+
+	hw = pc_hw_model_raw(cccr | (u64)CRU_ESCR1 << 32);
+	word = raw_escr;
+	c = p4_counter(test, &hw, &word);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->t[0].cpuc, c), 0);
+	KUNIT_EXPECT_EQ(test, c->hw.place.aux, CRU_ESCR1);
+	KUNIT_EXPECT_EQ(test, m->escr[CRU_ESCR1 - P4M_ESCR_FIRST],
+			raw_escr | P4M_ESCR_T0_USR | P4M_ESCR_T0_OS);
+	KUNIT_EXPECT_EQ(test, m->cccr[c->hw.place.idx], cccr | on);
+	p4_free(m, c);
+
+	for (i = 0; i < ARRAY_SIZE(cccr_owned); i++) {
+		hw = pc_hw_model_raw(cccr | cccr_owned[i] | (u64)CRU_ESCR1 << 32);
+		word = raw_escr;
+		KUNIT_EXPECT_NULL_MSG(test, p4_counter(test, &hw, &word),
+				      "CCCR word %#llx", cccr | cccr_owned[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(escr_owned); i++) {
+		hw = pc_hw_model_raw(cccr | (u64)CRU_ESCR1 << 32);
+		word = raw_escr | escr_owned[i];
+		KUNIT_EXPECT_NULL_MSG(test, p4_counter(test, &hw, &word),
+				      "ESCR word %#llx", word);
+	}
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
 }
 
 static struct kunit_case pc_p4_cases[] = {
@@ -577,6 +674,7 @@ static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_thread_is_the_low_bits_of_the_apic_id),
 	KUNIT_CASE(p4_driver_escr_table_routes_as_the_sdm_says),
 	KUNIT_CASE(p4_each_generic_event_counts_what_it_names),
+	KUNIT_CASE(p4_driver_sets_exactly_the_escr_and_cccr_bits_the_sdm_names),
 	{}
 };
 

@@ -239,12 +239,12 @@ static void p6_evntsel0_enable_bit_gates_counter_1_alone(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 0);
 	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 1);
-	KUNIT_EXPECT_TRUE(test, m->sel[0] & PC_EVNTSEL_EN);
-	KUNIT_EXPECT_FALSE(test, m->sel[1] & PC_EVNTSEL_EN);
+	KUNIT_EXPECT_TRUE(test, m->sel[0] & MSRM_EVNTSEL_EN);
+	KUNIT_EXPECT_FALSE(test, m->sel[1] & MSRM_EVNTSEL_EN);
 
 	/* Counter 1 alone: EVNTSEL0 enables it and counts nothing itself. */
 	pc_hw_cpu_del(&m->cpuc, a);
-	KUNIT_EXPECT_EQ(test, m->sel[0], PC_EVNTSEL_EN);
+	KUNIT_EXPECT_EQ(test, m->sel[0], MSRM_EVNTSEL_EN);
 	KUNIT_EXPECT_EQ(test, m->sel[1], b->hw.config);
 	m->ctr[0] = 0;
 	pc_msr_model_run(m, 100, true);
@@ -280,8 +280,8 @@ static void p6_constraints_move_counters_or_refuse(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	KUNIT_EXPECT_EQ(test, b->hw.place.idx, 0);
 	KUNIT_EXPECT_EQ(test, a->hw.place.idx, 1);
-	KUNIT_EXPECT_EQ(test, m->sel[0] & PC_EVNTSEL_EVENT, 0xc1);
-	KUNIT_EXPECT_EQ(test, m->sel[1] & PC_EVNTSEL_EVENT, 0x79);
+	KUNIT_EXPECT_EQ(test, m->sel[0] & MSRM_EVNTSEL_EVENT, 0xc1);
+	KUNIT_EXPECT_EQ(test, m->sel[1] & MSRM_EVNTSEL_EVENT, 0x79);
 	pc_msr_model_run(m, 500, false);
 	pc_hw_fold(&m->cpuc, a);
 	pc_hw_fold(&m->cpuc, b);
@@ -316,10 +316,10 @@ static void p6_exclude_user_and_kernel_clear_usr_and_os(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, a && b);
 	KUNIT_EXPECT_NULL(test, pc_model_counter(test, m, &none));
 
-	KUNIT_EXPECT_EQ(test, a->hw.config & (PC_EVNTSEL_USR | PC_EVNTSEL_OS),
-			PC_EVNTSEL_OS);
-	KUNIT_EXPECT_EQ(test, b->hw.config & (PC_EVNTSEL_USR | PC_EVNTSEL_OS),
-			PC_EVNTSEL_USR);
+	KUNIT_EXPECT_EQ(test, a->hw.config & (MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS),
+			MSRM_EVNTSEL_OS);
+	KUNIT_EXPECT_EQ(test, b->hw.config & (MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS),
+			MSRM_EVNTSEL_USR);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
 	pc_msr_model_run(m, 300, true);
@@ -631,8 +631,8 @@ static void p6_register_check_reads_evntsel0s_enable_bit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
 	KUNIT_EXPECT_EQ(test, m->ctr[1], 1234);
 	/* counter 1 counting for someone: EVNTSEL1 has the event */
-	m->sel[0] = PC_EVNTSEL_EN;
-	m->sel[1] = PC_EVNTSEL_USR | PC_EVNTSEL_OS | 0x79;
+	m->sel[0] = MSRM_EVNTSEL_EN;
+	m->sel[1] = MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS | 0x79;
 	KUNIT_EXPECT_FALSE(test, pc_x86_regs_check(&pc_p6_pmu.x86, &m->safe));
 	KUNIT_EXPECT_EQ(test, m->ctr[1], 1234);
 	/* given back: free again */
@@ -655,8 +655,8 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 		hw = pc_hw_model_generic(id);
 		KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
-		KUNIT_EXPECT_TRUE(test, hwc.config & PC_EVNTSEL_INT);
-		KUNIT_EXPECT_FALSE(test, hwc.config & PC_EVNTSEL_EN);
+		KUNIT_EXPECT_TRUE(test, hwc.config & MSRM_EVNTSEL_INT);
+		KUNIT_EXPECT_FALSE(test, hwc.config & MSRM_EVNTSEL_EN);
 	}
 	hw = pc_hw_model_generic(PERF_HW_EVENTS_MAX);
 	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), -EINVAL);
@@ -671,6 +671,89 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc),
 				    -EINVAL, "raw bit %u", id);
 	}
+}
+
+/*
+ * The driver's EVNTSEL bits against the SDM's, which the model spells
+ * itself (msr_model.h) where the driver has evntsel_regs.h: each
+ * privilege filter sets exactly USR (bit 16), OS (bit 17) or both; every
+ * counter INT (bit 20); EVNTSEL0 EN (bit 22), for both counters, and
+ * EVNTSEL1 never; the event select and unit mask go in bits 7:0 and
+ * 15:8, a raw event's edge (18), invert (23) and counter mask (31:24)
+ * where it put them. The bits the driver owns (USR, OS, INT, EN, pin
+ * control, 19), reserved bit 21 and the bits above 31 are refused in a
+ * raw event. A bit the driver has where the SDM has another (USR and OS
+ * swapped, INT one off) fails here, though driver and model would still
+ * agree with each other if the model took the driver's bits.
+ */
+static void p6_driver_sets_exactly_the_evntsel_bits_the_sdm_names(struct kunit *test)
+{
+	static const struct {
+		bool	exclude_user, exclude_kernel;
+		u64	mode;
+	} modes[] = {
+		{ false, false, MSRM_EVNTSEL_USR | MSRM_EVNTSEL_OS },
+		{ true, false, MSRM_EVNTSEL_OS },
+		{ false, true, MSRM_EVNTSEL_USR },
+	};
+	static const u64 owned[] = {
+		MSRM_EVNTSEL_USR, MSRM_EVNTSEL_OS, MSRM_EVNTSEL_INT,
+		MSRM_EVNTSEL_EN, MSRM_EVNTSEL_PC, BIT_ULL(21), BIT_ULL(32),
+		BIT_ULL(40), BIT_ULL(62),
+	};
+	/* L2_RQSTS with every MESI state; edge, invert, counter mask 0x5a */
+	const u64 raw = msrm_evntsel(0x2e, 0x0f) | MSRM_EVNTSEL_EDGE |
+			MSRM_EVNTSEL_INV | FIELD_PREP(MSRM_EVNTSEL_CMASK, 0x5a);
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	const struct pc_pmu *pmu = &pc_p6_pmu.x86.pmu;
+	struct perf_counter_hw_event hw;
+	struct pc_hw_counter hwc;
+	struct perf_counter *a, *b;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		/* cycles on counter 0; DIV, counted by counter 1 only, on 1 */
+		hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+		hw.exclude_user = modes[i].exclude_user;
+		hw.exclude_kernel = modes[i].exclude_kernel;
+		a = pc_model_counter(test, m, &hw);
+		hw.event_config = pc_hw_model_raw(0x13).event_config;
+		b = pc_model_counter(test, m, &hw);
+		KUNIT_ASSERT_TRUE(test, a && b);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+		KUNIT_ASSERT_EQ(test, a->hw.place.idx, 0);
+		KUNIT_ASSERT_EQ(test, b->hw.place.idx, 1);
+		KUNIT_EXPECT_EQ_MSG(test, m->sel[0], msrm_evntsel(0x79, 0) |
+				    modes[i].mode | MSRM_EVNTSEL_INT |
+				    MSRM_EVNTSEL_EN,
+				    "EVNTSEL0, filter %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, m->sel[1], msrm_evntsel(0x13, 0) |
+				    modes[i].mode | MSRM_EVNTSEL_INT,
+				    "EVNTSEL1, filter %u", i);
+		/* counter 1 alone: EVNTSEL0 holds EN, and nothing else */
+		pc_model_counter_free(m, a);
+		KUNIT_EXPECT_EQ(test, m->sel[0], MSRM_EVNTSEL_EN);
+		pc_model_counter_free(m, b);
+		KUNIT_EXPECT_EQ(test, m->sel[0], 0);
+		KUNIT_EXPECT_EQ(test, m->sel[1], 0);
+	}
+
+	hw = pc_hw_model_raw(raw);
+	a = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_EXPECT_EQ(test, m->sel[a->hw.place.idx], raw | MSRM_EVNTSEL_USR |
+			MSRM_EVNTSEL_OS | MSRM_EVNTSEL_INT |
+			(a->hw.place.idx ? 0 : MSRM_EVNTSEL_EN));
+	pc_model_counter_free(m, a);
+
+	for (i = 0; i < ARRAY_SIZE(owned); i++) {
+		hw = pc_hw_model_raw(raw | owned[i]);
+		KUNIT_EXPECT_EQ_MSG(test, pmu->decode(&hw, NULL, &hwc), -EINVAL,
+				    "raw %#llx", raw | owned[i]);
+	}
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
 }
 
 /*
@@ -723,7 +806,7 @@ static void p6_generic_events_count_what_they_name(struct kunit *test)
 	}
 	/* A code the part does not have counts nothing: 0x76 is AMD's. */
 	m->ctr[0] = 0;
-	m->sel[0] = PC_EVNTSEL_EN | PC_EVNTSEL_OS | 0x76;
+	m->sel[0] = MSRM_EVNTSEL_EN | MSRM_EVNTSEL_OS | 0x76;
 	pc_msr_model_work(m, &w, false);
 	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
@@ -747,6 +830,7 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_drives_the_models_the_manuals_list),
 	KUNIT_CASE(p6_register_check_reads_evntsel0s_enable_bit),
 	KUNIT_CASE(p6_event_map_and_raw_reserved_bits),
+	KUNIT_CASE(p6_driver_sets_exactly_the_evntsel_bits_the_sdm_names),
 	KUNIT_CASE(p6_generic_events_count_what_they_name),
 	{}
 };
