@@ -135,33 +135,33 @@ static void p8_mmcr1_gets_unit_combine_and_selector_of_each_pmc(struct kunit *te
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 		KUNIT_EXPECT_EQ(test, c->hw.place.idx, n - 1);
-		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(n)) & 0xf, 0xa);
-		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_COMB_SHIFT(n)) & 1, 1);
-		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_SEL_SHIFT(n)) & 0xff, 0x5c);
+		KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_UNIT(n)), 0xa);
+		KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_COMB(n)), 1);
+		KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_SEL(n)), 0x5c);
 		for (other = 1; other <= 4; other++) {
 			if (other == n)
 				continue;
-			KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_SEL_SHIFT(other)) & 0xff, 0);
-			KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(other)) & 0xf, 0);
+			KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_SEL(other)), 0);
+			KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_UNIT(other)), 0);
 		}
 		/* its PMC counts in every state, the others in none */
-		for (other = 1; other <= PC_ISA207_NR_PMCS; other++) {
-			u64 fr = PC_MMCR2_FCS(other) | PC_MMCR2_FCP(other) |
-				 PC_MMCR2_FCH(other);
+		for (other = 1; other <= I207M_NR_PMCS; other++) {
+			u64 fr = I207M_MMCR2_FCS(other) | I207M_MMCR2_FCP(other) |
+				 I207M_MMCR2_FCH(other);
 
 			KUNIT_EXPECT_EQ_MSG(test, m->mmcr2 & fr,
 					    other == n ? 0 : fr, "PMC%u", other);
 		}
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC14), 0);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC56);
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMAE, 0);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_FC | I207M_MMCR0_FC14), 0);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC56);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & I207M_MMCR0_PMAE, 0);
 		/* user mode may not read the PMCs: PMCC 0b01 */
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMCC,
-				PC_MMCR0_8_PMCC_NONE);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & I207M_MMCR0_PMCC,
+				i207m_put(I207M_MMCR0_PMCC, I207M_PMCC_NONE));
 		KUNIT_EXPECT_EQ(test, m->pmc[n - 1], 1);
 		pc_hw_model_free(&m->cpuc, c);
 		KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC);
 		KUNIT_EXPECT_EQ(test, m->faults, 0);
 	}
 }
@@ -219,8 +219,8 @@ static void p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block(struct ku
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, cyc), 0);
 	KUNIT_EXPECT_EQ(test, inst->hw.place.idx, 4);
 	KUNIT_EXPECT_EQ(test, cyc->hw.place.idx, 5);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC14);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC56), 0);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC14);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_FC | I207M_MMCR0_FC56), 0);
 	KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
 	pc_isa207_model_run(m, PC_I207_INSTR, 777, PC_I207_KERNEL);
 	pc_isa207_model_run(m, PC_I207_CYCLES, 999, PC_I207_USER);
@@ -229,9 +229,9 @@ static void p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block(struct ku
 	KUNIT_EXPECT_EQ(test, atomic64_read(&inst->count), 777);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&cyc->count), 999);
 	pc_hw_model_free(&m->cpuc, inst);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC56), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_FC | I207M_MMCR0_FC56), 0);
 	pc_hw_model_free(&m->cpuc, cyc);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 }
 
@@ -253,11 +253,11 @@ static void p8_poll_sums_2_pow_40_events_with_the_pmc_never_at_bit_0(struct kuni
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	for (i = 0; i < 1024; i++) {
 		pc_isa207_model_run(m, PC_I207_CYCLES, 1U << 30, PC_I207_KERNEL);
-		KUNIT_ASSERT_FALSE(test, m->pmc[c->hw.place.idx] & PC_ISA207_OVERFLOW);
+		KUNIT_ASSERT_FALSE(test, m->pmc[c->hw.place.idx] & I207M_PMC_MSB);
 		pc_isa207_poll(&m->cpuc, NULL);
 		KUNIT_ASSERT_EQ(test, m->pmc[c->hw.place.idx], 1);
-		KUNIT_ASSERT_EQ(test, m->mmcr0 & PC_MMCR0_8_FC, 0);
-		KUNIT_ASSERT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+		KUNIT_ASSERT_EQ(test, m->mmcr0 & I207M_MMCR0_FC, 0);
+		KUNIT_ASSERT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
 	}
 	pc_hw_fold(&m->cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1ULL << 40);
@@ -298,8 +298,8 @@ static void p8_without_alerts_no_condition_is_enabled_and_the_poll_samples(struc
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_PMAE | PC_MMCR0_8_PMC1CE |
-					  PC_MMCR0_8_PMCJCE), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_PMAE | I207M_MMCR0_PMC1CE |
+					  I207M_MMCR0_PMCJCE), 0);
 	for (i = 0; i < 3; i++) {
 		pc_isa207_model_run(m, PC_I207_INSTR, 999, PC_I207_USER);
 		pc_isa207_poll(&m->cpuc, NULL);
@@ -328,18 +328,18 @@ static void p8_alert_samples_and_rearms_pmae_clearing_pmao(struct kunit *test)
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMCJCE);
-	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_8_PMC1CE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMCJCE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & I207M_MMCR0_PMC1CE);
 	for (i = 0; i < 4; i++) {
 		pc_isa207_model_run(m, PC_I207_CYCLES, 4999, PC_I207_USER);
 		KUNIT_EXPECT_FALSE(test, m->pending);
 		pc_isa207_model_run(m, PC_I207_CYCLES, 1, PC_I207_USER);
 		KUNIT_ASSERT_TRUE(test, m->pending);
 		KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 1);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_PMAO | PC_MMCR0_8_FC), 0);
-		KUNIT_EXPECT_EQ(test, m->pmc[1], PC_ISA207_OVERFLOW - 5000);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_PMAO | I207M_MMCR0_FC), 0);
+		KUNIT_EXPECT_EQ(test, m->pmc[1], I207M_PMC_MSB - 5000);
 	}
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 4);
 	KUNIT_EXPECT_EQ(test, value, 20000);
@@ -362,19 +362,19 @@ static void p8_a_negative_pmc_no_counter_owns_is_zeroed_not_stormed(struct kunit
 	hw.irq_period = 1000;
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	m->pmc[3] = PC_ISA207_OVERFLOW + 7;
+	m->pmc[3] = I207M_PMC_MSB + 7;
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMCJCE);
 	KUNIT_EXPECT_FALSE(test, m->pending);
 	/* it turns negative behind the driver's back: one alert */
-	m->pmc[3] = PC_ISA207_OVERFLOW + 7;
+	m->pmc[3] = I207M_PMC_MSB + 7;
 	pc_isa207_model_run(m, PC_I207_CYCLES, 10, PC_I207_KERNEL);
 	KUNIT_ASSERT_TRUE(test, m->pending);
 	KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 0);
 	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
 	KUNIT_EXPECT_FALSE(test, m->pending);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
 	pc_isa207_model_run(m, PC_I207_CYCLES, 10, PC_I207_KERNEL);
 	KUNIT_EXPECT_FALSE(test, m->pending);
 	KUNIT_EXPECT_EQ(test, m->alerts, 1);
