@@ -426,6 +426,153 @@ static void p8_kernel_in_hypervisor_state_is_excluded_as_the_kernel(struct kunit
 	}
 }
 
+/* A raw code that counts on PMC n alone (1-6). */
+static u64 p8_code_on(unsigned int n)
+{
+	if (n == 5)
+		return 0x500fa;		/* PM_RUN_INST_CMPL */
+	if (n == 6)
+		return 0x600f4;		/* PM_RUN_CYC */
+	return (u64)n << 16 | 0x1e;	/* PM_CYC on PMC n */
+}
+
+/* Every PMC's FCnS, FCnP and FCnH: frozen in every state. */
+static u64 p8_all_frozen(void)
+{
+	u64 mmcr2 = 0;
+	unsigned int n;
+
+	for (n = 1; n <= I207M_NR_PMCS; n++)
+		mmcr2 |= I207M_MMCR2_FCS(n) | I207M_MMCR2_FCP(n) |
+			 I207M_MMCR2_FCH(n);
+	return mmcr2;
+}
+
+/*
+ * The driver's MMCR2 against the ISA's, which the model spells itself
+ * (isa207_model.h) where the driver has isa207_regs.h. For each PMC n,
+ * each filter a counter may have, and the kernel in privileged or in
+ * hypervisor state: MMCR2 holds exactly, in PMC n's nine bits from bit
+ * 9(n-1), FCnP (+1) for exclude_user, FCnS (+0) for exclude_kernel, and
+ * FCnH (+6) for exclude_hv, or for exclude_kernel where the kernel runs
+ * in hypervisor state; every other PMC, no counter's, frozen in all
+ * three states; none of the other freezes (FCnM1, FCnM0, FCnWAIT). Off
+ * again, PMC n is frozen in all three as well. QEMU ignores MMCR2, so
+ * only this holds the driver to it: an FCnP field shifted in the driver
+ * fails here, where before the model, reading the driver's own bits,
+ * agreed with it.
+ */
+static void p8_driver_sets_exactly_the_mmcr2_freeze_bits_the_isa_names(struct kunit *test)
+{
+	static const struct {
+		bool	user, kernel, hv;
+	} filters[] = {
+		{ false, false, false }, { true, false, false },
+		{ false, true, false }, { false, false, true },
+		{ true, false, true }, { false, true, true },
+	};
+	const u64 all = p8_all_frozen();
+	unsigned int n, f, hv;
+
+	for (hv = 0; hv < 2; hv++) {
+		pc_isa207_kernel_hv = hv;
+		for (n = 1; n <= I207M_NR_PMCS; n++) {
+			u64 mine = I207M_MMCR2_FCS(n) | I207M_MMCR2_FCP(n) |
+				   I207M_MMCR2_FCH(n);
+
+			for (f = 0; f < ARRAY_SIZE(filters); f++) {
+				struct pc_isa207_model *m = pc_isa207_model_new(test);
+				struct perf_counter_hw_event hw =
+					pc_hw_model_raw(p8_code_on(n));
+				struct perf_counter *c;
+				u64 want = all & ~mine;
+
+				hw.exclude_user = filters[f].user;
+				hw.exclude_kernel = filters[f].kernel;
+				hw.exclude_hv = filters[f].hv;
+				if (filters[f].user)
+					want |= I207M_MMCR2_FCP(n);
+				if (filters[f].kernel)
+					want |= I207M_MMCR2_FCS(n) |
+						(hv ? I207M_MMCR2_FCH(n) : 0);
+				if (filters[f].hv && !hv)
+					want |= I207M_MMCR2_FCH(n);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, all,
+						    "idle: MMCR2 %#llx, the ISA's %#llx",
+						    m->mmcr2, all);
+				c = counter(test, hw);
+				KUNIT_ASSERT_NOT_NULL(test, c);
+				KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+				KUNIT_ASSERT_EQ(test, c->hw.place.idx, n - 1);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, want,
+						    "PMC%u, filter %u, kernel_hv %u: MMCR2 %#llx, the ISA's %#llx",
+						    n, f, hv, m->mmcr2, want);
+				pc_hw_model_free(&m->cpuc, c);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, all,
+						    "off: MMCR2 %#llx, the ISA's %#llx",
+						    m->mmcr2, all);
+				KUNIT_EXPECT_EQ(test, m->faults, 0);
+			}
+		}
+	}
+}
+
+/*
+ * The driver's MMCR0 and MMCR1 against the ISA's and the POWER8
+ * manual's, which the model spells itself. A counter on PMC n of 1-4
+ * with unit 0xa, combine and selector 0x5c leaves MMCR1 exactly those in
+ * PMC n's unit (bits 4(n-1) to +3), combine (28 + n-1) and selector
+ * (32 + 8(n-1) to +7) fields; on PMC5 or 6 MMCR1 stays 0. MMCR0 is
+ * exactly PMCC 0b01 (bits 44-45) and FC56 (59) or FC14 (58) for the
+ * block with no counter; with alerts on, PMAE (37) and PMC1CE (48) for
+ * PMC1 or PMCjCE (49) for the others as well; FC (32), FCS, FCP, FCECE
+ * and PMAO clear. Off again, MMCR0 is exactly FC, FC14, FC56 and PMCC
+ * 0b01, MMCR1 0. A driver bit out of the manuals' place (PMCC's 0b01
+ * written as 0b10, a selector one PMC over) fails here.
+ */
+static void p8_driver_sets_exactly_the_mmcr0_and_mmcr1_bits_the_manuals_name(struct kunit *test)
+{
+	const u64 pmcc = i207m_put(I207M_MMCR0_PMCC, I207M_PMCC_NONE);
+	unsigned int n, alerts;
+
+	for (alerts = 0; alerts < 2; alerts++) {
+		pc_isa207_alerts = alerts;
+		for (n = 1; n <= I207M_NR_PMCS; n++) {
+			struct pc_isa207_model *m = pc_isa207_model_new(test);
+			u64 code = n <= 4 ? (u64)n << 16 | 0xa << 12 | 0x800 | 0x5c :
+					    p8_code_on(n);
+			struct perf_counter *c = counter(test, pc_hw_model_raw(code));
+			u64 mmcr0 = pmcc | (n <= 4 ? I207M_MMCR0_FC56 :
+						     I207M_MMCR0_FC14);
+			u64 mmcr1 = 0;
+
+			if (alerts)
+				mmcr0 |= I207M_MMCR0_PMAE |
+					 (n == 1 ? I207M_MMCR0_PMC1CE :
+						   I207M_MMCR0_PMCJCE);
+			if (n <= 4)
+				mmcr1 = i207m_put(I207M_MMCR1_UNIT(n), 0xa) |
+					I207M_MMCR1_COMB(n) |
+					i207m_put(I207M_MMCR1_SEL(n), 0x5c);
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+			KUNIT_ASSERT_EQ(test, c->hw.place.idx, n - 1);
+			KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, mmcr0,
+					    "PMC%u, alerts %u: MMCR0 %#llx, the manuals' %#llx",
+					    n, alerts, m->mmcr0, mmcr0);
+			KUNIT_EXPECT_EQ_MSG(test, m->mmcr1, mmcr1,
+					    "PMC%u: MMCR1 %#llx, the manuals' %#llx",
+					    n, m->mmcr1, mmcr1);
+			KUNIT_EXPECT_EQ(test, m->mmcra, 0);
+			pc_hw_model_free(&m->cpuc, c);
+			KUNIT_EXPECT_EQ(test, m->mmcr0, I207M_MMCR0_FC |
+					I207M_MMCR0_FC14 | I207M_MMCR0_FC56 | pmcc);
+			KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+			KUNIT_EXPECT_EQ(test, m->faults, 0);
+		}
+	}
+}
+
 static struct kunit_case pc_p8_cases[] = {
 	KUNIT_CASE(p8_generic_events_sit_on_the_pmcs_the_event_list_names),
 	KUNIT_CASE(p8_raw_codes_outside_the_event_format_are_einval),
@@ -439,6 +586,8 @@ static struct kunit_case pc_p8_cases[] = {
 	KUNIT_CASE(p8_alert_samples_and_rearms_pmae_clearing_pmao),
 	KUNIT_CASE(p8_a_negative_pmc_no_counter_owns_is_zeroed_not_stormed),
 	KUNIT_CASE(p8_kernel_in_hypervisor_state_is_excluded_as_the_kernel),
+	KUNIT_CASE(p8_driver_sets_exactly_the_mmcr2_freeze_bits_the_isa_names),
+	KUNIT_CASE(p8_driver_sets_exactly_the_mmcr0_and_mmcr1_bits_the_manuals_name),
 	{}
 };
 
