@@ -25,6 +25,7 @@
 #include <asm/reg.h>
 
 #include "isa207.h"
+#include "isa207_regs.h"
 
 bool pc_isa207_alerts __read_mostly;
 bool pc_isa207_kernel_hv __read_mostly;

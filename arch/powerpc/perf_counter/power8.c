@@ -29,6 +29,7 @@
 #include <asm/reg.h>
 
 #include "isa207.h"
+#include "isa207_regs.h"
 
 /*
  * mfspr and mtspr take the SPR number as an immediate. A write of MMCR0

@@ -6,20 +6,38 @@
 
 #include "isa207_model.h"
 
-/* What the driver may set in each control register. */
-#define MMCR0_DRIVER	(PC_MMCR0_8_FC | PC_MMCR0_8_PMAE | \
-			 PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE | \
-			 PC_MMCR0_8_PMAO | PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 | \
-			 PC_MMCR0_8_PMCC_NONE)
-#define MMCR1_DEFINED	(GENMASK_ULL(63, 48) | GENMASK_ULL(35, 0))
+/*
+ * What the driver may set in MMCR0: FC, FC14 and FC56 (not FCS, FCP,
+ * FCM0/1: its filters are MMCR2's), the alert's PMAE, PMC1CE, PMCjCE and
+ * PMAO, and PMCC 0b00 or 0b01.
+ */
+#define MMCR0_DRIVER	(I207M_MMCR0_FC | I207M_MMCR0_PMAE | \
+			 I207M_MMCR0_PMC1CE | I207M_MMCR0_PMCJCE | \
+			 I207M_MMCR0_PMAO | I207M_MMCR0_FC14 | \
+			 I207M_MMCR0_FC56 | \
+			 i207m_put(I207M_MMCR0_PMCC, I207M_PMCC_NONE))
 
+/* MMCR1's fields for PMC1-4: unit, combine, selector */
+static u64 mmcr1_defined(void)
+{
+	u64 mask = 0;
+	unsigned int n;
+
+	for (n = 1; n <= 4; n++)
+		mask |= I207M_MMCR1_UNIT(n) | I207M_MMCR1_COMB(n) |
+			I207M_MMCR1_SEL(n);
+	return mask;
+}
+
+/* MMCR2's freezes the driver may set: FCnS, FCnP, FCnH */
 static u64 mmcr2_defined(void)
 {
 	u64 mask = 0;
 	unsigned int n;
 
-	for (n = 1; n <= PC_ISA207_NR_PMCS; n++)
-		mask |= PC_MMCR2_FCS(n) | PC_MMCR2_FCP(n) | PC_MMCR2_FCH(n);
+	for (n = 1; n <= I207M_NR_PMCS; n++)
+		mask |= I207M_MMCR2_FCS(n) | I207M_MMCR2_FCP(n) |
+			I207M_MMCR2_FCH(n);
 	return mask;
 }
 
@@ -34,11 +52,11 @@ static void model_check_alert(struct pc_isa207_model *m)
 {
 	unsigned int n;
 
-	for (n = 1; n <= PC_ISA207_NR_PMCS; n++) {
-		if (!(m->pmc[n - 1] & PC_ISA207_OVERFLOW) ||
+	for (n = 1; n <= I207M_NR_PMCS; n++) {
+		if (!(m->pmc[n - 1] & I207M_PMC_MSB) ||
 		    !model_alert_enabled(m, n))
 			continue;
-		m->mmcr0 = (m->mmcr0 & ~PC_MMCR0_8_PMAE) | PC_MMCR0_8_PMAO;
+		m->mmcr0 = (m->mmcr0 & ~I207M_MMCR0_PMAE) | I207M_MMCR0_PMAO;
 		m->pending = true;
 		m->alerts++;
 		return;
@@ -48,17 +66,17 @@ static void model_check_alert(struct pc_isa207_model *m)
 static u64 *model_reg(struct pc_isa207_model *m, u32 spr)
 {
 	switch (spr) {
-	case PC_SPR8_MMCR0:
+	case I207M_SPR_MMCR0:
 		return &m->mmcr0;
-	case PC_SPR8_MMCR1:
+	case I207M_SPR_MMCR1:
 		return &m->mmcr1;
-	case PC_SPR8_MMCR2:
+	case I207M_SPR_MMCR2:
 		return &m->mmcr2;
-	case PC_SPR8_MMCRA:
+	case I207M_SPR_MMCRA:
 		return &m->mmcra;
 	}
-	if (spr >= PC_SPR8_PMC1 && spr < PC_SPR8_PMC1 + PC_ISA207_NR_PMCS)
-		return &m->pmc[spr - PC_SPR8_PMC1];
+	if (spr >= I207M_SPR_PMC(1) && spr <= I207M_SPR_PMC(I207M_NR_PMCS))
+		return &m->pmc[spr - I207M_SPR_PMC(1)];
 	return NULL;
 }
 
@@ -80,18 +98,21 @@ static void model_write(void *priv, u32 spr, u64 val)
 	u64 *reg = model_reg(m, spr);
 	u64 allowed = U32_MAX;
 
-	if (spr == PC_SPR8_MMCR0)
+	if (spr == I207M_SPR_MMCR0)
 		allowed = MMCR0_DRIVER;
-	else if (spr == PC_SPR8_MMCR1)
-		allowed = MMCR1_DEFINED;
-	else if (spr == PC_SPR8_MMCR2)
+	else if (spr == I207M_SPR_MMCR1)
+		allowed = mmcr1_defined();
+	else if (spr == I207M_SPR_MMCR2)
 		allowed = mmcr2_defined();
-	else if (spr == PC_SPR8_MMCRA)
+	else if (spr == I207M_SPR_MMCRA)
 		allowed = 0;
-	if (!reg || (val & ~allowed)) {
+	if (!reg) {
 		m->faults++;
 		return;
 	}
+	/* kept, so that a case comparing the register sees the stray bit */
+	if (val & ~allowed)
+		m->faults++;
 	*reg = val;
 	model_check_alert(m);
 }
@@ -102,21 +123,21 @@ static bool model_counts(const struct pc_isa207_model *m, unsigned int n,
 {
 	u64 frozen = 0;
 
-	if (m->mmcr0 & PC_MMCR0_8_FC)
+	if (m->mmcr0 & I207M_MMCR0_FC)
 		return false;
-	if (m->mmcr0 & (n <= 4 ? PC_MMCR0_8_FC14 : PC_MMCR0_8_FC56))
+	if (m->mmcr0 & (n <= 4 ? I207M_MMCR0_FC14 : I207M_MMCR0_FC56))
 		return false;
 	switch (state) {
 	case PC_I207_USER:
-		frozen = (m->mmcr0 & PC_MMCR0_8_FCP) |
-			 (m->mmcr2 & PC_MMCR2_FCP(n));
+		frozen = (m->mmcr0 & I207M_MMCR0_FCP) |
+			 (m->mmcr2 & I207M_MMCR2_FCP(n));
 		break;
 	case PC_I207_KERNEL:
-		frozen = (m->mmcr0 & PC_MMCR0_8_FCS) |
-			 (m->mmcr2 & PC_MMCR2_FCS(n));
+		frozen = (m->mmcr0 & I207M_MMCR0_FCS) |
+			 (m->mmcr2 & I207M_MMCR2_FCS(n));
 		break;
 	case PC_I207_HV:
-		frozen = m->mmcr2 & PC_MMCR2_FCH(n);
+		frozen = m->mmcr2 & I207M_MMCR2_FCH(n);
 		break;
 	}
 	if (frozen)
@@ -125,10 +146,9 @@ static bool model_counts(const struct pc_isa207_model *m, unsigned int n,
 		return ev == PC_I207_INSTR;
 	if (n == 6)
 		return ev == PC_I207_CYCLES;
-	if ((m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(n)) & 0xf ||
-	    (m->mmcr1 >> PC_MMCR1_COMB_SHIFT(n)) & 1)
+	if (m->mmcr1 & (I207M_MMCR1_UNIT(n) | I207M_MMCR1_COMB(n)))
 		return false;
-	switch ((m->mmcr1 >> PC_MMCR1_SEL_SHIFT(n)) & 0xff) {
+	switch (i207m_get(m->mmcr1, I207M_MMCR1_SEL(n))) {
 	case 0x1e:
 		return ev == PC_I207_CYCLES;
 	case 0x02:
@@ -140,9 +160,9 @@ static bool model_counts(const struct pc_isa207_model *m, unsigned int n,
 static bool model_alert_enabled(const struct pc_isa207_model *m,
 				unsigned int n)
 {
-	if (!(m->mmcr0 & PC_MMCR0_8_PMAE))
+	if (!(m->mmcr0 & I207M_MMCR0_PMAE))
 		return false;
-	return m->mmcr0 & (n == 1 ? PC_MMCR0_8_PMC1CE : PC_MMCR0_8_PMCJCE);
+	return m->mmcr0 & (n == 1 ? I207M_MMCR0_PMC1CE : I207M_MMCR0_PMCJCE);
 }
 
 /**
@@ -158,7 +178,7 @@ void pc_isa207_model_run(struct pc_isa207_model *m, enum pc_i207_event ev,
 {
 	unsigned int i;
 
-	for (i = 1; i <= PC_ISA207_NR_PMCS; i++)
+	for (i = 1; i <= I207M_NR_PMCS; i++)
 		if (model_counts(m, i, ev, state))
 			m->pmc[i - 1] = (u32)(m->pmc[i - 1] + n);
 	model_check_alert(m);

@@ -135,33 +135,33 @@ static void p8_mmcr1_gets_unit_combine_and_selector_of_each_pmc(struct kunit *te
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 		KUNIT_EXPECT_EQ(test, c->hw.place.idx, n - 1);
-		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(n)) & 0xf, 0xa);
-		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_COMB_SHIFT(n)) & 1, 1);
-		KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_SEL_SHIFT(n)) & 0xff, 0x5c);
+		KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_UNIT(n)), 0xa);
+		KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_COMB(n)), 1);
+		KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_SEL(n)), 0x5c);
 		for (other = 1; other <= 4; other++) {
 			if (other == n)
 				continue;
-			KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_SEL_SHIFT(other)) & 0xff, 0);
-			KUNIT_EXPECT_EQ(test, (m->mmcr1 >> PC_MMCR1_UNIT_SHIFT(other)) & 0xf, 0);
+			KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_SEL(other)), 0);
+			KUNIT_EXPECT_EQ(test, i207m_get(m->mmcr1, I207M_MMCR1_UNIT(other)), 0);
 		}
 		/* its PMC counts in every state, the others in none */
-		for (other = 1; other <= PC_ISA207_NR_PMCS; other++) {
-			u64 fr = PC_MMCR2_FCS(other) | PC_MMCR2_FCP(other) |
-				 PC_MMCR2_FCH(other);
+		for (other = 1; other <= I207M_NR_PMCS; other++) {
+			u64 fr = I207M_MMCR2_FCS(other) | I207M_MMCR2_FCP(other) |
+				 I207M_MMCR2_FCH(other);
 
 			KUNIT_EXPECT_EQ_MSG(test, m->mmcr2 & fr,
 					    other == n ? 0 : fr, "PMC%u", other);
 		}
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC14), 0);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC56);
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMAE, 0);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_FC | I207M_MMCR0_FC14), 0);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC56);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & I207M_MMCR0_PMAE, 0);
 		/* user mode may not read the PMCs: PMCC 0b01 */
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & PC_MMCR0_8_PMCC,
-				PC_MMCR0_8_PMCC_NONE);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & I207M_MMCR0_PMCC,
+				i207m_put(I207M_MMCR0_PMCC, I207M_PMCC_NONE));
 		KUNIT_EXPECT_EQ(test, m->pmc[n - 1], 1);
 		pc_hw_model_free(&m->cpuc, c);
 		KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC);
 		KUNIT_EXPECT_EQ(test, m->faults, 0);
 	}
 }
@@ -219,8 +219,8 @@ static void p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block(struct ku
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, cyc), 0);
 	KUNIT_EXPECT_EQ(test, inst->hw.place.idx, 4);
 	KUNIT_EXPECT_EQ(test, cyc->hw.place.idx, 5);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC14);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC56), 0);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC14);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_FC | I207M_MMCR0_FC56), 0);
 	KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
 	pc_isa207_model_run(m, PC_I207_INSTR, 777, PC_I207_KERNEL);
 	pc_isa207_model_run(m, PC_I207_CYCLES, 999, PC_I207_USER);
@@ -229,9 +229,9 @@ static void p8_pmc5_and_pmc6_count_alone_with_pmc1_4_frozen_as_a_block(struct ku
 	KUNIT_EXPECT_EQ(test, atomic64_read(&inst->count), 777);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&cyc->count), 999);
 	pc_hw_model_free(&m->cpuc, inst);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_FC | PC_MMCR0_8_FC56), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_FC | I207M_MMCR0_FC56), 0);
 	pc_hw_model_free(&m->cpuc, cyc);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_FC);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_FC);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 }
 
@@ -253,11 +253,11 @@ static void p8_poll_sums_2_pow_40_events_with_the_pmc_never_at_bit_0(struct kuni
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	for (i = 0; i < 1024; i++) {
 		pc_isa207_model_run(m, PC_I207_CYCLES, 1U << 30, PC_I207_KERNEL);
-		KUNIT_ASSERT_FALSE(test, m->pmc[c->hw.place.idx] & PC_ISA207_OVERFLOW);
+		KUNIT_ASSERT_FALSE(test, m->pmc[c->hw.place.idx] & I207M_PMC_MSB);
 		pc_isa207_poll(&m->cpuc, NULL);
 		KUNIT_ASSERT_EQ(test, m->pmc[c->hw.place.idx], 1);
-		KUNIT_ASSERT_EQ(test, m->mmcr0 & PC_MMCR0_8_FC, 0);
-		KUNIT_ASSERT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+		KUNIT_ASSERT_EQ(test, m->mmcr0 & I207M_MMCR0_FC, 0);
+		KUNIT_ASSERT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
 	}
 	pc_hw_fold(&m->cpuc, c);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1ULL << 40);
@@ -298,8 +298,8 @@ static void p8_without_alerts_no_condition_is_enabled_and_the_poll_samples(struc
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_PMAE | PC_MMCR0_8_PMC1CE |
-					  PC_MMCR0_8_PMCJCE), 0);
+	KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_PMAE | I207M_MMCR0_PMC1CE |
+					  I207M_MMCR0_PMCJCE), 0);
 	for (i = 0; i < 3; i++) {
 		pc_isa207_model_run(m, PC_I207_INSTR, 999, PC_I207_USER);
 		pc_isa207_poll(&m->cpuc, NULL);
@@ -328,18 +328,18 @@ static void p8_alert_samples_and_rearms_pmae_clearing_pmao(struct kunit *test)
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMCJCE);
-	KUNIT_EXPECT_FALSE(test, m->mmcr0 & PC_MMCR0_8_PMC1CE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMCJCE);
+	KUNIT_EXPECT_FALSE(test, m->mmcr0 & I207M_MMCR0_PMC1CE);
 	for (i = 0; i < 4; i++) {
 		pc_isa207_model_run(m, PC_I207_CYCLES, 4999, PC_I207_USER);
 		KUNIT_EXPECT_FALSE(test, m->pending);
 		pc_isa207_model_run(m, PC_I207_CYCLES, 1, PC_I207_USER);
 		KUNIT_ASSERT_TRUE(test, m->pending);
 		KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 1);
-		KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
-		KUNIT_EXPECT_EQ(test, m->mmcr0 & (PC_MMCR0_8_PMAO | PC_MMCR0_8_FC), 0);
-		KUNIT_EXPECT_EQ(test, m->pmc[1], PC_ISA207_OVERFLOW - 5000);
+		KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (I207M_MMCR0_PMAO | I207M_MMCR0_FC), 0);
+		KUNIT_EXPECT_EQ(test, m->pmc[1], I207M_PMC_MSB - 5000);
 	}
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 4);
 	KUNIT_EXPECT_EQ(test, value, 20000);
@@ -362,19 +362,19 @@ static void p8_a_negative_pmc_no_counter_owns_is_zeroed_not_stormed(struct kunit
 	hw.irq_period = 1000;
 	c = counter(test, hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	m->pmc[3] = PC_ISA207_OVERFLOW + 7;
+	m->pmc[3] = I207M_PMC_MSB + 7;
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMCJCE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMCJCE);
 	KUNIT_EXPECT_FALSE(test, m->pending);
 	/* it turns negative behind the driver's back: one alert */
-	m->pmc[3] = PC_ISA207_OVERFLOW + 7;
+	m->pmc[3] = I207M_PMC_MSB + 7;
 	pc_isa207_model_run(m, PC_I207_CYCLES, 10, PC_I207_KERNEL);
 	KUNIT_ASSERT_TRUE(test, m->pending);
 	KUNIT_EXPECT_EQ(test, pc_isa207_model_deliver(m), 0);
 	KUNIT_EXPECT_EQ(test, m->pmc[3], 0);
 	KUNIT_EXPECT_FALSE(test, m->pending);
-	KUNIT_EXPECT_TRUE(test, m->mmcr0 & PC_MMCR0_8_PMAE);
+	KUNIT_EXPECT_TRUE(test, m->mmcr0 & I207M_MMCR0_PMAE);
 	pc_isa207_model_run(m, PC_I207_CYCLES, 10, PC_I207_KERNEL);
 	KUNIT_EXPECT_FALSE(test, m->pending);
 	KUNIT_EXPECT_EQ(test, m->alerts, 1);
@@ -426,6 +426,153 @@ static void p8_kernel_in_hypervisor_state_is_excluded_as_the_kernel(struct kunit
 	}
 }
 
+/* A raw code that counts on PMC n alone (1-6). */
+static u64 p8_code_on(unsigned int n)
+{
+	if (n == 5)
+		return 0x500fa;		/* PM_RUN_INST_CMPL */
+	if (n == 6)
+		return 0x600f4;		/* PM_RUN_CYC */
+	return (u64)n << 16 | 0x1e;	/* PM_CYC on PMC n */
+}
+
+/* Every PMC's FCnS, FCnP and FCnH: frozen in every state. */
+static u64 p8_all_frozen(void)
+{
+	u64 mmcr2 = 0;
+	unsigned int n;
+
+	for (n = 1; n <= I207M_NR_PMCS; n++)
+		mmcr2 |= I207M_MMCR2_FCS(n) | I207M_MMCR2_FCP(n) |
+			 I207M_MMCR2_FCH(n);
+	return mmcr2;
+}
+
+/*
+ * The driver's MMCR2 against the ISA's, which the model spells itself
+ * (isa207_model.h) where the driver has isa207_regs.h. For each PMC n,
+ * each filter a counter may have, and the kernel in privileged or in
+ * hypervisor state: MMCR2 holds exactly, in PMC n's nine bits from bit
+ * 9(n-1), FCnP (+1) for exclude_user, FCnS (+0) for exclude_kernel, and
+ * FCnH (+6) for exclude_hv, or for exclude_kernel where the kernel runs
+ * in hypervisor state; every other PMC, no counter's, frozen in all
+ * three states; none of the other freezes (FCnM1, FCnM0, FCnWAIT). Off
+ * again, PMC n is frozen in all three as well. QEMU ignores MMCR2, so
+ * only this holds the driver to it: an FCnP field shifted in the driver
+ * fails here, where before the model, reading the driver's own bits,
+ * agreed with it.
+ */
+static void p8_driver_sets_exactly_the_mmcr2_freeze_bits_the_isa_names(struct kunit *test)
+{
+	static const struct {
+		bool	user, kernel, hv;
+	} filters[] = {
+		{ false, false, false }, { true, false, false },
+		{ false, true, false }, { false, false, true },
+		{ true, false, true }, { false, true, true },
+	};
+	const u64 all = p8_all_frozen();
+	unsigned int n, f, hv;
+
+	for (hv = 0; hv < 2; hv++) {
+		pc_isa207_kernel_hv = hv;
+		for (n = 1; n <= I207M_NR_PMCS; n++) {
+			u64 mine = I207M_MMCR2_FCS(n) | I207M_MMCR2_FCP(n) |
+				   I207M_MMCR2_FCH(n);
+
+			for (f = 0; f < ARRAY_SIZE(filters); f++) {
+				struct pc_isa207_model *m = pc_isa207_model_new(test);
+				struct perf_counter_hw_event hw =
+					pc_hw_model_raw(p8_code_on(n));
+				struct perf_counter *c;
+				u64 want = all & ~mine;
+
+				hw.exclude_user = filters[f].user;
+				hw.exclude_kernel = filters[f].kernel;
+				hw.exclude_hv = filters[f].hv;
+				if (filters[f].user)
+					want |= I207M_MMCR2_FCP(n);
+				if (filters[f].kernel)
+					want |= I207M_MMCR2_FCS(n) |
+						(hv ? I207M_MMCR2_FCH(n) : 0);
+				if (filters[f].hv && !hv)
+					want |= I207M_MMCR2_FCH(n);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, all,
+						    "idle: MMCR2 %#llx, the ISA's %#llx",
+						    m->mmcr2, all);
+				c = counter(test, hw);
+				KUNIT_ASSERT_NOT_NULL(test, c);
+				KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+				KUNIT_ASSERT_EQ(test, c->hw.place.idx, n - 1);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, want,
+						    "PMC%u, filter %u, kernel_hv %u: MMCR2 %#llx, the ISA's %#llx",
+						    n, f, hv, m->mmcr2, want);
+				pc_hw_model_free(&m->cpuc, c);
+				KUNIT_EXPECT_EQ_MSG(test, m->mmcr2, all,
+						    "off: MMCR2 %#llx, the ISA's %#llx",
+						    m->mmcr2, all);
+				KUNIT_EXPECT_EQ(test, m->faults, 0);
+			}
+		}
+	}
+}
+
+/*
+ * The driver's MMCR0 and MMCR1 against the ISA's and the POWER8
+ * manual's, which the model spells itself. A counter on PMC n of 1-4
+ * with unit 0xa, combine and selector 0x5c leaves MMCR1 exactly those in
+ * PMC n's unit (bits 4(n-1) to +3), combine (28 + n-1) and selector
+ * (32 + 8(n-1) to +7) fields; on PMC5 or 6 MMCR1 stays 0. MMCR0 is
+ * exactly PMCC 0b01 (bits 44-45) and FC56 (59) or FC14 (58) for the
+ * block with no counter; with alerts on, PMAE (37) and PMC1CE (48) for
+ * PMC1 or PMCjCE (49) for the others as well; FC (32), FCS, FCP, FCECE
+ * and PMAO clear. Off again, MMCR0 is exactly FC, FC14, FC56 and PMCC
+ * 0b01, MMCR1 0. A driver bit out of the manuals' place (PMCC's 0b01
+ * written as 0b10, a selector one PMC over) fails here.
+ */
+static void p8_driver_sets_exactly_the_mmcr0_and_mmcr1_bits_the_manuals_name(struct kunit *test)
+{
+	const u64 pmcc = i207m_put(I207M_MMCR0_PMCC, I207M_PMCC_NONE);
+	unsigned int n, alerts;
+
+	for (alerts = 0; alerts < 2; alerts++) {
+		pc_isa207_alerts = alerts;
+		for (n = 1; n <= I207M_NR_PMCS; n++) {
+			struct pc_isa207_model *m = pc_isa207_model_new(test);
+			u64 code = n <= 4 ? (u64)n << 16 | 0xa << 12 | 0x800 | 0x5c :
+					    p8_code_on(n);
+			struct perf_counter *c = counter(test, pc_hw_model_raw(code));
+			u64 mmcr0 = pmcc | (n <= 4 ? I207M_MMCR0_FC56 :
+						     I207M_MMCR0_FC14);
+			u64 mmcr1 = 0;
+
+			if (alerts)
+				mmcr0 |= I207M_MMCR0_PMAE |
+					 (n == 1 ? I207M_MMCR0_PMC1CE :
+						   I207M_MMCR0_PMCJCE);
+			if (n <= 4)
+				mmcr1 = i207m_put(I207M_MMCR1_UNIT(n), 0xa) |
+					I207M_MMCR1_COMB(n) |
+					i207m_put(I207M_MMCR1_SEL(n), 0x5c);
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+			KUNIT_ASSERT_EQ(test, c->hw.place.idx, n - 1);
+			KUNIT_EXPECT_EQ_MSG(test, m->mmcr0, mmcr0,
+					    "PMC%u, alerts %u: MMCR0 %#llx, the manuals' %#llx",
+					    n, alerts, m->mmcr0, mmcr0);
+			KUNIT_EXPECT_EQ_MSG(test, m->mmcr1, mmcr1,
+					    "PMC%u: MMCR1 %#llx, the manuals' %#llx",
+					    n, m->mmcr1, mmcr1);
+			KUNIT_EXPECT_EQ(test, m->mmcra, 0);
+			pc_hw_model_free(&m->cpuc, c);
+			KUNIT_EXPECT_EQ(test, m->mmcr0, I207M_MMCR0_FC |
+					I207M_MMCR0_FC14 | I207M_MMCR0_FC56 | pmcc);
+			KUNIT_EXPECT_EQ(test, m->mmcr1, 0);
+			KUNIT_EXPECT_EQ(test, m->faults, 0);
+		}
+	}
+}
+
 static struct kunit_case pc_p8_cases[] = {
 	KUNIT_CASE(p8_generic_events_sit_on_the_pmcs_the_event_list_names),
 	KUNIT_CASE(p8_raw_codes_outside_the_event_format_are_einval),
@@ -439,6 +586,8 @@ static struct kunit_case pc_p8_cases[] = {
 	KUNIT_CASE(p8_alert_samples_and_rearms_pmae_clearing_pmao),
 	KUNIT_CASE(p8_a_negative_pmc_no_counter_owns_is_zeroed_not_stormed),
 	KUNIT_CASE(p8_kernel_in_hypervisor_state_is_excluded_as_the_kernel),
+	KUNIT_CASE(p8_driver_sets_exactly_the_mmcr2_freeze_bits_the_isa_names),
+	KUNIT_CASE(p8_driver_sets_exactly_the_mmcr0_and_mmcr1_bits_the_manuals_name),
 	{}
 };
 
