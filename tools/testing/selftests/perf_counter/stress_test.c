@@ -44,7 +44,7 @@ static int kasan_holds_slab(void)
 
 /*
  * The cycles a case runs: CYCLES, or a tenth under KASAN, where slab
- * growth is not checked. The exact object counts hold at any length,
+ * growth is not checked (it reads /etc/pc-sanitizer: call it once). The exact object counts hold at any length,
  * and 10000 cycles took over three minutes of the sanitizer boot.
  */
 static int cycles(void)
@@ -94,7 +94,7 @@ TEST(ten_thousand_open_close_cycles_do_not_grow_slab)
 {
 	struct pc_objects o0, o1;
 	long before, after;
-	int i, fd0 = dup(0), fd1;
+	int i, n = cycles(), fd0 = dup(0), fd1;
 
 	close(fd0);
 	for (i = 0; i < 1000; i++)	/* warm the caches */
@@ -102,12 +102,11 @@ TEST(ten_thousand_open_close_cycles_do_not_grow_slab)
 	before = pc_slab_settle();
 	ASSERT_GT(before, 0);
 	ASSERT_EQ(0, pc_objects_read(&o0));
-	for (i = 0; i < cycles(); i++)
+	for (i = 0; i < n; i++)
 		open_close_cycle(i);
 	ASSERT_EQ(0, pc_objects_read(&o1));
 	after = pc_slab_settle();
-	TH_LOG("slab %ld kB before, %ld kB after %d cycles", before, after,
-	       cycles());
+	TH_LOG("slab %ld kB before, %ld kB after %d cycles", before, after, n);
 	EXPECT_SAME_OBJECTS(o0, o1);
 	fd1 = dup(0);
 	EXPECT_EQ(fd0, fd1);		/* every fd came back */
@@ -120,13 +119,13 @@ TEST(ten_thousand_refused_opens_leave_nothing)
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
 	struct pc_objects o0, o1;
 	long before, after;
-	int i, leader;
+	int i, n = cycles(), leader;
 
 	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(leader, 0);
 	before = pc_slab_settle();
 	ASSERT_EQ(0, pc_objects_read(&o0));
-	for (i = 0; i < cycles(); i++) {
+	for (i = 0; i < n; i++) {
 		hw.pinned = 1;		/* a pinned member: refused late */
 		EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, leader, 0));
 		hw.pinned = 0;
