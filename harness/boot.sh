@@ -8,8 +8,8 @@
 # the markers /init prints. MODE=test on the target's first model boots
 # the whole suite (initramfs.cpio); on every later model, the model
 # boot (initramfs-model.cpio, with only MODEL_KUNIT_SUITES run: see
-# configs/common.env). Other modes boot RUN_CPU, else the first model. The timeout: BOOT_TIMEOUT from the caller,
-# else the target's (configs/TARGET.env, 900 s if it names none), for
+# configs/common.env). Other modes boot RUN_CPU, else the first model.
+# The timeout: BOOT_TIMEOUT from the caller, else the target's (configs/TARGET.env, 900 s if it names none), for
 # MODE=fuzz plus FUZZ_SECONDS and half as much again.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
