@@ -6,24 +6,77 @@
  *   pc_fuzz [-s SEED] [-n CALLS] [-t SECONDS] [-p PROCS] [-T THREADS] [-H]
  *
  * PROCS worker processes of THREADS threads each make random calls until
- * CALLS calls have been made in all or SECONDS have passed:
+ * CALLS system calls have been made in all or SECONDS have passed:
  * perf_counter_open() with random, mostly valid, counter descriptions at
  * good and bad addresses, for random tasks, CPUs and groups; read(),
- * ioctl(), poll() and ppoll(), fcntl(O_NONBLOCK), dup(), dup2() and
- * close() on the fds; prctl(PR_TASK_PERF_COUNTERS_*); fork(), the child
+ * readv(), ioctl(), poll() and ppoll(), fcntl(O_NONBLOCK), dup(), dup2()
+ * and close() on the fds; mmap() of a counter's page, its reads and
+ * munmap(), the fd closed, a fork made, a child exiting or exec'ing
+ * while it is mapped; prctl(PR_TASK_PERF_COUNTERS_*); fork(), the child
  * exiting at once, making a few calls of its own, or exec'ing this
- * program to make a few calls; sched_setaffinity(); busy loops and page
- * faults for the software counters to see; short-lived threads; and,
- * with -H (root only), taking CPUs other than 0 offline and online.
+ * program to make a few calls; sched_setaffinity(); short-lived
+ * threads; with -H (root only), taking CPUs other than 0 offline and
+ * online; and, not counted as calls, busy loops and page faults for
+ * the software counters to see. Sampling counters on the clocks run at
+ * periods down to the 50 us floor, on page faults and switches at 1 to
+ * 3 events: their interrupts fire, and their records are read. As
+ * root with two or more processes, the last worker process runs as
+ * nobody (uid and gid 65534) at kernel.perf_event_paranoid 2 (set by
+ * the top process if it is not, and put back at the end).
  * Half the opens have arguments that are all valid and fit together (a
  * group leader counting the same task on the same CPU), to get deep into
  * the kernel; the other half draw every argument on its own, from
  * values valid and not, reserved bits and bad pointers included.
  *
- * The test fails when a call fails with an errno the ABI does not allow,
- * when a read of a counting counter returns a size other than the one
- * its read_format gives (or 0, for a pinned counter in error), when a
- * sampling counter's records are not whole, when what cannot fail does
+ * Oracles. A valid open (the fuzzer built it) may fail only for a
+ * reason that applies to it; these, from syscall.c and what it calls
+ * (paranoid.c, context.c, config.c, group.c, hw_counter.c, queue.c):
+ *
+ *   EACCES   without privilege, exactly where paranoid.c asks for it
+ *            (level > 2; > 0 and a whole CPU; > 1 and kernel mode
+ *            counted), and for init's task (nobody may not trace it);
+ *            then it is the only errno allowed, and an open that
+ *            succeeds fails the run. Never as root.
+ *   EINVAL   a hardware id or raw code its driver cannot decode, or
+ *            cannot put beside its group's hardware; a CPU offline
+ *            (only when -H runs or it was offline at the start: the
+ *            kernel gives EINVAL, not ENODEV, for an offline CPU)
+ *   ENODEV   a hardware counter: no working PMU, or not on that CPU
+ *   EBUSY    a hardware counter: the PMU held by perf_events
+ *   ENOSPC   joining a group that its hardware registers, or its
+ *            leader's group records, could not hold
+ *   ESRCH    another task (pid > 0, not this process), which may exit
+ *   EINTR    a task's counter: a signal while waiting for its exec lock
+ *   ENOMEM   under injection; a counter with a queue (RLIMIT_MEMLOCK)
+ *   EMFILE   only where RLIMIT_NOFILE, not MAX_FDS, set the fd cap
+ *
+ * Any other errno of a valid open fails the run. A random open may
+ * fail with any errno of the ABI (open_errnos), and must fail where a
+ * reason is known: flags, an unreadable description, no task and no
+ * CPU, a CPU past nr_cpu_ids, a group_fd that is no counter, reserved
+ * or unknown bits, half a sampling request, a period of 2^63 or more,
+ * a clock period under 50 us, extra words on other than a raw event or
+ * past the page, an unknown type or id; it opening fails the run.
+ *
+ * A read() or readv() of a counting counter gives the size its
+ * read_format says (or 0, for a pinned counter in error); its time
+ * running is not above its time enabled, and no word is below what the
+ * fd's last read gave (nothing resets a count or a time: file.c has no
+ * such ioctl). A sampling counter's records are whole, of the kinds it
+ * asked for, each of the size its record_type gives. A counter page is
+ * given where page.c must give it (a worker thread's own counting
+ * counter, not inherited) and refused where it must (EOPNOTSUPP; a
+ * writable one EACCES, another length or offset EINVAL); it reads with
+ * the current version, no unknown flag, time running not above time
+ * enabled, and a read() after it is not below the value it showed.
+ *
+ * A run of MIN_RATE_S or more fails if it made fewer successful opens,
+ * reads that gave bytes, records and counter page reads a minute than
+ * MIN_RATE_* (measured rates, with margin: see there), or its nobody
+ * worker had no valid open refused with EACCES. The result line gives
+ * the rates.
+ *
+ * The test also fails when what cannot fail does
  * (enabling, disabling or closing its own counter, prctl() with zero
  * arguments, poll() finding a counting counter readable), when a worker
  * process, a child or the counted target dies from a signal the fuzzer
@@ -49,8 +102,9 @@
  * - Each worker thread opens its own make-it-fail once, faults off, and
  *   turns its faults on with a one-byte write() to it (the kernel's
  *   write allocates nothing and the byte is on the stack: the toggle
- *   cannot fail) just around perf_counter_open(), read(), ioctl(),
- *   poll(), ppoll(), fcntl(), dup(), dup2() and close() on counter fds,
+ *   cannot fail) just around perf_counter_open(), read(), readv(),
+ *   ioctl(), poll(), ppoll(), fcntl(), dup(), dup2(), mmap() and close()
+ *   on counter fds,
  *   prctl(PR_TASK_PERF_COUNTERS_*), and half the fork()s the thread
  *   makes while it has inherited counters of its own (the fork copies
  *   them; nearly every fork with faults on fails, the other half give
@@ -67,7 +121,8 @@
  *   faults off, so that a copy to user memory needs no page table.
  *
  * Injection may add ENOMEM to perf_counter_open(), ioctl(), poll(),
- * dup() and fork(), all of which the rules already allow, and EFAULT
+ * dup(), mmap() and fork(), all of which the rules allow under
+ * injection, and EFAULT
  * only where a call is given a random address (a page there, if any,
  * might need memory to be faulted in; EFAULT is allowed there anyway).
  * Every other errno rule stands, and nothing is excused: a worker or a
@@ -115,8 +170,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <grp.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "pc_util.h"
@@ -152,6 +209,11 @@
 #define READ_GUARD_NS	20000000L	/* how long a read may block */
 #define NSEC_PER_SEC	1000000000ULL
 #define NO_SUCH_SYSCALL	0x7ffffL	/* no system call has it */
+/* The least work a run does per minute (see the top): measured rates. */
+#define MIN_RATE_OPENS		1000
+#define MIN_RATE_READS		500
+#define MIN_RATE_RECORDS	100
+#define MIN_RATE_PAGES		10
 
 /* An address in the kernel's half of the address space. */
 #if UINTPTR_MAX > 0xffffffffUL
@@ -176,6 +238,7 @@ enum op_kind {
 	OP_AFFINITY,
 	OP_BUSY,
 	OP_PAGES,
+	OP_MMAP,
 	/* forked and exec'd children make only the calls above */
 	OP_FORK,
 	OP_THREAD,
@@ -197,6 +260,7 @@ static const char * const op_names[OP_NR] = {
 	[OP_AFFINITY]	= "affinity",
 	[OP_BUSY]	= "busy",
 	[OP_PAGES]	= "pages",
+	[OP_MMAP]	= "mmap",
 	[OP_FORK]	= "fork",
 	[OP_THREAD]	= "thread",
 	[OP_HOTPLUG]	= "hotplug",
@@ -215,6 +279,7 @@ static const unsigned int op_weights[OP_NR] = {
 	[OP_AFFINITY]	= 2,
 	[OP_BUSY]	= 5,
 	[OP_PAGES]	= 5,
+	[OP_MMAP]	= 3,
 	[OP_FORK]	= 2,
 	[OP_THREAD]	= 2,
 	[OP_HOTPLUG]	= 1,
@@ -240,9 +305,15 @@ static const char * const errno_class_names[ERRS_NR] = {
 	[ERRS_FORK]	= "fork",
 };
 
+/*
+ * Every errno perf_counter_open() gives (syscall.c and what it calls):
+ * the set any open, of any arguments, may fail with. EPERM, ENFILE,
+ * E2BIG and ENOBUFS are not among them: nothing on the path returns
+ * them (ENFILE is the system's file table, far from full here).
+ */
 static const int open_errnos[] = {
-	EINVAL, EFAULT, EBADF, EACCES, EPERM, ESRCH, ENODEV, ENOSPC, EBUSY,
-	ENOMEM, EMFILE, ENFILE, EINTR, E2BIG, ENOBUFS,
+	EINVAL, EFAULT, EBADF, EACCES, ESRCH, ENODEV, ENOSPC, EBUSY,
+	ENOMEM, EMFILE, EINTR,
 	ENOENT, EOPNOTSUPP,		/* tracepoint ids */
 };
 
@@ -286,6 +357,11 @@ struct pc_shared {
 	int		stop;		/* time or budget is spent */
 	unsigned long	op_count[OP_NR];
 	unsigned long	opens_ok;
+	unsigned long	valid_refused;	/* valid opens refused, as allowed */
+	unsigned long	unpriv_eacces;	/* EACCES owed to nobody, and given */
+	unsigned long	reads_data;	/* read()s and readv()s with bytes */
+	unsigned long	records;	/* sampling records parsed whole */
+	unsigned long	pages_read;	/* counter pages mapped and read */
 	unsigned long	no_syscall;	/* opens: no such syscall */
 	unsigned long	faulted_calls;	/* calls made with faults on */
 	unsigned long	errnos[ERRS_NR][MAX_ERRNO];
@@ -295,13 +371,19 @@ struct pc_shared {
 
 /* An fd a worker thread opened (or dup'ed): what its counter counts. */
 struct fd_slot {
-	int	fd;
-	int	read_size;	/* bytes of a count; 0: records; -1: unknown */
-	int	fmt2009;	/* records in the 2009 format: no headers */
-	pid_t	task;		/* the thread counted, or -1: a whole CPU */
-	int	cpu;
-	int	inherit;
-	int	leader;		/* it leads its group */
+	int		fd;
+	int		read_size;	/* bytes of a count; 0: records; -1: unknown */
+	int		fmt2009;	/* records in the 2009 format: no headers */
+	pid_t		task;		/* the thread counted, or -1: a whole CPU */
+	int		cpu;
+	int		inherit;
+	int		leader;		/* it leads its group */
+	int		hw;		/* a hardware counter: its driver decides */
+	int		switches;	/* it writes switch records */
+	uint64_t	record_type;	/* a sample's fields */
+	uint64_t	read_format;
+	int		has_last;	/* last[] holds the latest read */
+	uint64_t	last[3];	/* value, time enabled, time running */
 };
 
 /* A short-lived thread and the counter it may leave behind. */
@@ -331,6 +413,7 @@ struct worker {
 	int		has_timer;
 	char		*rbuf;		/* READ_BUF, then PROT_NONE */
 	char		*hwbuf;		/* a page, then PROT_NONE */
+	char		*page_map;	/* a counter page mapped, or NULL */
 	union {				/* an ioctl's argument */
 		uint32_t	ioctl_val;	/* QUEUE_SIZE reads it */
 		uint64_t	ioctl_out;	/* LOST writes 8 bytes */
@@ -368,6 +451,13 @@ static int no_syscall_errno;		/* errno of a missing system call */
 static int fail_fd = -1;		/* an exec'd child reports here */
 static int devnull_fd = -1;
 static pid_t target_pid;		/* a long-lived child to count */
+static pid_t foreign_pid;		/* root's task nobody may not count */
+static int privileged;			/* root: perfmon_capable() */
+static int paranoid_level = 2;		/* kernel.perf_event_paranoid */
+static int paranoid_was = -1;		/* the level the top changed, or -1 */
+static int nobody_worker = -1;		/* the worker that runs as nobody */
+static uint64_t online_at_start;	/* CPUs (below 64) online at start */
+static int nr_possible;			/* the kernel's nr_cpu_ids, or 0 */
 static pid_t worker_tids[MAX_THREADS];
 
 static pthread_mutex_t kids_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1104,13 +1194,31 @@ static const struct fd_slot *find_leader(struct worker *w, pid_t task,
 	return NULL;
 }
 
+/* Is @config the cpu-clock or the task-clock counter? */
+static int is_clock(uint64_t config)
+{
+	return !PERF_COUNTER_IS_RAW(config) &&
+	       PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
+	       PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK;
+}
+
+/* A generic hardware id or a raw code: its driver decides. */
+static int is_hw_config(uint64_t config)
+{
+	return PERF_COUNTER_IS_RAW(config) ||
+	       PERF_COUNTER_TYPE(config) == PERF_TYPE_HARDWARE;
+}
+
 /* A sampling period the kernel takes for @config. */
 static uint64_t sane_period(struct worker *w, uint64_t config)
 {
-	if (!PERF_COUNTER_IS_RAW(config) &&
-	    PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
-	    PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK)
-		return 50000 + rnd_below(w, 2000000);
+	/*
+	 * A clock at its floor (50 us: PC_CLOCK_PERIOD_MIN) interrupts
+	 * every tick or so: half of them sample that fast.
+	 */
+	if (is_clock(config))
+		return 50000 + (chance(w, 50) ? rnd_below(w, 50000) :
+					 rnd_below(w, 2000000));
 	return chance(w, 30) ? 1 + rnd_below(w, 3) : 1 + rnd_below(w, 20000);
 }
 
@@ -1146,14 +1254,16 @@ static void sane_hw_event(struct worker *w, struct perf_counter_hw_event *hw,
 	hw->pinned = !leader && chance(w, 10);
 	hw->exclusive = !leader && chance(w, 5);
 	hw->exclude_user = chance(w, 10);
-	hw->exclude_kernel = chance(w, 10);
+	/* Without privilege, at paranoid 2 and up, only these may open. */
+	hw->exclude_kernel = chance(w, privileged ? 10 : 70);
 	hw->exclude_hv = chance(w, 10);
 	hw->exclude_idle = chance(w, 10);
 	hw->context_switch = chance(w, 10);
 }
 
 /* Arguments that are all valid and fit together: the deeper paths. */
-static void sane_open_args(struct worker *w, struct open_args *a)
+static const struct fd_slot *sane_open_args(struct worker *w,
+					    struct open_args *a)
 {
 	const struct fd_slot *leader = NULL;
 	unsigned int r = rnd_below(w, 100);
@@ -1162,6 +1272,8 @@ static void sane_open_args(struct worker *w, struct open_args *a)
 
 	a->pid = r < 50 ? 0 : r < 60 ? getpid() : r < 80 ? target_pid :
 		 r < 90 ? w->last_kid : -1;
+	if (foreign_pid && chance(w, 10))
+		a->pid = foreign_pid;	/* the nobody worker: init's */
 	a->cpu = a->pid == -1 || chance(w, 25) ? (int)rnd_below(w, nr_cpus) :
 		 -1;
 	if (chance(w, 50))
@@ -1170,7 +1282,9 @@ static void sane_open_args(struct worker *w, struct open_args *a)
 	a->group = leader ? leader->fd : -1;
 	a->flags = 0;
 	sane_hw_event(w, &a->hw, leader);
-	a->place = chance(w, 80) ? AT_PAGE : AT_PAGE_END;
+	/* Extra words follow the struct: only AT_PAGE has room for them. */
+	a->place = chance(w, 80) || a->hw.extra_config_len ? AT_PAGE :
+							     AT_PAGE_END;
 	a->addr = w->hwbuf;
 	if (a->place == AT_PAGE_END)
 		a->addr = w->hwbuf + page_size - sizeof(a->hw);
@@ -1180,20 +1294,175 @@ static void sane_open_args(struct worker *w, struct open_args *a)
 		memcpy(w->hwbuf + sizeof(a->hw) + i * sizeof(extra), &extra,
 		       sizeof(extra));
 	}
+	return leader;
 }
 
+/*
+ * Does an open of @hw for @pid on @cpu need a privilege the caller
+ * lacks? The rules of paranoid.c: EACCES, before anything else that a
+ * valid description could fail for.
+ */
+static int needs_privilege(const struct perf_counter_hw_event *hw, pid_t pid,
+			   int cpu)
+{
+	if (privileged)
+		return 0;
+	return paranoid_level > 2 || (paranoid_level > 0 && pid < 0 && cpu >= 0) ||
+	       (paranoid_level > 1 && !hw->exclude_kernel);
+}
+
+/* Was @cpu online at the start, and can it not have gone since? */
+static int cpu_stays_online(int cpu)
+{
+	return !opt_hotplug && cpu < 64 && (online_at_start >> cpu & 1);
+}
+
+/*
+ * The oracle of a valid open (sane_open_args(), helper_open()): 1 if
+ * @err is a reason that can apply to this description, pid, CPU and
+ * group (the table at the top of the file, from syscall.c, config.c,
+ * paranoid.c, context.c, group.c, hw_counter.c and queue.c).
+ */
+static int valid_errno_ok(const struct perf_counter_hw_event *hw, pid_t pid,
+			  int cpu, const struct fd_slot *leader, int leader_rec,
+			  int err)
+{
+	int hwc = is_hw_config(hw->event_config);
+
+	if (needs_privilege(hw, pid, cpu))
+		return err == EACCES;
+	/* init, root's: ptrace_may_access() says no to nobody */
+	if (foreign_pid && pid == foreign_pid)
+		return err == EACCES;
+	switch (err) {
+	case EINVAL:	/* the driver's decoding; a CPU gone offline */
+		return hwc || (cpu >= 0 && !cpu_stays_online(cpu));
+	case ENODEV:	/* no working PMU, or not on that CPU */
+	case EBUSY:	/* the PMU's registers held by perf_events */
+		return hwc;
+	case ENOSPC:	/* a group its registers or its records outgrow */
+		return leader && (hwc || leader_rec);
+	case ESRCH:	/* another task, that may have exited */
+		return pid > 0 && pid != getpid();
+	case EINTR:	/* a signal while waiting for the task's exec lock */
+		return pid >= 0;
+	case ENOMEM:	/* injected; a queue past RLIMIT_MEMLOCK */
+		return injected_faults || hw->irq_period || hw->context_switch;
+	case EMFILE:	/* only where RLIMIT_NOFILE set the fd cap */
+		return fd_cap < MAX_FDS;
+	}
+	return 0;
+}
+
+/*
+ * A reason known to refuse an open of random arguments, or NULL: then
+ * the open must fail. Only what the fuzzer knows for sure counts: a
+ * random address, pid or group fd may hold anything.
+ */
+static const char *known_refusal(const struct open_args *a)
+{
+	const struct perf_counter_hw_event *hw = &a->hw;
+	uint64_t config = hw->event_config;
+	uint64_t type = PERF_COUNTER_TYPE(config), id = PERF_COUNTER_ID(config);
+	int raw = PERF_COUNTER_IS_RAW(config);
+
+	if (a->flags)
+		return "flags are not 0";
+	if (a->place != AT_PAGE && a->place != AT_PAGE_END &&
+	    a->place != AT_RANDOM)
+		return "the description cannot be read";
+	if (a->pid < 0 && a->cpu == -1)
+		return "no task and no CPU";
+	if (a->cpu < -1 || (nr_possible && a->cpu >= nr_possible))
+		return "no such CPU";
+	if (devnull_fd >= 0 && a->group == devnull_fd)
+		return "group_fd is not a counter";
+	if (a->place == AT_RANDOM)
+		return NULL;
+	if (hw->__reserved_1 || hw->__reserved_2 || hw->__reserved_3 ||
+	    hw->__reserved_4)
+		return "reserved bits set";
+	if (hw->read_format & ~(uint64_t)PERF_COUNTER_FORMAT_MASK)
+		return "unknown read_format bits";
+	if (hw->record_type & ~(uint64_t)PERF_COUNTER_RECORD_MASK)
+		return "unknown record_type bits";
+	if (!hw->irq_period != !hw->record_type)
+		return "half a sampling request";
+	if (hw->irq_period > (uint64_t)INT64_MAX)
+		return "a period of 2^63 or more";
+	if (hw->irq_period && hw->irq_period < 50000 && is_clock(config))
+		return "a clock period under 50 us";
+	if (hw->extra_config_len &&
+	    (!raw || hw->extra_config_len % 8 || hw->extra_config_len > 16))
+		return "bad extra_config_len";
+	if (hw->extra_config_len && a->place == AT_PAGE_END)
+		return "extra words past the page";
+	if (raw)
+		return NULL;
+	if (type == PERF_TYPE_SOFTWARE && id >= PERF_SW_EVENTS_MAX)
+		return "unknown software id";
+	if (type == PERF_TYPE_HARDWARE && id >= PERF_HW_EVENTS_MAX)
+		return "unknown hardware id";
+	if (type > PERF_TYPE_TRACEPOINT)
+		return "unknown type";
+	return NULL;
+}
+
+/* What is known of a counter opened with @hw for @pid on @cpu. */
+static void fill_slot(struct fd_slot *slot, int fd,
+		      const struct perf_counter_hw_event *hw, pid_t pid,
+		      int cpu, int group)
+{
+	memset(slot, 0, sizeof(*slot));
+	slot->fd = fd;
+	slot->read_size = read_size_of(hw);
+	slot->fmt2009 = format_2009_of(hw);
+	slot->task = pid < 0 ? -1 : task_of(pid);
+	slot->cpu = cpu;
+	slot->inherit = hw->inherit;
+	slot->leader = group == -1;
+	slot->hw = is_hw_config(hw->event_config);
+	slot->switches = hw->context_switch;
+	slot->record_type = hw->record_type;
+	slot->read_format = hw->read_format;
+}
+
+static void describe_open(const struct open_args *a, char *buf, size_t len)
+{
+	char desc[160];
+
+	describe_hw(&a->hw, desc, sizeof(desc));
+	snprintf(buf, len,
+		 "perf_counter_open(hw %s at %s, pid %d, cpu %d, group_fd %d, flags %#lx)",
+		 desc, place_names[a->place], (int)a->pid, a->cpu, a->group,
+		 a->flags);
+}
+
+/*
+ * Half the opens are valid (sane_open_args()): each may fail only for
+ * a reason that applies to it (valid_errno_ok()), and must fail with
+ * EACCES where it needs a privilege the worker lacks. The other half
+ * are random: each may fail with any errno of the ABI, and must fail
+ * where a reason is known (known_refusal()).
+ */
 static void op_open(struct worker *w)
 {
+	const struct fd_slot *leader = NULL;
+	const char *refusal = NULL;
+	int sane = chance(w, 50), fd, err, leader_rec = 0;
 	struct open_args a;
 	struct fd_slot slot;
-	char desc[160], name[24];
-	int fd, err;
+	char call[320], name[24];
 
 	make_room(w);
-	if (chance(w, 50))
-		sane_open_args(w, &a);
-	else
+	if (sane) {
+		leader = sane_open_args(w, &a);
+		leader_rec = leader &&
+			     (leader->record_type & PERF_RECORD_GROUP);
+	} else {
 		random_open_args(w, &a);
+		refusal = known_refusal(&a);
+	}
 
 	faults_on(w);
 	fd = sys_perf_counter_open(a.addr, a.pid, a.cpu, a.group, a.flags);
@@ -1201,13 +1470,13 @@ static void op_open(struct worker *w)
 	faults_off(w);
 	if (fd >= 0) {
 		count_open_ok();
-		slot.fd = fd;
-		slot.read_size = read_size_of(&a.hw);
-		slot.fmt2009 = format_2009_of(&a.hw);
-		slot.task = a.pid < 0 ? -1 : task_of(a.pid);
-		slot.cpu = a.cpu;
-		slot.inherit = a.hw.inherit;
-		slot.leader = a.group == -1;
+		if (refusal || (sane && needs_privilege(&a.hw, a.pid, a.cpu)) ||
+		    (sane && foreign_pid && a.pid == foreign_pid)) {
+			describe_open(&a, call, sizeof(call));
+			fail(w, "%s = %d: opened, though %s", call, fd,
+			     refusal ?: "it needs a privilege this worker lacks");
+		}
+		fill_slot(&slot, fd, &a.hw, a.pid, a.cpu, a.group);
 		/*
 		 * A random address the kernel could read holds whatever
 		 * this process keeps there (on a 32-bit machine one in a
@@ -1221,24 +1490,34 @@ static void op_open(struct worker *w)
 		add_fd(w, &slot);
 		return;
 	}
-	if (open_errno_ok(err))
+	if (open_errno_ok(err) &&
+	    (!sane || valid_errno_ok(&a.hw, a.pid, a.cpu, leader, leader_rec,
+				     err))) {
+		if (sane) {
+			__atomic_fetch_add(&shared->valid_refused, 1,
+					   __ATOMIC_RELAXED);
+			if (err == EACCES && !privileged)
+				__atomic_fetch_add(&shared->unpriv_eacces, 1,
+						   __ATOMIC_RELAXED);
+		}
 		return;
-	describe_hw(&a.hw, desc, sizeof(desc));
-	fail(w, "perf_counter_open(hw %s at %s, pid %d, cpu %d, group_fd %d, flags %#lx) = -1 %s",
-	     desc, place_names[a.place], (int)a.pid, a.cpu, a.group, a.flags,
-	     errno_name(err, name, sizeof(name)));
+	}
+	describe_open(&a, call, sizeof(call));
+	fail(w, "%s = -1 %s%s", call, errno_name(err, name, sizeof(name)),
+	     sane ? ": not a reason this valid open can fail for" : "");
 }
 
 /* The fd a call works on: mostly one of the worker's own. */
 struct target {
-	int	fd;
-	int	read_size;	/* as in fd_slot; -1: not its own */
-	int	fmt2009;	/* as in fd_slot */
+	int		fd;
+	int		read_size;	/* as in fd_slot; -1: not its own */
+	int		fmt2009;	/* as in fd_slot */
+	struct fd_slot	*slot;		/* its own fd's, or NULL */
 };
 
 static struct target pick_target(struct worker *w)
 {
-	struct target t = { -1, -1, 0 };
+	struct target t = { -1, -1, 0, NULL };
 	unsigned int r = rnd_below(w, 100), i;
 
 	if (w->nfds && r < 85) {
@@ -1246,6 +1525,7 @@ static struct target pick_target(struct worker *w)
 		t.fd = w->fds[i].fd;
 		t.read_size = w->fds[i].read_size;
 		t.fmt2009 = w->fds[i].fmt2009;
+		t.slot = &w->fds[i];
 	} else if (r < 92) {
 		t.fd = devnull_fd;
 	} else if (r < 97) {
@@ -1293,35 +1573,121 @@ static char *read_buffer(struct worker *w, int *good)
 	return (char *)KERNEL_ADDR;
 }
 
-/* Records from a sampling counter: whole, of known kinds, back to back. */
-static void check_records(struct worker *w, int fd, const char *buf,
-			  size_t len)
+/* Is a sample record of @size bytes at @rec the size @rt gives it? */
+static int sample_size_ok(uint64_t rt, const char *rec, size_t size)
+{
+	size_t want = sizeof(struct perf_counter_record_header);
+	uint64_t nr;
+
+	want += 8 * (!!(rt & PERF_RECORD_IRQ) + !!(rt & PERF_RECORD_TID) +
+		     !!(rt & PERF_RECORD_TIME) + !!(rt & PERF_RECORD_VALUE));
+	if (rt & PERF_RECORD_GROUP) {
+		if (size < want + 8)
+			return 0;
+		memcpy(&nr, rec + want, sizeof(nr));
+		if (nr > (size - want - 8) / 16)
+			return 0;
+		want += 8 + 16 * nr;
+	}
+	return size == want;
+}
+
+/*
+ * Records from a sampling counter: whole, of the kinds it asked for,
+ * each the size its kind and the counter's record_type give (uapi
+ * header), back to back; the number parsed is counted.
+ */
+static void check_records(struct worker *w, const struct fd_slot *s,
+			  const char *buf, size_t len)
 {
 	struct perf_counter_record_header h;
+	unsigned long n = 0;
 	size_t at = 0;
+	int ok;
 
 	while (at < len) {
 		if (len - at < sizeof(h)) {
 			fail(w, "read(%d): record header cut at %zu of %zu bytes",
-			     fd, at, len);
+			     s->fd, at, len);
 			return;
 		}
 		memcpy(&h, buf + at, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > len - at ||
-		    h.type < PERF_COUNTER_REC_SAMPLE ||
-		    h.type > PERF_COUNTER_REC_SWITCH_IN) {
-			fail(w, "read(%d): bad record type %u size %u at %zu of %zu bytes",
-			     fd, h.type, h.size, at, len);
+		if (h.size < sizeof(h) || h.size % 8 || h.size > len - at) {
+			fail(w, "read(%d): record type %u of size %u at %zu of %zu bytes",
+			     s->fd, h.type, h.size, at, len);
+			return;
+		}
+		switch (h.type) {
+		case PERF_COUNTER_REC_SAMPLE:
+			ok = s->record_type &&
+			     sample_size_ok(s->record_type, buf + at, h.size);
+			break;
+		case PERF_COUNTER_REC_LOST:
+			ok = h.size == 16;
+			break;
+		case PERF_COUNTER_REC_SWITCH_OUT:
+		case PERF_COUNTER_REC_SWITCH_IN:
+			/* a CPU-wide counter's names the other task too */
+			ok = s->switches &&
+			     (h.size == 24 || (h.size == 32 && s->task == -1));
+			break;
+		default:
+			ok = 0;
+			break;
+		}
+		if (!ok) {
+			fail(w, "read(%d): record type %u size %u at %zu of %zu bytes: not what record_type %#llx%s gives",
+			     s->fd, h.type, h.size, at, len,
+			     (unsigned long long)s->record_type,
+			     s->switches ? " with switches" : "");
 			return;
 		}
 		at += h.size;
+		n++;
 	}
+	__atomic_fetch_add(&shared->records, n, __ATOMIC_RELAXED);
+}
+
+/*
+ * A counting counter's words: time running never above time enabled,
+ * and no word below what the last read of the same fd gave. No ioctl
+ * resets a count or a time (file.c: ENABLE and DISABLE keep them, and
+ * there is no RESET nor a period to change), and exited children only
+ * fold into the parent's sums (pc_counter_read()): all three only grow.
+ */
+static void check_values(struct worker *w, struct fd_slot *s, const char *buf)
+{
+	static const char * const what[3] = {
+		"value", "time enabled", "time running",
+	};
+	uint64_t v[3] = { 0, 0, 0 };
+	int n = 1, k;
+
+	memcpy(&v[0], buf, 8);
+	if (s->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		memcpy(&v[1], buf + 8 * n++, 8);
+	if (s->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		memcpy(&v[2], buf + 8 * n++, 8);
+	if ((s->read_format & PERF_COUNTER_FORMAT_MASK) ==
+	    PERF_COUNTER_FORMAT_MASK && v[2] > v[1])
+		fail(w, "read(%d): time running %llu > time enabled %llu",
+		     s->fd, (unsigned long long)v[2],
+		     (unsigned long long)v[1]);
+	for (k = 0; s->has_last && k < 3; k++)
+		if (v[k] < s->last[k])
+			fail(w, "read(%d): %s went back from %llu to %llu",
+			     s->fd, what[k], (unsigned long long)s->last[k],
+			     (unsigned long long)v[k]);
+	memcpy(s->last, v, sizeof(v));
+	s->has_last = 1;
 }
 
 static void check_read(struct worker *w, const struct target *t,
 		       const char *buf, int good, size_t size, ssize_t ret,
 		       int err)
 {
+	size_t rec = t->slot && t->slot->record_type == PERF_RECORD_GROUP ?
+		     16 : 8;
 	char name[24];
 
 	if (ret < 0) {
@@ -1336,26 +1702,35 @@ static void check_read(struct worker *w, const struct target *t,
 		     t->fd, buf, size, ret);
 		return;
 	}
+	if (ret > 0 && t->read_size >= 0)
+		__atomic_fetch_add(&shared->reads_data, 1, __ATOMIC_RELAXED);
 	if (t->read_size > 0 && ret && ret != t->read_size) {
 		fail(w, "read(%d, %p, %zu) of a counting counter = %zd, not %d or 0",
 		     t->fd, buf, size, ret, t->read_size);
 		return;
 	}
+	if (t->read_size > 0 && good && ret)
+		check_values(w, t->slot, buf);
 	if (!t->read_size && good && ret > 0 && !t->fmt2009)
-		check_records(w, t->fd, buf, ret);
-	if (!t->read_size && ret > 0 && t->fmt2009 && ret % 8)
-		fail(w, "read(%d) of 2009-format records = %zd: not whole words",
-		     t->fd, ret);
+		check_records(w, t->slot, buf, ret);
+	/* 2009 records: an ip each (IRQ), or a pair per member (GROUP) */
+	if (!t->read_size && ret > 0 && t->fmt2009 && ret % rec)
+		fail(w, "read(%d) of 2009-format records = %zd: not whole %zu-byte records",
+		     t->fd, ret, rec);
+	else if (!t->read_size && ret > 0 && t->fmt2009)
+		__atomic_fetch_add(&shared->records, ret / rec,
+				   __ATOMIC_RELAXED);
 }
 
 static void op_read(struct worker *w)
 {
 	static const size_t sizes[] = { 0, 1, 7, 8, 16, 24, 25, 4096, 65536 };
 	struct target t = pick_target(w);
-	size_t size = sizes[rnd_below(w, ARRAY_SIZE(sizes))];
-	unsigned int mode = rnd_below(w, 3);
+	size_t size = sizes[rnd_below(w, ARRAY_SIZE(sizes))], cut;
+	unsigned int mode = rnd_below(w, 4);
 	int good, may_block = t.read_size <= 0, err;
 	char *buf = read_buffer(w, &good);
+	struct iovec iov[2];
 	ssize_t ret;
 
 	/*
@@ -1369,10 +1744,16 @@ static void op_read(struct worker *w)
 		set_nonblock(w, t.fd, 1);
 	if (mode == 2 && !readable_now(w, t.fd))
 		return;
+	/* readv() (mode 3): the same bytes, cut in two iovecs anywhere */
+	cut = rnd_below(w, size + 1);
+	iov[0].iov_base = buf;
+	iov[0].iov_len = cut;
+	iov[1].iov_base = (char *)((uintptr_t)buf + cut);
+	iov[1].iov_len = size - cut;
 	if (may_block)
 		guard_set(w, READ_GUARD_NS);
 	faults_on(w);
-	ret = read(t.fd, buf, size);
+	ret = mode == 3 ? readv(t.fd, iov, 2) : read(t.fd, buf, size);
 	err = errno;
 	faults_off(w);
 	if (may_block)
@@ -1657,6 +2038,160 @@ static void op_pages(struct worker *w)
 		memset(w->rbuf, rnd(w), READ_BUF);
 }
 
+/*
+ * The counter page a worker has mapped, read as its reader must
+ * (uapi header: @seq even and unchanged around the copy, in at most
+ * PAGE_TRIES tries: only an interrupt on the reader's own CPU writes
+ * it), and checked: its version, no unknown flag, time running not
+ * above time enabled. Touched with faults off: the first touch faults
+ * the page in. 1 with the copy in *@out, 0 after a failure.
+ */
+#define PAGE_TRIES	1000
+
+static int read_page(struct worker *w, const char *map,
+		     struct perf_counter_page *out)
+{
+	struct perf_counter_page *pg = (void *)map;
+	uint32_t seq;
+	int i;
+
+	for (i = 0; i < PAGE_TRIES; i++) {
+		seq = __atomic_load_n(&pg->seq, __ATOMIC_ACQUIRE);
+		memcpy(out, pg, sizeof(*out));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (!(seq & 1) &&
+		    __atomic_load_n(&pg->seq, __ATOMIC_RELAXED) == seq)
+			break;
+	}
+	if (i == PAGE_TRIES) {
+		fail(w, "counter page: seq odd or changing in %d reads",
+		     PAGE_TRIES);
+		return 0;
+	}
+	__atomic_fetch_add(&shared->pages_read, 1, __ATOMIC_RELAXED);
+	if (out->version != PERF_COUNTER_PAGE_VERSION ||
+	    out->flags & ~(uint32_t)(PERF_COUNTER_PAGE_READ |
+				     PERF_COUNTER_PAGE_RUNNING |
+				     PERF_COUNTER_PAGE_CLOCK) ||
+	    out->time_running > out->time_enabled) {
+		fail(w, "counter page: version %u flags %#x time enabled %llu running %llu",
+		     out->version, out->flags,
+		     (unsigned long long)out->time_enabled,
+		     (unsigned long long)out->time_running);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Is a counter page of @s certain to be given (page.c): a counting
+ * counter, not inherited, of this thread, in a worker thread (whose
+ * context never holds inherited copies, and so never swaps)? 1: yes;
+ * 0: certain to be refused (EOPNOTSUPP); -1: not known (a forked or
+ * exec'd child's context may hold copies; an fd of unknown counter).
+ */
+static int page_given(const struct worker *w, const struct fd_slot *s)
+{
+	int own = s->task == this_tid();
+
+	if (s->read_size < 0)
+		return -1;
+	if (!s->read_size || s->inherit || !own)
+		return 0;
+	return w->child ? -1 : 1;
+}
+
+/*
+ * mmap() of a counter's page, with the errno each wrong argument
+ * gives (EACCES writable, EINVAL another length or offset); reads of
+ * it, a read() that must not be below the value the page showed; and
+ * races: the fd closed while mapped (the mapping holds the file), a
+ * fork while mapped (VM_DONTCOPY: the child has no copy), an exit or
+ * exec of a child holding one, munmap() at a later call.
+ */
+static void op_mmap(struct worker *w)
+{
+	unsigned int r = rnd_below(w, 100);
+	struct perf_counter_page pg;
+	int prot = PROT_READ, i, given, err, closed = 0, want;
+	size_t len = page_size;
+	off_t off = 0;
+	struct fd_slot *s;
+	char name[24], name2[24];
+	ssize_t ret;
+	uint64_t v;
+	void *p;
+
+	if (w->page_map) {
+		read_page(w, w->page_map, &pg);
+		if (chance(w, 50)) {
+			munmap(w->page_map, page_size);
+			w->page_map = NULL;
+		}
+		return;
+	}
+	if (!w->nfds)
+		return;
+	i = rnd_below(w, w->nfds);
+	s = &w->fds[i];
+	given = page_given(w, s);
+	want = 0;
+	if (r < 8) {
+		prot |= PROT_WRITE;
+		want = EACCES;
+	} else if (r < 14) {
+		len *= 2;
+		want = EINVAL;
+	} else if (r < 20) {
+		off = page_size;
+		want = EINVAL;
+	} else if (!given) {
+		want = EOPNOTSUPP;
+	}
+	faults_on(w);
+	p = mmap(NULL, len, prot, MAP_SHARED, s->fd, off);
+	err = errno;
+	faults_off(w);
+	if (p == MAP_FAILED) {
+		if (err == ENOMEM && injected_faults)
+			return;
+		if (want ? err != want : given == 1 ||
+		    (err != EOPNOTSUPP && err != ENOMEM))
+			fail(w, "mmap(%zu bytes, prot %#x, fd %d, offset %lld) of a counter = -1 %s, not %s",
+			     len, prot, s->fd, (long long)off,
+			     errno_name(err, name, sizeof(name)),
+			     want ? errno_name(want, name2, sizeof(name2)) :
+				    "a page");
+		return;
+	}
+	if (want) {
+		fail(w, "mmap(%zu bytes, prot %#x, fd %d, offset %lld) of a counter succeeded: %s expected",
+		     len, prot, s->fd, (long long)off,
+		     errno_name(want, name, sizeof(name)));
+		munmap(p, len);
+		return;
+	}
+	if (len != (size_t)page_size || s->read_size < 0) {
+		munmap(p, len);
+		return;
+	}
+	if (chance(w, 30)) {
+		close_slot(w, i);	/* the mapping holds the file */
+		closed = 1;
+	}
+	w->page_map = p;
+	if (!read_page(w, p, &pg) || closed || !(pg.flags & PERF_COUNTER_PAGE_READ))
+		return;
+	faults_on(w);
+	ret = read(s->fd, w->rbuf, s->read_size);
+	faults_off(w);
+	memcpy(&v, w->rbuf, sizeof(v));
+	if (ret == s->read_size && v < pg.value)
+		fail(w, "read(%d) = value %llu, below the %llu its page showed before",
+		     s->fd, (unsigned long long)v,
+		     (unsigned long long)pg.value);
+}
+
 /* Children a worker process forked, reaped by whichever thread asks. */
 static void read_kid_failures(struct kid *k)
 {
@@ -1783,13 +2318,15 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	if (w->mif_fd >= 0)
 		close(w->mif_fd);	/* the forking thread's */
 	w->mif_fd = fd;
+	w->page_map = NULL;		/* VM_DONTCOPY: not in the child */
 	if (kind == KID_EXIT)
 		_exit(0);
 	if (kind == KID_EXEC) {
 		snprintf(seed_arg, sizeof(seed_arg), "%llu",
 			 (unsigned long long)seed);
 		snprintf(orders, sizeof(orders), "%u:%d:%d:%.*s", nops,
-			 pipe_wr, injected_faults, TAG_LEN - 1, who);
+			 pipe_wr, injected_faults | opt_hotplug << 1,
+			 TAG_LEN - 1, who);
 		execl("/proc/self/exe", "pc_fuzz", "-s", seed_arg, "-x", orders,
 		      (char *)NULL);
 		_exit(0);	/* no /proc: nothing to test */
@@ -1802,6 +2339,10 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	snprintf(w->tag, sizeof(w->tag), "%.*s", TAG_LEN - 1, who);
 	guard_init(w);
 	run_ops(w, nops);
+	/* An exec with a counter page mapped: the page goes with the mm. */
+	if (w->page_map && chance(w, 50))
+		execl("/proc/self/exe", "pc_fuzz", "-x", "0:-1:0:exec",
+		      (char *)NULL);
 	_exit(0);
 }
 
@@ -1874,6 +2415,7 @@ static void helper_open(struct helper *h, uint64_t r)
 
 	hw = pc_sw((r >> 8) % PERF_SW_EVENTS_MAX, (r >> 16) & 1);
 	hw.inherit = (r >> 17) & 1;
+	hw.exclude_kernel = (r >> 19) & 1;
 	if ((r >> 18) & 1) {
 		hw.irq_period = 50000 + (r >> 32) % 1000000;
 		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID;
@@ -1884,22 +2426,22 @@ static void helper_open(struct helper *h, uint64_t r)
 	err = errno;
 	set_faults(&h->mif_fd, 0, h->who);
 	if (fd < 0) {
-		if (!open_errno_ok(err))
-			fail_at(h->who, "thread's perf_counter_open(config %#llx, pid 0) = -1 %s",
+		if (!open_errno_ok(err) ||
+		    !valid_errno_ok(&hw, 0, -1, NULL, 0, err))
+			fail_at(h->who, "thread's perf_counter_open(config %#llx, exclude_kernel %d, pid 0) = -1 %s",
 				(unsigned long long)hw.event_config,
+				(int)hw.exclude_kernel,
 				errno_name(err, name, sizeof(name)));
 		return;
 	}
 	count_open_ok();
+	if (needs_privilege(&hw, 0, -1))
+		fail_at(h->who, "thread's perf_counter_open(config %#llx, exclude_kernel 0, pid 0) = %d: opened without privilege at paranoid %d",
+			(unsigned long long)hw.event_config, fd,
+			paranoid_level);
 	pc_spin(20000);
 	pc_touch_pages(2);
-	h->slot.fd = fd;
-	h->slot.read_size = read_size_of(&hw);
-	h->slot.fmt2009 = format_2009_of(&hw);
-	h->slot.task = this_tid();
-	h->slot.cpu = -1;
-	h->slot.inherit = hw.inherit;
-	h->slot.leader = 1;
+	fill_slot(&h->slot, fd, &hw, 0, -1, -1);
 }
 
 /*
@@ -2046,6 +2588,9 @@ static void run_op(struct worker *w, int kind)
 	case OP_PAGES:
 		op_pages(w);
 		break;
+	case OP_MMAP:
+		op_mmap(w);
+		break;
 	case OP_FORK:
 		op_fork(w);
 		break;
@@ -2058,13 +2603,27 @@ static void run_op(struct worker *w, int kind)
 	}
 }
 
-/* Make up to @max calls, while the budget and the time last. */
+/* Busy loops and page touching: the work of no system call. */
+static int is_syscall_op(int kind)
+{
+	return kind != OP_BUSY && kind != OP_PAGES;
+}
+
+/*
+ * Make up to @max calls, while the budget and the time last: only
+ * system calls are taken from the budget (and counted as calls); the
+ * rest only while the time lasts.
+ */
 static void run_ops(struct worker *w, unsigned long max)
 {
 	int kind;
 
-	while (w->op < max && take_call()) {
+	while (w->op < max) {
 		kind = pick_op(w);
+		if (is_syscall_op(kind) ? !take_call() :
+		    __atomic_load_n(&shared->stop, __ATOMIC_RELAXED) ||
+		    now_ns() >= deadline_ns)
+			break;
 		__atomic_fetch_add(&shared->op_count[kind], 1,
 				   __ATOMIC_RELAXED);
 		run_op(w, kind);
@@ -2112,6 +2671,9 @@ static void *worker_main(void *arg)
 	worker_faults_init(w);
 	guard_init(w);
 	run_ops(w, ULONG_MAX);
+	if (w->page_map)
+		munmap(w->page_map, page_size);
+	w->page_map = NULL;
 	for (i = 0; i < MAX_HELPERS; i++)
 		join_helper(w, &w->helpers[i]);
 	/* Half the time the fds are left for the exit to close. */
@@ -2162,6 +2724,26 @@ static void stop_target(const char *who)
 			WTERMSIG(status), strsignal(WTERMSIG(status)));
 }
 
+/*
+ * The worker that runs without privilege: nobody (uid and gid 65534),
+ * no supplementary groups, dumpable again (so that its children are
+ * its to count and its /proc files its own). Its target is forked
+ * after, as nobody, so that it may kill it; init (pid 1) is the task
+ * it may not count. 0, or -1 (errno).
+ */
+#define NOBODY	65534
+
+static int become_nobody(void)
+{
+	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return -1;
+	privileged = 0;
+	foreign_pid = 1;
+	return 0;
+}
+
 /* A worker process: THREADS threads of calls, then every child reaped. */
 static void run_worker_process(int proc, pid_t top)
 {
@@ -2177,6 +2759,10 @@ static void run_worker_process(int proc, pid_t top)
 	setpgid(0, 0);
 	snprintf(who, sizeof(who), "w%d", proc);
 	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (proc == nobody_worker && become_nobody()) {
+		fail_at(who, "could not become uid %d: errno %d", NOBODY, errno);
+		_exit(0);
+	}
 	start_target();
 	w = calloc(opt_threads, sizeof(*w));
 	if (!w) {
@@ -2211,7 +2797,8 @@ static void run_worker_process(int proc, pid_t top)
 
 /*
  * "pc_fuzz -s SEED -x N:FD:F:WHO": an exec'd child's few calls, with
- * faults injected around them if F is 1. It was exec'd with its faults
+ * faults injected around them if bit 0 of F is set; bit 1: the run
+ * takes CPUs offline. It was exec'd with its faults
  * off: nothing of its start can fail by injection.
  */
 static int run_exec_child(void)
@@ -2225,6 +2812,8 @@ static int run_exec_child(void)
 		   who) != 4)
 		return 2;
 	fail_fd = fd;
+	opt_hotplug = inject >> 1 & 1;	/* CPUs may go offline */
+	inject &= 1;
 	shared = calloc(1, sizeof(*shared));
 	w = calloc(1, sizeof(*w));
 	if (!shared || !w) {
@@ -2542,11 +3131,15 @@ static unsigned long print_counts(void)
 	int k, c, e;
 
 	for (k = 0; k < OP_NR; k++) {
+		if (!is_syscall_op(k))
+			continue;
 		total += shared->op_count[k];
 		append(line, sizeof(line), " %s %lu", op_names[k],
 		       shared->op_count[k]);
 	}
 	printf("%s\n", line);
+	printf("# not system calls: busy %lu, pages %lu\n",
+	       shared->op_count[OP_BUSY], shared->op_count[OP_PAGES]);
 	for (e = 0; e < MAX_ERRNO; e++)
 		opens += shared->errnos[ERRS_OPEN][e];
 	printf("# opens: %lu succeeded, %lu failed\n", shared->opens_ok, opens);
@@ -2646,18 +3239,66 @@ static void check_injection(long long faults, char *what, size_t len)
  * is another system call's (cachestat() on Linux 6.5 and later), and
  * the calls made say nothing about perf_counter.
  */
-static int report(int probe_ok, int probe_err, long long faults)
+/*
+ * The least work a run must do, per minute of it: successful opens,
+ * reads and readv()s that gave bytes, sampling records parsed, and
+ * counter pages read. Below them the run proves little, and fails.
+ * Measured (calls and rates per minute of a 150 s run): see MIN_RATES
+ * in the comment at the top.
+ */
+#define MIN_OPENS_PM	MIN_RATE_OPENS
+#define MIN_READS_PM	MIN_RATE_READS
+#define MIN_RECORDS_PM	MIN_RATE_RECORDS
+#define MIN_PAGES_PM	MIN_RATE_PAGES
+#define MIN_RATE_S	10	/* a shorter run is not held to them */
+
+/* Check the rates of a run of @secs seconds; what was done into @buf. */
+static void check_rates(double secs, char *buf, size_t len)
+{
+	static const char * const names[] = {
+		"opens", "reads", "records", "pages",
+	};
+	static const unsigned long mins[] = {
+		MIN_OPENS_PM, MIN_READS_PM, MIN_RECORDS_PM, MIN_PAGES_PM,
+	};
+	unsigned long n[4] = {
+		shared->opens_ok, shared->reads_data, shared->records,
+		shared->pages_read,
+	};
+	double rate;
+	size_t i;
+
+	snprintf(buf, len, "per minute:");
+	for (i = 0; i < ARRAY_SIZE(n); i++) {
+		rate = secs > 0 ? n[i] * 60.0 / secs : 0;
+		append(buf, len, " %s %.0f", names[i], rate);
+		if (secs >= MIN_RATE_S && rate < mins[i])
+			fail_at("top", "%lu %s in %.0f s: %.0f a minute, under the %lu a run must make",
+				n[i], names[i], secs, rate, mins[i]);
+	}
+	if (secs < MIN_RATE_S)
+		append(buf, len, " (not checked: under %d s)", MIN_RATE_S);
+	if (nobody_worker >= 0 && secs >= MIN_RATE_S && !shared->unpriv_eacces)
+		fail_at("top", "worker w%d ran as nobody, and no valid open of its was refused with EACCES",
+			nobody_worker);
+	printf("# oracles: %lu valid opens refused for a reason that applies, %lu of them EACCES to nobody; %s\n",
+	       shared->valid_refused, shared->unpriv_eacces, buf);
+}
+
+static int report(int probe_ok, int probe_err, long long faults,
+		  double secs)
 {
 	unsigned long total = print_counts();
 	unsigned long long seed = opt_seed;
 	int available = probe_ok && !shared->no_syscall;
-	char name[24], what[192] = "", with[200] = "";
+	char name[24], what[192] = "", with[400] = "", rates[160];
 	unsigned int nfails, i;
 
-	if (injected_faults) {
+	check_rates(secs, rates, sizeof(rates));
+	if (injected_faults)
 		check_injection(faults, what, sizeof(what));
-		snprintf(with, sizeof(with), "; %s", what);
-	}
+	snprintf(with, sizeof(with), "; %s%s%s", rates, what[0] ? "; " : "",
+		 what);
 	nfails = shared->nfails;
 	if (nfails > MAX_FAILS)
 		printf("# %u failures, the first %d follow the result\n",
@@ -2757,6 +3398,106 @@ static int parse_args(int argc, char **argv)
 	return 0;
 }
 
+#define PARANOID	"/proc/sys/kernel/perf_event_paranoid"
+
+/*
+ * The highest CPU of a list file ("0-3,6") and, in *@mask, those
+ * below 64; -1 if the file cannot be read. Each step moves on in the
+ * file's few bytes: the loop ends.
+ */
+static int cpu_list(const char *path, uint64_t *mask)
+{
+	char buf[256], *p = buf, *end;
+	long a, b, max = -1, i;
+
+	*mask = 0;
+	read_proc(path, buf, sizeof(buf));
+	while (*p) {
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0)
+			break;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				break;
+		}
+		for (i = a; i <= b && i < 64; i++)
+			*mask |= 1ULL << i;
+		if (b > max)
+			max = b;
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	return max;
+}
+
+/*
+ * What the oracles need of the system: who we are, the paranoid level
+ * (2, the default, where the knob is missing), the CPUs online and
+ * the number the kernel may have (nr_cpu_ids).
+ */
+static void read_system(void)
+{
+	char buf[16];
+	uint64_t possible;
+
+	privileged = !geteuid();
+	read_proc(PARANOID, buf, sizeof(buf));
+	paranoid_level = buf[0] ? atoi(buf) : 2;
+	nr_possible = cpu_list("/sys/devices/system/cpu/possible", &possible) + 1;
+	cpu_list("/sys/devices/system/cpu/online", &online_at_start);
+}
+
+/*
+ * As root with more than one worker, the last runs as nobody, at the
+ * paranoid level 2 (set here if it is not; restore_paranoid() puts
+ * back what was). The level is read again for the oracles.
+ */
+static void setup_nobody(void)
+{
+	char buf[16];
+	int fd;
+
+	if (!privileged || opt_procs < 2)
+		return;
+	if (paranoid_level != 2) {
+		fd = open(PARANOID, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, "2", 1) != 1) {
+			printf("# no worker runs as nobody: %s cannot be set to 2\n",
+			       PARANOID);
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
+		close(fd);
+		paranoid_was = paranoid_level;
+		read_proc(PARANOID, buf, sizeof(buf));
+		paranoid_level = atoi(buf);
+	}
+	nobody_worker = opt_procs - 1;
+	printf("# worker w%d runs as nobody (uid %d) at paranoid level %d\n",
+	       nobody_worker, NOBODY, paranoid_level);
+}
+
+static void restore_paranoid(void)
+{
+	char buf[16];
+	int fd, n;
+
+	if (paranoid_was < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%d", paranoid_was);
+	fd = open(PARANOID, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, buf, n) != n)
+		fail_at("top", "%s could not be put back to %d", PARANOID,
+			paranoid_was);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* -H offlines CPUs: only as root, and only where the syscall works. */
 static void check_hotplug(int probe_ok)
 {
@@ -2791,6 +3532,7 @@ int main(int argc, char **argv)
 	int p, probe_ok, probe_err;
 	long long faults_before = -1, faults = -1, faults_after;
 	uint64_t start;
+	double secs;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	page_size = sysconf(_SC_PAGESIZE);
@@ -2798,6 +3540,7 @@ int main(int argc, char **argv)
 	if (nr_cpus < 1)
 		nr_cpus = 1;
 	no_syscall_errno = missing_syscall_errno();
+	read_system();
 	if (parse_args(argc, argv)) {
 		print_usage(argv[0]);
 		return 1;
@@ -2824,6 +3567,7 @@ int main(int argc, char **argv)
 	check_hotplug(probe_ok);
 	if (opt_hotplug)
 		printf("# -H: %d CPUs go offline and online\n", nr_hotplug);
+	setup_nobody();
 
 	shared = map_guarded(sizeof(*shared), 0, MAP_SHARED);
 	if (shared == MAP_FAILED) {
@@ -2839,10 +3583,12 @@ int main(int argc, char **argv)
 	for (p = 0; p < opt_procs; p++)
 		pids[p] = start_worker(p);
 	supervise(pids, opt_procs, start);
+	secs = (now_ns() - start) / 1e9;
 	if (opt_hotplug)
 		restore_hotplug_cpus();
+	restore_paranoid();
 	faults_after = faults_before >= 0 ? faults_left() : -1;
 	if (faults_after >= 0)
 		faults = faults_before - faults_after;
-	return report(probe_ok, probe_err, faults);
+	return report(probe_ok, probe_err, faults, secs);
 }
