@@ -30,10 +30,11 @@
 /*
  * Its task-clock covers part of its life, so at most the CPU time its
  * rusage gives, plus the kernel's clock step for the time rusage may
- * not have taken in yet: with tick accounting (x86, ppc32) rusage is
- * the scheduler's exact runtime, cut to microseconds; with PowerPC's
- * native accounting (ppc64le) the last slice is added at the exit's
- * switch, which may come after the parent's wait4().
+ * not have taken in yet. Every target's kernel has tick accounting,
+ * where rusage is the scheduler's runtime (cut to microseconds), which
+ * it takes in at a tick or a switch: the exit's last switch may come
+ * after the parent's wait4() has read it, up to a tick (4 ms at HZ=250)
+ * later.
  */
 #define EXAMPLE_CPU_SLACK_NS	PC_CLOCK_STEP_NS
 
