@@ -289,12 +289,13 @@ static int pin_to(int cpu)
 TEST(pinned_group_bound_to_another_cpu_waits_for_that_cpu)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
-	uint64_t v;
+	uint64_t v, t0, t1;
 	int g1, g2;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, pin_to(0));
+	t0 = pc_now_ns();
 	hw.pinned = 1;
 	hw.exclusive = 1;
 	g1 = sys_perf_counter_open(&hw, 0, 0, -1, 0);
@@ -312,7 +313,10 @@ TEST(pinned_group_bound_to_another_cpu_waits_for_that_cpu)
 	EXPECT_GE(v, 50);
 	EXPECT_LE(v, 50 + PC_OWN_FAULTS);
 	ASSERT_EQ(8, read(g1, &v, 8));		/* the control ran on CPU 0 */
+	t1 = pc_now_ns();
 	EXPECT_GT(v, 0);
+	/* On CPU 0 only: less than the whole case took, to a clock step. */
+	EXPECT_GE(t1 - t0 + PC_CLOCK_STEP_NS, v);
 	close(g2);
 	close(g1);
 }

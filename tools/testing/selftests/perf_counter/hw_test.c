@@ -470,10 +470,17 @@ TEST_F(hw, p6_group_of_two_counter_0_events_is_enospc)
 	close(leader);
 }
 
+/*
+ * The most cycles a CPU runs in a ns: no part these drivers know is
+ * clocked near 8 GHz.
+ */
+#define PC_MAX_CYCLES_PER_NS	8
+
 TEST_F(hw, enable_disable_and_read_with_times)
 {
 	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
 	struct vals a, b, c;
+	uint64_t t0, t1;
 	int fd;
 
 	if (!self->usable)
@@ -488,17 +495,30 @@ TEST_F(hw, enable_disable_and_read_with_times)
 	EXPECT_EQ(0, a.enabled);
 	EXPECT_EQ(0, a.value);
 
+	t0 = pc_now_ns();
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
 	pc_spin_ns(50000000);
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	t1 = pc_now_ns();
 	ASSERT_EQ(0, read_vals(fd, &b));
-	TH_LOG("%llu cycles in %llu ns enabled, %llu running",
+	TH_LOG("%llu cycles in %llu ns enabled, %llu running, %llu ns wall",
 	       (unsigned long long)b.value, (unsigned long long)b.enabled,
-	       (unsigned long long)b.running);
+	       (unsigned long long)b.running, (unsigned long long)(t1 - t0));
 	EXPECT_LE(40000000, b.enabled);
+	/* Enabled no longer than the ioctls were apart, to a clock step. */
+	EXPECT_GE(t1 - t0 + PC_CLOCK_STEP_NS, b.enabled);
 	EXPECT_EQ(b.enabled, b.running);	/* alone: always on */
-	if (!strcmp(self->pmu.state, "ok"))
+	/*
+	 * Where the driver found the registers count: cycles, and no more
+	 * than the fastest clock runs in the time it ran (QEMU's POWER8
+	 * counts a cycle a ns of its clock: 0.9955 a running ns measured,
+	 * 2026-11-29). Unchecked, a count is whatever TCG's registers
+	 * read (2^31 - 1 and 2^32 - 2 seen on the P6 model).
+	 */
+	if (!strcmp(self->pmu.state, "ok")) {
 		EXPECT_LT(0, b.value);
+		EXPECT_GE(b.running * PC_MAX_CYCLES_PER_NS, b.value);
+	}
 
 	pc_spin_ns(20000000);
 	ASSERT_EQ(0, read_vals(fd, &c));
@@ -683,6 +703,7 @@ TEST_F(hw, pinned_groups_beyond_the_registers_are_in_error)
 TEST_F(hw, cpu_wide_hardware_counter_opens_for_root)
 {
 	struct perf_counter_hw_event hw = hw_generic(PERF_COUNT_CPU_CYCLES);
+	uint64_t t0, t1;
 	struct vals v;
 	int fd;
 
@@ -690,12 +711,22 @@ TEST_F(hw, cpu_wide_hardware_counter_opens_for_root)
 		SKIP(return, "no usable PMU (%s)", pmu_why(&self->pmu));
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	t0 = pc_now_ns();
 	fd = sys_perf_counter_open(&hw, -1, 0, -1, 0);
 	ASSERT_LE(0, fd);
 	pc_spin_ns(20000000);
 	ASSERT_EQ(0, read_vals(fd, &v));
-	EXPECT_LT(0, v.enabled);
+	t1 = pc_now_ns();
+	/*
+	 * A CPU's counter is enabled from its open on, idle or not: for
+	 * the 20 ms spin at least, and no longer than open to read, to a
+	 * clock step either way.
+	 */
+	EXPECT_LE(20000000 - PC_CLOCK_STEP_NS, v.enabled);
+	EXPECT_GE(t1 - t0 + PC_CLOCK_STEP_NS, v.enabled);
 	EXPECT_EQ(v.enabled, v.running);
+	if (!strcmp(self->pmu.state, "ok"))
+		EXPECT_GE(v.running * PC_MAX_CYCLES_PER_NS, v.value);
 	close(fd);
 }
 

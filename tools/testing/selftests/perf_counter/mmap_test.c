@@ -4,8 +4,9 @@
  * (tools/perf_counter/pc_self.h) without a system call. What is refused,
  * that the page agrees with read(), runs on, follows the counter's state
  * and its task's switches, that the library falls back to read() when
- * it must, that nothing is left once the mapping and the fd are gone,
- * and what a self-read costs against getppid() (logged, not asserted).
+ * it must, that a hardware counter's page names the register the
+ * driver put it on, that nothing is left once the mapping and the fd
+ * are gone, and what a self-read costs against getppid() (logged, not asserted).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -508,8 +509,11 @@ TEST(hardware_counter)
 	if (user) {
 		EXPECT_EQ(PERF_COUNTER_PAGE_READ | PERF_COUNTER_PAGE_RUNNING,
 			  self.page->flags);
-		EXPECT_LE(1, self.page->reg);
-		EXPECT_GE(pmu.counters, self.page->reg);
+		/*
+		 * Alone on the PMU, instructions take the lowest PMC they
+		 * may use: PMC1 on each of these models (models.c).
+		 */
+		EXPECT_EQ(1, self.page->reg);
 		EXPECT_EQ(pmu.width, self.page->reg_bits);
 		for (i = 0; i < 20; i++) {
 			pc_spin(100000);
@@ -551,6 +555,146 @@ TEST(hardware_counter)
 	       (double)(t1 - t0) / LOOPS / ((double)(t2 - t1) / SYS_LOOPS));
 	pc_self_unmap(&self);
 	close(fd);
+}
+
+/*
+ * Where each counter of a known set goes, per the models.c event tables
+ * (the manuals' PMCs for each event) and the placement rules: a counter
+ * takes the lowest free register it may use (hw_counter.c); when none
+ * is free, every counter on is placed again, fewest places first, each
+ * keeping its own register when it can and else taking its lowest free
+ * one (hw_assign.c). The set is opened in this order, on a PMU nothing
+ * else uses: instructions, cycles, branch-misses, cache-misses and,
+ * where the model has it, branch instructions.
+ */
+#define PLACED_SET	5
+
+static const unsigned int placed_events[PLACED_SET] = {
+	PERF_COUNT_INSTRUCTIONS, PERF_COUNT_CPU_CYCLES,
+	PERF_COUNT_BRANCH_MISSES, PERF_COUNT_CACHE_MISSES,
+	PERF_COUNT_BRANCH_INSTRUCTIONS,
+};
+
+struct placed_model {
+	const char	*cpu;	/* the cpu line of /proc/cpuinfo starts so */
+	int		steps;	/* how many of placed_events it has */
+	/* after opening event k, the PMC (1-based) of each event 0..k */
+	unsigned char	reg[PLACED_SET][PLACED_SET];
+};
+
+/*
+ * The models whose PMCs user mode reads (UPMCs), so the page names the
+ * register. 750: instructions and cycles on any of PMC1-4 (the first
+ * two free), branch-misses on PMC4 only, cache-misses on PMC3 only, all
+ * free. 7400: cache-misses on PMC2 only, which cycles holds: placed
+ * again, branch-misses and cache-misses first take PMC4 and PMC2,
+ * instructions keeps PMC1, cycles moves to PMC3. 7450: cache-misses on
+ * PMC2 or PMC3 takes PMC3; branch instructions on PMC1 only: placed
+ * again, branch-misses PMC4, branch instructions PMC1, cache-misses
+ * keeps PMC3, instructions (PMC1-4) moves to PMC2, cycles (any of six)
+ * to PMC5.
+ */
+static const struct placed_model placed_models[] = {
+	{ "745", 5, { {1}, {1, 2}, {1, 2, 4}, {1, 2, 4, 3}, {2, 5, 4, 3, 1} } },
+	{ "744", 5, { {1}, {1, 2}, {1, 2, 4}, {1, 2, 4, 3}, {2, 5, 4, 3, 1} } },
+	{ "7400", 4, { {1}, {1, 2}, {1, 2, 4}, {1, 3, 4, 2} } },
+	{ "7410", 4, { {1}, {1, 2}, {1, 2, 4}, {1, 3, 4, 2} } },
+	{ "740/750", 4, { {1}, {1, 2}, {1, 2, 4}, {1, 2, 4, 3} } },
+	{ "750", 4, { {1}, {1, 2}, {1, 2, 4}, {1, 2, 4, 3} } },
+};
+
+/* The placed_models[] entry /proc/cpuinfo's cpu line names, or NULL. */
+static const struct placed_model *placed_model(void)
+{
+	char line[256], cpu[64] = "";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	unsigned int i;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu : %63s", cpu) == 1)
+			break;
+	fclose(f);
+	for (i = 0; i < ARRAY_SIZE(placed_models); i++)
+		if (!strncmp(cpu, placed_models[i].cpu,
+			     strlen(placed_models[i].cpu)))
+			return &placed_models[i];
+	return NULL;
+}
+
+/* The page's reg and flags, read whole: 0, or -1 if never whole. */
+static int page_reg(const struct perf_counter_page *pg, unsigned int *reg,
+		    uint32_t *flags)
+{
+	uint32_t seq;
+	int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		seq = pc_self_seq(pg);
+		pc_self_barrier();
+		*reg = pg->reg;
+		*flags = pg->flags;
+		pc_self_barrier();
+		if (!(seq & 1) && pc_self_seq(pg) == seq)
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * Each counter's page names the register the assignment rules give it,
+ * after each open, the moved ones included; where user mode has no
+ * register to read (x86, POWER8, the 604s) it names none. Under TCG
+ * nothing counts, but the placement is real all the same.
+ */
+TEST(hardware_page_names_the_assigned_register)
+{
+	const struct perf_counter_page *pg[PLACED_SET];
+	const struct placed_model *m;
+	struct perf_counter_hw_event hw;
+	int fd[PLACED_SET], opened, steps, i, k;
+	struct pc_pmu_info pmu;
+	unsigned int reg, want;
+	uint32_t flags;
+
+	pc_read_pmu(&pmu);
+	if (!pc_pmu_usable(&pmu))
+		SKIP(return, "no usable PMU (%s)", pmu.name);
+	m = placed_model();
+	/* Without user registers two counters show it: no page names one. */
+	steps = m ? m->steps : 2;
+	TH_LOG("%s: %s", pmu.name, m ? m->cpu : "no user-readable PMCs");
+	for (opened = 0; opened < steps; opened++) {
+		hw = pc_sw(0, 0);
+		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+						      placed_events[opened]);
+		fd[opened] = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+		EXPECT_LE(0, fd[opened])
+			TH_LOG("event %u: errno %d", placed_events[opened], errno);
+		if (fd[opened] < 0)
+			break;
+		pg[opened] = map_page(fd[opened]);
+		EXPECT_TRUE(pg[opened] != NULL) TH_LOG("mmap: errno %d", errno);
+		if (!pg[opened]) {
+			close(fd[opened]);
+			break;
+		}
+		k = opened;
+		for (i = 0; i <= k; i++) {
+			want = m ? m->reg[k][i] : 0;
+			EXPECT_EQ(0, page_reg(pg[i], &reg, &flags));
+			EXPECT_EQ(want, reg)
+				TH_LOG("%d counters open: counter %d (event %u) on PMC %u, not %u",
+				       k + 1, i, placed_events[i], reg, want);
+			EXPECT_EQ(PERF_COUNTER_PAGE_RUNNING |
+				  (m ? PERF_COUNTER_PAGE_READ : 0), flags);
+		}
+	}
+	while (opened-- > 0) {
+		munmap((void *)pg[opened], psz());
+		close(fd[opened]);
+	}
 }
 
 /* munmap() and close() in either order leave nothing behind. */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <string.h>
@@ -106,6 +107,15 @@ static inline void pc_spin(unsigned long loops)
 		x += loops;
 		__asm__ __volatile__("" : "+r" (x));	/* keep the loop */
 	}
+}
+
+/* CLOCK_MONOTONIC in ns: the wall time tests bound clocks with. */
+static inline uint64_t pc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* The step of local_clock() under TCG: a tick at the kernels' HZ=250. */
@@ -375,14 +385,23 @@ static inline int pc_pmu_usable(const struct pc_pmu_info *pmu)
 }
 
 /*
- * A program the tests run and read: its exit status and the first 4 KiB
- * of its stdout and stderr (the rest is read and dropped, so it never
- * blocks on a full pipe).
+ * A program the tests run and read: its exit status, what the kernel
+ * accounted to it (an independent reference for its own counts), and
+ * the first 4 KiB of its stdout and stderr (the rest is read and
+ * dropped, so it never blocks on a full pipe).
  */
 struct pc_prog_run {
-	int	status;		/* from waitpid() */
-	char	out[4096];
+	int		status;		/* from wait4() */
+	struct rusage	ru;		/* from wait4(): its CPU time, faults */
+	char		out[4096];
 };
+
+/* The user and system time of a rusage, in ns. */
+static inline uint64_t pc_rusage_cpu_ns(const struct rusage *ru)
+{
+	return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000ULL +
+	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000ULL;
+}
 
 /* Run @path, as nobody if @as_nobody: 0, or -1 if it could not. */
 static inline int pc_run_prog(const char *path, struct pc_prog_run *run,
@@ -429,7 +448,7 @@ static inline int pc_run_prog(const char *path, struct pc_prog_run *run,
 			len += n;
 	}
 	close(p[0]);
-	return waitpid(pid, &run->status, 0) == pid ? 0 : -1;
+	return wait4(pid, &run->status, 0, &run->ru) == pid ? 0 : -1;
 }
 
 #define PC_PARANOID	"/proc/sys/kernel/perf_event_paranoid"
