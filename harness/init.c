@@ -420,10 +420,11 @@ static int run(char *line)
  * also empties KASAN's quarantine of its objects); a task context goes
  * back to its cache an RCU grace period after its last put, so a count
  * that is not 0 is read again, SLAB_TRIES times SLAB_WAIT_US apart (2 s;
- * after stress_test on the sanitizer boot beside two kernel builds the
- * first read was 0). Prints the counts
- * between PC-SLAB-BEGIN and PC-SLAB-END for harness/report.py. Returns
- * 1 if an object was left or a count could not be read, else 0.
+ * the first read was 0 after stress_test alone and after the whole
+ * sanitizer boot's programs and pc_fuzz, each beside kernel builds).
+ * Prints the counts between PC-SLAB-BEGIN and PC-SLAB-END for
+ * harness/report.py. Returns 1 if an object was left or a count could
+ * not be read, else 0.
  */
 #define SLAB		"/sys/kernel/slab/"
 #define SLAB_TRIES	200
