@@ -13,7 +13,9 @@
  * and fail_page_alloc, on kernels that have them), "timeout=SECONDS"
  * (a program still running then is dumped and killed) and
  * "env=NAME=VALUE" for its environment. On kernels with kmemleak the
- * leaks the programs left are listed at the end.
+ * leaks the programs left are listed at the end; on a kernel booted
+ * with slab_nomerge, so are the objects left in perf_counter's slab
+ * caches (slab_report()).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -408,6 +410,120 @@ static int run(char *line)
 }
 
 /*
+ * After the programs, with every counter closed and every task that
+ * inherited one gone: the slab allocator's count of the objects left in
+ * perf_counter's own caches (kernel/perf_counter/objects.c), which does
+ * not take the subsystem's word, must be 0. Only on a kernel booted with
+ * slab_nomerge: elsewhere the caches may share slabs with other caches
+ * of their size, whose objects would count too. "objects" counts a free
+ * object in a CPU's slab as used, so each cache is shrunk first (which
+ * also empties KASAN's quarantine of its objects); a task context goes
+ * back to its cache an RCU grace period after its last put, so a count
+ * that is not 0 is read again, SLAB_TRIES times SLAB_WAIT_US apart (2 s;
+ * the first read was 0 after stress_test alone and after the whole
+ * sanitizer boot's programs and pc_fuzz, each beside kernel builds).
+ * Prints the counts between PC-SLAB-BEGIN and PC-SLAB-END for
+ * harness/report.py. Returns 1 if an object was left or a count could
+ * not be read, else 0.
+ */
+#define SLAB		"/sys/kernel/slab/"
+#define SLAB_TRIES	200
+#define SLAB_WAIT_US	10000
+
+/* Shrink the cache and read its objects: the count, or -1 (errno). */
+static long slab_objects(const char *name)
+{
+	char path[96];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SLAB "%s/shrink", name);
+	if (put(path, "1") <= 0) {
+		if (!errno)
+			errno = ENOENT;
+		return -1;
+	}
+	snprintf(path, sizeof(path), SLAB "%s/objects", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1) {
+		n = -1;
+		errno = EINVAL;
+	}
+	fclose(f);
+	return n;
+}
+
+static int slab_nomerge(void)
+{
+	char cmdline[4096] = "", *word, *save = NULL;
+	FILE *f = fopen("/proc/cmdline", "r");
+	int found = 0;
+
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = 0;
+		fclose(f);
+	}
+	for (word = strtok_r(cmdline, " \t\n", &save); word;
+	     word = strtok_r(NULL, " \t\n", &save))
+		found |= !strcmp(word, "slab_nomerge");
+	return found;
+}
+
+static int slab_report(void)
+{
+	static const char *const cache[] = {
+		"perf_counter", "perf_counter_ctx", "perf_counter_queue",
+	};
+	long left[ARRAY_SIZE(cache)];
+	int i, tries, busy, failed = 0;
+	struct stat st;
+	char path[96];
+
+	if (!slab_nomerge())
+		return 0;
+	printf("PC-SLAB-BEGIN\n");
+	for (i = 0; i < (int)ARRAY_SIZE(cache); i++) {
+		/* a cache merged with others is a link to the shared one */
+		snprintf(path, sizeof(path), SLAB "%s", cache[i]);
+		if (lstat(path, &st) || !S_ISDIR(st.st_mode)) {
+			printf("PC-SLAB-ERROR %s: no cache of its own in " SLAB "\n",
+			       cache[i]);
+			failed = 1;
+		}
+	}
+	for (tries = 1; !failed && tries <= SLAB_TRIES; tries++) {
+		busy = 0;
+		for (i = 0; i < (int)ARRAY_SIZE(cache); i++) {
+			left[i] = slab_objects(cache[i]);
+			if (left[i] < 0) {
+				printf("PC-SLAB-ERROR %s: %s\n", cache[i],
+				       strerror(errno));
+				failed = 1;
+			}
+			busy |= left[i] != 0;
+		}
+		if (failed || !busy)
+			break;
+		if (tries < SLAB_TRIES)
+			usleep(SLAB_WAIT_US);
+	}
+	if (!failed) {
+		printf("PC-SLAB-READS %d\n", tries > SLAB_TRIES ? SLAB_TRIES : tries);
+		for (i = 0; i < (int)ARRAY_SIZE(cache); i++) {
+			printf("PC-SLAB %s %ld\n", cache[i], left[i]);
+			failed |= left[i] != 0;
+		}
+		print_file("/sys/module/perf_counter/parameters/objects",
+			   "PC-SLAB-OBJECTS ");
+	}
+	printf("PC-SLAB-END\n");
+	return failed;
+}
+
+/*
  * The kernel log so far, between markers. It is dumped twice: before
  * the programs run, with the KUnit results, and then cleared, so that
  * an hour of fuzzing under fault injection cannot push the KUnit
@@ -486,6 +602,7 @@ int main(void)
 	if (list)
 		fclose(list);
 
+	failed |= slab_report();
 	kmemleak_report();
 	dump_kernel_log(0);
 	printf("PC-DONE %s\n", failed ? "failed" : "ok");

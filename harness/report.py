@@ -8,9 +8,12 @@ selftest program (PC-RUN / PC-EXIT), and the kernel log (PC-DMESG-BEGIN
 kmemleak its list of leaks (PC-KMEMLEAK-BEGIN / PC-KMEMLEAK-END). Every
 selftest case and every KUnit case is one result; so are "the boot
 reached its end", "the clocksource is not jiffies", "the kernel log is
-clean" and, with kmemleak, "kmemleak found no leak". A program that
-dies, a plan that is not met, a missing KUnit suite or a missing
-kmemleak list on a target with kmemleak is a failure, never a pass.
+clean", with kmemleak, "kmemleak found no leak" and, on a boot with
+slab_nomerge, "perf_counter's slab caches are empty at the end" (the
+counts /init prints between PC-SLAB-BEGIN and PC-SLAB-END). A program
+that dies, a plan that is not met, a missing KUnit suite, a missing
+kmemleak list on a target with kmemleak or missing slab counts on a
+boot with slab_nomerge is a failure, never a pass.
 So is KTAP that does not add up: a program's or a suite's plan printed
 twice, cases not numbered 1..plan in order each once, a case named
 twice, a program run twice or a suite in the log twice, KTAP between
@@ -103,7 +106,9 @@ def manifest(target):
     TEST_PROGRAMS (by the name /init runs them under), its KUnit suites
     and whether the boot ends with a bounded fuzz run; on every later
     model, MODEL_TEST_PROGRAMS and the KUnit suites MODEL_KUNIT_SUITES
-    (a glob) names ('model_programs', 'model_kunit')."""
+    (a glob) names ('model_programs', 'model_kunit'); and whether its
+    boots count perf_counter's slab caches at the end ('slab': booted
+    with slab_nomerge)."""
     env = os.path.join(TOP, 'configs', f'{target}.env')
     if not os.path.exists(env):
         return None
@@ -112,7 +117,8 @@ def manifest(target):
             ['bash', '-c', 'set -eu; . "$1"; echo $TEST_PROGRAMS; '
              'echo $KUNIT_SUITES; echo ${FUZZ_TEST_SECONDS:-}; '
              'echo ${MODEL_TEST_PROGRAMS:-}; echo "${MODEL_KUNIT_SUITES:-}"; '
-             'set -f; echo ${QEMU_CPUS:-}', 'bash', env],
+             'set -f; echo ${QEMU_CPUS:-}; echo ${KERNEL_ARGS:-}',
+             'bash', env],
             capture_output=True, text=True, check=True).stdout.split('\n')
     except subprocess.CalledProcessError:
         return None
@@ -125,7 +131,8 @@ def manifest(target):
                                for p in out[3].split()],
             'model_kunit': [s for s in kunit if model_glob and
                             fnmatch.fnmatchcase(s, model_glob)],
-            'first': (out[5].split() or [''])[0].split('|')[0]}
+            'first': (out[5].split() or [''])[0].split('|')[0],
+            'slab': 'slab_nomerge' in out[6].split()}
 
 
 def kernel_has(build, target, option):
@@ -481,6 +488,41 @@ def kmemleak(lines, res, where, expected):
         res.add(f'{where} kmemleak found no leak', 'ok')
 
 
+def slab(lines, res, where, expected):
+    """perf_counter's slab caches as /init counted them after the
+    programs (PC-SLAB-BEGIN / PC-SLAB-END): any object left fails, and
+    so does a boot with slab_nomerge (@expected) without the counts."""
+    name = f'{where} perf_counter\'s slab caches are empty at the end'
+    if 'PC-SLAB-BEGIN' not in lines:
+        if expected:
+            res.add(name, 'fail', 'no slab counts from /init')
+        return
+    inside, ended, errors, left, counted = False, False, [], [], 0
+    for line in lines:
+        if line == 'PC-SLAB-BEGIN':
+            inside = True
+        elif line == 'PC-SLAB-END':
+            inside, ended = False, True
+        elif inside and line.startswith('PC-SLAB-ERROR '):
+            errors.append(line[len('PC-SLAB-ERROR '):])
+        elif inside and line.startswith('PC-SLAB '):
+            words = line.split()
+            counted += 1
+            if len(words) != 3 or words[2] != '0':
+                left.append(' '.join(words[1:]))
+    if errors or not ended or (not counted and expected):
+        res.add(name, 'fail',
+                '; '.join(errors) or ('the counts did not end' if not ended
+                                      else 'no cache counted'))
+    elif left:
+        objects = [line[len('PC-SLAB-OBJECTS '):] for line in lines
+                   if line.startswith('PC-SLAB-OBJECTS ')]
+        res.add(name, 'fail', 'objects left: ' + ', '.join(left) +
+                (f' (the subsystem counts {objects[0]})' if objects else ''))
+    else:
+        res.add(name, 'ok')
+
+
 def kernel_trouble(lines, injected):
     """The lines that report kernel trouble; with @injected, not the
     reports of allocations the fault injector failed."""
@@ -528,7 +570,8 @@ def report(path, res):
     if want is None:
         res.add(f'{where} target has a configs/TARGET.env manifest', 'fail')
         want = {'programs': [], 'kunit': [], 'fuzz': False,
-                'model_programs': [], 'model_kunit': [], 'first': ''}
+                'model_programs': [], 'model_kunit': [], 'first': '',
+                'slab': False}
     if mode == 'test' and want['first'] and \
             where.split('/', 1)[-1] != want['first']:
         # a model boot: the driver's programs and suites only
@@ -578,6 +621,7 @@ def report(path, res):
         res.add(f'{where} the kernel\'s .config is readable', 'fail',
                 'build/TARGET/kernel/.config: kmemleak or not?')
     kmemleak(lines, res, where, has_kmemleak)
+    slab(lines, res, where, want['slab'])
 
     # kmemleak's list has its own result and its backtraces are not
     # trouble; a list cut short (a crash in the scan) is scanned whole.

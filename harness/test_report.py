@@ -686,6 +686,51 @@ class ModelBoots(ReportTest):
 # ---------------------------------------------------------------------------
 # KTAP output for the harness.
 
+class SlabCounts(ReportTest):
+    """A boot with slab_nomerge: /init's count of perf_counter's slab
+    caches after the programs is a result of its own."""
+
+    manifest = dict(ReportTest.manifest, KERNEL_ARGS='quiet slab_nomerge')
+    LABEL = "perf_counter's slab caches are empty at the end"
+
+    def slab_log(self, counts):
+        """guest_log() with @counts (lines between PC-SLAB-BEGIN and
+        PC-SLAB-END) after the programs."""
+        return replace(guest_log(), 'PC-DONE ok',
+                       ['PC-SLAB-BEGIN'] + counts +
+                       ['PC-SLAB-END', 'PC-DONE ok'])
+
+    def test_empty_caches_pass(self):
+        out = self.assertPasses(self.slab_log(
+            ['PC-SLAB-READS 2', 'PC-SLAB perf_counter 0',
+             'PC-SLAB perf_counter_ctx 0', 'PC-SLAB perf_counter_queue 0']),
+            '10 passed, 0 failed, 2 skipped')
+        self.assertIn(f'  PASS  {TARGET}/{CPU} {self.LABEL}', out)
+
+    def test_object_left_fails_with_both_counts(self):
+        self.assertFails(self.slab_log(
+            ['PC-SLAB-READS 200', 'PC-SLAB perf_counter 3',
+             'PC-SLAB perf_counter_ctx 0', 'PC-SLAB perf_counter_queue 0',
+             'PC-SLAB-OBJECTS counters 0 contexts 0 queues 0 arrays 0 '
+             'tracepoints 0 pages 0']),
+            self.LABEL, 'objects left: perf_counter 3 (the subsystem '
+            'counts counters 0')
+
+    def test_merged_cache_fails(self):
+        self.assertFails(self.slab_log(
+            ['PC-SLAB-ERROR perf_counter: no cache of its own in '
+             '/sys/kernel/slab/']), self.LABEL, 'no cache of its own')
+
+    def test_counts_cut_short_fail(self):
+        self.assertFails(replace(guest_log(), 'PC-DONE ok',
+                                 ['PC-SLAB-BEGIN', 'PC-SLAB perf_counter 0',
+                                  'PC-DONE ok']),
+                         self.LABEL, 'the counts did not end')
+
+    def test_boot_with_slab_nomerge_without_counts_fails(self):
+        self.assertFails(guest_log(), self.LABEL, 'no slab counts from /init')
+
+
 class KtapResult(unittest.TestResult):
     """One KTAP line per test, numbered from 1; a failure's traceback
     goes before its "not ok" line as "# " diagnostics."""

@@ -283,7 +283,8 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	/* charged to current's memory cgroup: the cache is SLAB_ACCOUNT */
+	ctx = kmem_cache_zalloc(pc_ctx_cache, GFP_KERNEL);
 	if (!ctx)
 		return NULL;
 	pc_object_made(PC_OBJ_CONTEXT);
@@ -300,6 +301,19 @@ void pc_ctx_get(struct perf_counter_context *ctx)
 }
 
 /*
+ * A task context's memory goes back to its cache a grace period after
+ * the last put: pc_task_ctx_hold() may have read the task's pointer to
+ * it, with interrupts off, just before the put, and still lock it.
+ * (kfree_rcu() would do for SLUB, whose kfree() takes any slab object,
+ * but not for SLOB in 6.1: its kfree() knows kmalloc()'s objects only.)
+ */
+static void pc_ctx_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(pc_ctx_cache,
+			container_of(head, struct perf_counter_context, rcu));
+}
+
+/*
  * Drop a reference to a task context; CPU contexts live for ever.
  * May sleep (the static key).
  *
@@ -313,7 +327,7 @@ void pc_ctx_put(struct perf_counter_context *ctx)
 	WARN_ON_ONCE(ctx->nr_counters);
 	static_branch_slow_dec_deferred(&perf_counter_task_key);
 	pc_object_ended(PC_OBJ_CONTEXT);
-	kfree_rcu(ctx, rcu);
+	call_rcu(&ctx->rcu, pc_ctx_free_rcu);
 }
 
 /* The task's context with a reference, made if it has none yet. */

@@ -38,7 +38,8 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	struct perf_counter *counter;
 	int err;
 
-	counter = kzalloc(sizeof(*counter), GFP_KERNEL_ACCOUNT);
+	/* charged to current's memory cgroup: the cache is SLAB_ACCOUNT */
+	counter = kmem_cache_zalloc(pc_counter_cache, GFP_KERNEL);
 	if (!counter)
 		return ERR_PTR(-ENOMEM);
 	pc_object_made(PC_OBJ_COUNTER);
@@ -65,7 +66,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT);
 		if (!counter->queue) {
 			pc_object_ended(PC_OBJ_COUNTER);
-			kfree(counter);
+			kmem_cache_free(pc_counter_cache, counter);
 			return ERR_PTR(-ENOMEM);
 		}
 		counter->queue->format_2009 = pc_format_2009(hw);
@@ -75,7 +76,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		if (err) {
 			pc_queue_free(counter->queue);
 			pc_object_ended(PC_OBJ_COUNTER);
-			kfree(counter);
+			kmem_cache_free(pc_counter_cache, counter);
 			return ERR_PTR(err);
 		}
 	}
@@ -131,7 +132,7 @@ void pc_counter_put(struct perf_counter *counter)
 	if (counter->parent)
 		pc_counter_put(counter->parent);
 	pc_object_ended(PC_OBJ_COUNTER);
-	kfree(counter);
+	kmem_cache_free(pc_counter_cache, counter);
 }
 
 /**

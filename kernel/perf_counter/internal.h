@@ -582,6 +582,16 @@ enum pc_object_kind {
 
 extern atomic_long_t pc_objects[PC_OBJ_KINDS];
 
+/*
+ * The slab caches of counters, task contexts and record queues, made
+ * at boot before any counter can exist. Caches of their own let a test
+ * count in /sys/kernel/slab/ what is allocated, apart from the counts
+ * above (on a kernel booted with slab_nomerge).
+ */
+extern struct kmem_cache *pc_counter_cache;
+extern struct kmem_cache *pc_ctx_cache;
+extern struct kmem_cache *pc_queue_cache;
+
 static inline void pc_object_made(enum pc_object_kind kind)
 {
 	atomic_long_inc(&pc_objects[kind]);

@@ -15,13 +15,52 @@
  * counter closed and every task that inherited one gone, all are back
  * where they were, so a test can show that nothing was left behind,
  * whatever its size, where slab totals move by pages.
+ *
+ * These counts are the subsystem's word on itself: a free that forgot
+ * its count, or a count that forgot its free, would go unseen by them.
+ * So counters, task contexts and record queues come from slab caches of
+ * their own, "perf_counter", "perf_counter_ctx" and "perf_counter_queue",
+ * which the slab allocator counts independently: on the sanitizer boot
+ * (slab_nomerge, so no other cache shares them; SLUB_DEBUG, for
+ * /sys/kernel/slab/NAME/objects) the tests require the allocator's
+ * counts of them, after a shrink, to equal the counts here, and /init
+ * requires them to be 0 once every program is gone (see
+ * Documentation/perf_counter/testing.rst, "Leak checks").
  */
+#include <linux/init.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "internal.h"
 
 atomic_long_t pc_objects[PC_OBJ_KINDS];
+
+struct kmem_cache *pc_counter_cache;
+struct kmem_cache *pc_ctx_cache;
+struct kmem_cache *pc_queue_cache;
+
+/*
+ * At the first initcall level, before any program or KUnit test runs,
+ * so before any counter can exist. SLAB_ACCOUNT charges every object to
+ * the allocating task's memory cgroup, as GFP_KERNEL_ACCOUNT did; a
+ * kernel that cannot make three caches at boot cannot run, hence
+ * SLAB_PANIC.
+ */
+static int __init pc_caches_init(void)
+{
+	pc_counter_cache = kmem_cache_create("perf_counter",
+					     sizeof(struct perf_counter), 0,
+					     SLAB_PANIC | SLAB_ACCOUNT, NULL);
+	pc_ctx_cache = kmem_cache_create("perf_counter_ctx",
+					 sizeof(struct perf_counter_context),
+					 0, SLAB_PANIC | SLAB_ACCOUNT, NULL);
+	pc_queue_cache = kmem_cache_create("perf_counter_queue",
+					   sizeof(struct pc_queue), 0,
+					   SLAB_PANIC | SLAB_ACCOUNT, NULL);
+	return 0;
+}
+pure_initcall(pc_caches_init);
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "perf_counter."

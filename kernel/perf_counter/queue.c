@@ -120,19 +120,20 @@ static u32 pc_queue_bytes(const struct pc_queue *q)
  */
 struct pc_queue *pc_queue_alloc(u32 bytes)
 {
-	struct pc_queue *q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	/* charged to current's memory cgroup: the cache is SLAB_ACCOUNT */
+	struct pc_queue *q = kmem_cache_zalloc(pc_queue_cache, GFP_KERNEL);
 
 	if (!q)
 		return NULL;
 	q->ucounts = get_ucounts(current_ucounts());
 	if (!q->ucounts) {
-		kfree(q);
+		kmem_cache_free(pc_queue_cache, q);
 		return NULL;
 	}
 	q->ring = pc_ring_alloc(q->ucounts, bytes);
 	if (!q->ring) {
 		put_ucounts(q->ucounts);
-		kfree(q);
+		kmem_cache_free(pc_queue_cache, q);
 		return NULL;
 	}
 	pc_object_made(PC_OBJ_QUEUE);
@@ -152,7 +153,7 @@ void pc_queue_free(struct pc_queue *q)
 	pc_ring_free(q->ucounts, q->ring, pc_queue_bytes(q));
 	put_ucounts(q->ucounts);
 	pc_object_ended(PC_OBJ_QUEUE);
-	kfree(q);
+	kmem_cache_free(pc_queue_cache, q);
 }
 
 /**
