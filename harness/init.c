@@ -492,6 +492,18 @@ static int slab_report(void)
 			printf("PC-SLAB-ERROR %s: no cache of its own in " SLAB "\n",
 			       cache[i]);
 			failed = 1;
+			continue;
+		}
+		/*
+		 * Without SLUB_DEBUG "objects" counts only the CPUs' slabs,
+		 * 0 after a shrink whatever is left: the check would pass
+		 * on anything. total_objects is there only with it.
+		 */
+		snprintf(path, sizeof(path), SLAB "%s/total_objects", cache[i]);
+		if (access(path, R_OK)) {
+			printf("PC-SLAB-ERROR %s: no total_objects (a kernel without SLUB_DEBUG cannot count its objects)\n",
+			       cache[i]);
+			failed = 1;
 		}
 	}
 	for (tries = 1; !failed && tries <= SLAB_TRIES; tries++) {

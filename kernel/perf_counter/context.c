@@ -304,8 +304,8 @@ void pc_ctx_get(struct perf_counter_context *ctx)
  * A task context's memory goes back to its cache a grace period after
  * the last put: pc_task_ctx_hold() may have read the task's pointer to
  * it, with interrupts off, just before the put, and still lock it.
- * (kfree_rcu() would do for SLUB, whose kfree() takes any slab object,
- * but not for SLOB in 6.1: its kfree() knows kmalloc()'s objects only.)
+ * call_rcu() with kmem_cache_free(), as kfree_rcu() is for kmalloc()'s
+ * objects under every allocator 6.1 offers.
  */
 static void pc_ctx_free_rcu(struct rcu_head *head)
 {

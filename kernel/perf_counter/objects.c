@@ -41,7 +41,7 @@ struct kmem_cache *pc_ctx_cache;
 struct kmem_cache *pc_queue_cache;
 
 /*
- * At the first initcall level, before any program or KUnit test runs,
+ * At core_initcall, long before any program or KUnit suite runs,
  * so before any counter can exist. SLAB_ACCOUNT charges every object to
  * the allocating task's memory cgroup, as GFP_KERNEL_ACCOUNT did; a
  * kernel that cannot make three caches at boot cannot run, hence
@@ -60,7 +60,7 @@ static int __init pc_caches_init(void)
 					   SLAB_PANIC | SLAB_ACCOUNT, NULL);
 	return 0;
 }
-pure_initcall(pc_caches_init);
+core_initcall(pc_caches_init);
 
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "perf_counter."

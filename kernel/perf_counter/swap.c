@@ -136,8 +136,9 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 	 * A swap changes task->perf_counter_ctxp under the context's lock:
 	 * once it is held and the pointer still names the context, no swap
 	 * can move it. The context cannot be freed between the read and
-	 * the lock (it goes a grace period after its last put, irqs are off). A retry follows
-	 * a swap of @task's context made between the read and the lock.
+	 * the lock (it goes a grace period after its last put, and irqs
+	 * are off). A retry follows a swap of @task's context made between
+	 * the read and the lock.
 	 * Two tasks switching to each other as fast as they can could keep
 	 * that up, so after a few tries every swap is held off until the
 	 * task's context is held (a few iterations, not preempted: the

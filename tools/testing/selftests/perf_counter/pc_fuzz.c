@@ -22,7 +22,8 @@
  * 3 events: their interrupts fire, and their records are read. As
  * root with two or more processes, the last worker process runs as
  * nobody (uid and gid 65534) at kernel.perf_event_paranoid 2 (set by
- * the top process if it is not, and put back at the end), without
+ * the top process if it is not, and put back on every way out of it
+ * but a SIGKILL), without
  * injected faults (make-it-fail is root's to write).
  * Half the opens have arguments that are all valid and fit together (a
  * group leader counting the same task on the same CPU), to get deep into
@@ -37,11 +38,17 @@
  *            (level > 2; > 0 and a whole CPU; > 1 and kernel mode
  *            counted), and for init's task (nobody may not trace it);
  *            then it is the only errno allowed, and an open that
- *            succeeds fails the run. Never as root.
+ *            succeeds fails the run. Also for nobody's open of a
+ *            child or thread that may have gone, its pid now a root
+ *            task's. Never as root (uid 0 is taken to hold
+ *            CAP_SYS_ADMIN, as in every boot of the harness: root
+ *            without it, in a container, would see EACCES fail).
  *   EINVAL   a hardware id or raw code its driver cannot decode, or
  *            cannot put beside its group's hardware; a CPU offline
  *            (only when -H runs or it was offline at the start: the
- *            kernel gives EINVAL, not ENODEV, for an offline CPU)
+ *            kernel gives EINVAL, not ENODEV, for an offline CPU); a
+ *            group whose leader counts a child or thread that may have
+ *            gone, its pid now another task's
  *   ENODEV   a hardware counter: no working PMU, or not on that CPU
  *   EBUSY    a hardware counter: the PMU held by perf_events
  *   ENOSPC   joining a group that its hardware registers, or its
@@ -367,6 +374,7 @@ struct pc_shared {
 	unsigned long	calls;		/* taken from the budget */
 	unsigned long	max_calls;
 	int		stop;		/* time or budget is spent */
+	uint64_t	stop_ns;	/* when it was, or 0 */
 	unsigned long	op_count[OP_NR];
 	unsigned long	opens_ok;
 	unsigned long	valid_refused;	/* valid opens refused, as allowed */
@@ -630,6 +638,11 @@ static void count_errno(int class, int err)
 
 static void set_stop(void)
 {
+	uint64_t none = 0;
+
+	/* the first to stop the run says when it ended, for its rates */
+	__atomic_compare_exchange_n(&shared->stop_ns, &none, now_ns(), 0,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	__atomic_store_n(&shared->stop, 1, __ATOMIC_RELAXED);
 }
 
@@ -1323,6 +1336,20 @@ static int needs_privilege(const struct perf_counter_hw_event *hw, pid_t pid,
 	       (paranoid_level > 1 && !hw->exclude_kernel);
 }
 
+/*
+ * Can @task have exited, and its number be another task's by now? Not
+ * this thread, its process or the long-lived target: a forked child or
+ * a short-lived thread can. A million-call run forks tens of thousands
+ * of children, past pid_max, so a leader opened on a child that has
+ * gone names another task's context (EINVAL for a member on the new
+ * task), and the pid that nobody opens may be a root task's (EACCES).
+ */
+static int task_mortal(pid_t task)
+{
+	return task > 0 && task != this_tid() && task != getpid() &&
+	       task != target_pid;
+}
+
 /* Was @cpu online at the start, and can it not have gone since? */
 static int cpu_stays_online(int cpu)
 {
@@ -1348,7 +1375,10 @@ static int valid_errno_ok(const struct perf_counter_hw_event *hw, pid_t pid,
 		return err == EACCES;
 	switch (err) {
 	case EINVAL:	/* the driver's decoding; a CPU gone offline */
-		return hwc || (cpu >= 0 && !cpu_stays_online(cpu));
+		return hwc || (cpu >= 0 && !cpu_stays_online(cpu)) ||
+		       (leader && task_mortal(leader->task));
+	case EACCES:	/* nobody, on a pid a root task took over */
+		return !privileged && task_mortal(pid);
 	case ENODEV:	/* no working PMU, or not on that CPU */
 	case EBUSY:	/* the PMU's registers held by perf_events */
 		return hwc;
@@ -1725,7 +1755,11 @@ static void check_read(struct worker *w, const struct target *t,
 		check_values(w, t->slot, buf);
 	if (!t->read_size && good && ret > 0 && !t->fmt2009)
 		check_records(w, t->slot, buf, ret);
-	/* 2009 records: an ip each (IRQ), or a pair per member (GROUP) */
+	/*
+	 * 2009 records: an ip each (IRQ), or a pair per member (GROUP),
+	 * with nothing to say where a sample ends: the records figure
+	 * counts each pair as one.
+	 */
 	if (!t->read_size && ret > 0 && t->fmt2009 && ret % rec)
 		fail(w, "read(%d) of 2009-format records = %zd: not whole %zu-byte records",
 		     t->fd, ret, rec);
@@ -2543,7 +2577,8 @@ static void op_hotplug(struct worker *w)
 
 static unsigned int op_weight(int kind)
 {
-	if (kind == OP_HOTPLUG && !opt_hotplug)
+	/* nobody cannot write the online files: no call, none counted */
+	if (kind == OP_HOTPLUG && (!opt_hotplug || !privileged))
 		return 0;
 	return op_weights[kind];
 }
@@ -3472,7 +3507,10 @@ static void read_system(void)
 /*
  * As root with more than one worker, the last runs as nobody, at the
  * paranoid level 2 (set here if it is not; restore_paranoid() puts
- * back what was). The level is read again for the oracles.
+ * back what was, on every way out of main() after this; a SIGKILL from
+ * /init's deadline leaves it, which only a later program could see:
+ * every boot runs pc_fuzz last). The level is read again for the
+ * oracles.
  */
 static void setup_nobody(void)
 {
@@ -3549,7 +3587,7 @@ int main(int argc, char **argv)
 	pid_t pids[MAX_PROCS] = { 0 };
 	int p, probe_ok, probe_err;
 	long long faults_before = -1, faults = -1, faults_after;
-	uint64_t start;
+	uint64_t start, end;
 	double secs;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -3585,13 +3623,13 @@ int main(int argc, char **argv)
 	check_hotplug(probe_ok);
 	if (opt_hotplug)
 		printf("# -H: %d CPUs go offline and online\n", nr_hotplug);
-	setup_nobody();
-
 	shared = map_guarded(sizeof(*shared), 0, MAP_SHARED);
 	if (shared == MAP_FAILED) {
 		printf("not ok 1 pc_fuzz: no shared memory (errno %d)\n", errno);
 		return 1;
 	}
+	/* from here every return goes through restore_paranoid() */
+	setup_nobody();
 	shared->max_calls = opt_calls;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -3601,7 +3639,14 @@ int main(int argc, char **argv)
 	for (p = 0; p < opt_procs; p++)
 		pids[p] = start_worker(p);
 	supervise(pids, opt_procs, start);
-	secs = (now_ns() - start) / 1e9;
+	/*
+	 * The rates are of the time the workers had: to the stop (budget
+	 * or SECONDS spent), not to the end of the reaping after it.
+	 */
+	end = __atomic_load_n(&shared->stop_ns, __ATOMIC_RELAXED);
+	if (!end || end > deadline_ns)
+		end = deadline_ns < now_ns() ? deadline_ns : now_ns();
+	secs = (end - start) / 1e9;
 	if (opt_hotplug)
 		restore_hotplug_cpus();
 	restore_paranoid();

@@ -369,6 +369,11 @@ static inline int pc_slab_countable(void)
 		snprintf(path, sizeof(path), PC_SLAB_DIR "%s", pc_slab_caches[i]);
 		if (lstat(path, &st) || !S_ISDIR(st.st_mode))
 			return 0;
+		/* only SLUB_DEBUG's "objects" counts every slab */
+		snprintf(path, sizeof(path), PC_SLAB_DIR "%s/total_objects",
+			 pc_slab_caches[i]);
+		if (access(path, R_OK))
+			return 0;
 	}
 	return 1;
 }
