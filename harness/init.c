@@ -413,7 +413,13 @@ static int run(char *line)
  * After the programs, with every counter closed and every task that
  * inherited one gone: the slab allocator's count of the objects left in
  * perf_counter's own caches (kernel/perf_counter/objects.c), which does
- * not take the subsystem's word, must be 0. Only on a kernel booted with
+ * not take the subsystem's word, must be 0 for counters and queues. A
+ * task context lives as long as its task: one on a task that outlives
+ * the programs (init, or a kernel thread, which pc_fuzz counts as
+ * root) is left, so the contexts the slab holds must be those the
+ * subsystem counts, and no more than the tasks alive (a context whose
+ * task is gone and which nothing points to is kmemleak's). Only on a
+ * kernel booted with
  * slab_nomerge: elsewhere the caches may share slabs with other caches
  * of their size, whose objects would count too. "objects" counts a free
  * object in a CPU's slab as used, so each cache is shrunk first (which
@@ -472,12 +478,52 @@ static int slab_nomerge(void)
 	return found;
 }
 
+/* The task contexts the subsystem counts alive, or -1 */
+static long subsystem_contexts(void)
+{
+	FILE *f = fopen("/sys/module/perf_counter/parameters/objects", "r");
+	long counters, contexts = -1;
+
+	if (f) {
+		if (fscanf(f, "counters %ld contexts %ld", &counters,
+			   &contexts) != 2)
+			contexts = -1;
+		fclose(f);
+	}
+	return contexts;
+}
+
+/* The tasks alive: every thread of every process in /proc. */
+static long count_tasks(void)
+{
+	char path[64];
+	struct dirent *p, *t;
+	DIR *proc = opendir("/proc"), *task;
+	long n = 0;
+
+	while (proc && (p = readdir(proc))) {
+		if (p->d_name[0] < '0' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		task = opendir(path);
+		while (task && (t = readdir(task)))
+			n += t->d_name[0] >= '0' && t->d_name[0] <= '9';
+		if (task)
+			closedir(task);
+	}
+	if (proc)
+		closedir(proc);
+	return n;
+}
+
+#define SLAB_CTX	1	/* cache[]'s task contexts */
+
 static int slab_report(void)
 {
 	static const char *const cache[] = {
 		"perf_counter", "perf_counter_ctx", "perf_counter_queue",
 	};
-	long left[ARRAY_SIZE(cache)];
+	long left[ARRAY_SIZE(cache)], contexts = -1, tasks;
 	int i, tries, busy, failed = 0;
 	struct stat st;
 	char path[96];
@@ -508,6 +554,7 @@ static int slab_report(void)
 	}
 	for (tries = 1; !failed && tries <= SLAB_TRIES; tries++) {
 		busy = 0;
+		contexts = subsystem_contexts();
 		for (i = 0; i < (int)ARRAY_SIZE(cache); i++) {
 			left[i] = slab_objects(cache[i]);
 			if (left[i] < 0) {
@@ -515,7 +562,7 @@ static int slab_report(void)
 				       strerror(errno));
 				failed = 1;
 			}
-			busy |= left[i] != 0;
+			busy |= left[i] != (i == SLAB_CTX ? contexts : 0);
 		}
 		if (failed || !busy)
 			break;
@@ -523,13 +570,16 @@ static int slab_report(void)
 			usleep(SLAB_WAIT_US);
 	}
 	if (!failed) {
+		tasks = count_tasks();
 		printf("PC-SLAB-READS %d\n", tries > SLAB_TRIES ? SLAB_TRIES : tries);
 		for (i = 0; i < (int)ARRAY_SIZE(cache); i++) {
 			printf("PC-SLAB %s %ld\n", cache[i], left[i]);
-			failed |= left[i] != 0;
+			failed |= left[i] != (i == SLAB_CTX ? contexts : 0);
 		}
+		failed |= contexts < 0 || contexts > tasks;
 		print_file("/sys/module/perf_counter/parameters/objects",
 			   "PC-SLAB-OBJECTS ");
+		printf("PC-SLAB-TASKS %ld\n", tasks);
 	}
 	printf("PC-SLAB-END\n");
 	return failed;

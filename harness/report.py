@@ -9,8 +9,9 @@ kmemleak its list of leaks (PC-KMEMLEAK-BEGIN / PC-KMEMLEAK-END). Every
 selftest case and every KUnit case is one result; so are "the boot
 reached its end", "the clocksource is not jiffies", "the kernel log is
 clean", with kmemleak, "kmemleak found no leak" and, on a boot with
-slab_nomerge, "perf_counter's slab caches are empty at the end" (the
-counts /init prints between PC-SLAB-BEGIN and PC-SLAB-END). A program
+slab_nomerge, "perf_counter's slab caches hold no counter or queue at
+the end, and only live tasks' contexts" (the counts /init prints
+between PC-SLAB-BEGIN and PC-SLAB-END). A program
 that dies, a plan that is not met, a missing KUnit suite, a missing
 kmemleak list on a target with kmemleak or missing slab counts on a
 boot with slab_nomerge is a failure, never a pass.
@@ -488,16 +489,36 @@ def kmemleak(lines, res, where, expected):
         res.add(f'{where} kmemleak found no leak', 'ok')
 
 
+def slab_left(words, objects, tasks):
+    """Is the count of a PC-SLAB line (@words) more than may be left: a
+    counter or queue is, a task context more than the subsystem counts
+    (@objects, its PC-SLAB-OBJECTS words) or than the tasks alive
+    (@tasks) is. A context lives as long as its task, and a fuzzer
+    counting init or a kernel thread leaves one on it."""
+    if len(words) != 3 or not words[2].isdigit():
+        return True
+    n = int(words[2])
+    if words[1] != 'perf_counter_ctx':
+        return n != 0
+    contexts = (int(objects[objects.index('contexts') + 1])
+                if 'contexts' in objects[:-1] else -1)
+    return n != 0 and (n != contexts or tasks is None or n > tasks)
+
+
 def slab(lines, res, where, expected):
     """perf_counter's slab caches as /init counted them after the
-    programs (PC-SLAB-BEGIN / PC-SLAB-END): any object left fails, and
-    so does a boot with slab_nomerge (@expected) without the counts."""
-    name = f'{where} perf_counter\'s slab caches are empty at the end'
+    programs (PC-SLAB-BEGIN / PC-SLAB-END): a counter or queue left
+    fails, a task context that is not a live task's (slab_left()) too,
+    and so does a boot with slab_nomerge (@expected) without the
+    counts."""
+    name = (f'{where} perf_counter\'s slab caches hold no counter or '
+            'queue at the end, and only live tasks\' contexts')
     if 'PC-SLAB-BEGIN' not in lines:
         if expected:
             res.add(name, 'fail', 'no slab counts from /init')
         return
     inside, ended, errors, left, counted = False, False, [], [], 0
+    counts, objects, tasks = [], [], None
     for line in lines:
         if line == 'PC-SLAB-BEGIN':
             inside = True
@@ -506,19 +527,25 @@ def slab(lines, res, where, expected):
         elif inside and line.startswith('PC-SLAB-ERROR '):
             errors.append(line[len('PC-SLAB-ERROR '):])
         elif inside and line.startswith('PC-SLAB '):
-            words = line.split()
-            counted += 1
-            if len(words) != 3 or words[2] != '0':
-                left.append(' '.join(words[1:]))
+            counts.append(line.split())
+        elif inside and line.startswith('PC-SLAB-OBJECTS '):
+            objects = line.split()[1:]
+        elif inside and line.startswith('PC-SLAB-TASKS '):
+            word = line.split()[-1]
+            tasks = int(word) if word.isdigit() else None
+    for words in counts:
+        counted += 1
+        if slab_left(words, objects, tasks):
+            left.append(' '.join(words[1:]))
     if errors or not ended or (not counted and expected):
         res.add(name, 'fail',
                 '; '.join(errors) or ('the counts did not end' if not ended
                                       else 'no cache counted'))
     elif left:
-        objects = [line[len('PC-SLAB-OBJECTS '):] for line in lines
-                   if line.startswith('PC-SLAB-OBJECTS ')]
         res.add(name, 'fail', 'objects left: ' + ', '.join(left) +
-                (f' (the subsystem counts {objects[0]})' if objects else ''))
+                (f' (the subsystem counts {" ".join(objects)}'
+                 f'{f"; {tasks} tasks alive" if tasks is not None else ""})'
+                 if objects else ''))
     else:
         res.add(name, 'ok')
 

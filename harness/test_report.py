@@ -691,7 +691,8 @@ class SlabCounts(ReportTest):
     caches after the programs is a result of its own."""
 
     manifest = dict(ReportTest.manifest, KERNEL_ARGS='quiet slab_nomerge')
-    LABEL = "perf_counter's slab caches are empty at the end"
+    LABEL = ("perf_counter's slab caches hold no counter or queue at "
+             "the end, and only live tasks' contexts")
 
     def slab_log(self, counts):
         """guest_log() with @counts (lines between PC-SLAB-BEGIN and
@@ -715,6 +716,31 @@ class SlabCounts(ReportTest):
              'tracepoints 0 pages 0']),
             self.LABEL, 'objects left: perf_counter 3 (the subsystem '
             'counts counters 0')
+
+    def test_live_tasks_context_passes(self):
+        self.assertPasses(self.slab_log(
+            ['PC-SLAB-READS 1', 'PC-SLAB perf_counter 0',
+             'PC-SLAB perf_counter_ctx 1', 'PC-SLAB perf_counter_queue 0',
+             'PC-SLAB-OBJECTS counters 0 contexts 1 queues 0 arrays 0 '
+             'tracepoints 0 pages 0', 'PC-SLAB-TASKS 40']),
+            '10 passed, 0 failed, 2 skipped')
+
+    def test_context_the_subsystem_does_not_count_fails(self):
+        self.assertFails(self.slab_log(
+            ['PC-SLAB-READS 200', 'PC-SLAB perf_counter 0',
+             'PC-SLAB perf_counter_ctx 2', 'PC-SLAB perf_counter_queue 0',
+             'PC-SLAB-OBJECTS counters 0 contexts 1 queues 0 arrays 0 '
+             'tracepoints 0 pages 0', 'PC-SLAB-TASKS 40']),
+            self.LABEL, 'objects left: perf_counter_ctx 2 (the subsystem '
+            'counts counters 0 contexts 1')
+
+    def test_more_contexts_than_tasks_fail(self):
+        self.assertFails(self.slab_log(
+            ['PC-SLAB-READS 1', 'PC-SLAB perf_counter 0',
+             'PC-SLAB perf_counter_ctx 3', 'PC-SLAB perf_counter_queue 0',
+             'PC-SLAB-OBJECTS counters 0 contexts 3 queues 0 arrays 0 '
+             'tracepoints 0 pages 0', 'PC-SLAB-TASKS 2']),
+            self.LABEL, '2 tasks alive')
 
     def test_merged_cache_fails(self):
         self.assertFails(self.slab_log(

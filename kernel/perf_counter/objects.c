@@ -24,7 +24,8 @@
  * (slab_nomerge, so no other cache shares them; SLUB_DEBUG, for
  * /sys/kernel/slab/NAME/objects) the tests require the allocator's
  * counts of them, after a shrink, to equal the counts here, and /init
- * requires them to be 0 once every program is gone (see
+ * requires no counter or queue, and only live tasks' contexts, once
+ * every program is gone (see
  * Documentation/perf_counter/testing.rst, "Leak checks").
  */
 #include <linux/init.h>
