@@ -2867,6 +2867,7 @@ static int run_exec_child(void)
 	fail_fd = fd;
 	opt_hotplug = inject >> 1 & 1;	/* CPUs may go offline */
 	inject &= 1;
+	injected_faults = inject;	/* the oracles allow ENOMEM */
 	shared = calloc(1, sizeof(*shared));
 	w = calloc(1, sizeof(*w));
 	if (!shared || !w) {
