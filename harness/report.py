@@ -450,6 +450,24 @@ def kunit(dmesg, res, where, suites, need_plan):
                     'for this boot')
 
 
+def marked_block(lines, tag):
+    """What /init printed between PC-@tag-BEGIN and PC-@tag-END: the
+    lines inside but its PC-@tag-ERROR ones, those errors, and whether
+    the block ended."""
+    inside, ended, body, errors = False, False, [], []
+    error = f'PC-{tag}-ERROR '
+    for line in lines:
+        if line == f'PC-{tag}-BEGIN':
+            inside = True
+        elif line == f'PC-{tag}-END':
+            inside, ended = False, True
+        elif inside and line.startswith(error):
+            errors.append(line[len(error):])
+        elif inside:
+            body.append(line)
+    return body, errors, ended
+
+
 def kmemleak(lines, res, where, expected):
     """The list /init printed after two scans: any object in it fails,
     and so does a boot of a kernel with kmemleak (@expected) without one."""
@@ -458,24 +476,18 @@ def kmemleak(lines, res, where, expected):
             res.add(f'{where} kmemleak found no leak', 'fail',
                     'no kmemleak list from /init')
         return
-    inside, ended, errors, leaks = False, False, [], []
-    for line in lines:
-        if line == 'PC-KMEMLEAK-BEGIN':
-            inside = True
-        elif line == 'PC-KMEMLEAK-END':
-            inside, ended = False, True
-        elif inside and line.startswith('PC-KMEMLEAK-ERROR '):
-            errors.append(line[len('PC-KMEMLEAK-ERROR '):])
-        elif inside:
-            m = LEAK.match(line.strip())
-            if m:
-                leaks.append({'size': m.group(2), 'comm': '', 'at': ''})
-            elif leaks and line.strip().startswith('comm '):
-                leaks[-1]['comm'] = line.strip().split(',')[0][5:]
-            elif leaks and '] ' in line and not leaks[-1]['at'] and \
-                    not ALLOCATOR.search(line):
-                # the first frame past the allocator: who leaked it
-                leaks[-1]['at'] = line.split('] ', 1)[1].strip()
+    body, errors, ended = marked_block(lines, 'KMEMLEAK')
+    leaks = []
+    for line in body:
+        m = LEAK.match(line.strip())
+        if m:
+            leaks.append({'size': m.group(2), 'comm': '', 'at': ''})
+        elif leaks and line.strip().startswith('comm '):
+            leaks[-1]['comm'] = line.strip().split(',')[0][5:]
+        elif leaks and '] ' in line and not leaks[-1]['at'] and \
+                not ALLOCATOR.search(line):
+            # the first frame past the allocator: who leaked it
+            leaks[-1]['at'] = line.split('] ', 1)[1].strip()
     if errors or not ended:
         res.add(f'{where} kmemleak found no leak', 'fail',
                 '; '.join(errors) or 'the list did not end')
@@ -517,27 +529,19 @@ def slab(lines, res, where, expected):
         if expected:
             res.add(name, 'fail', 'no slab counts from /init')
         return
-    inside, ended, errors, left, counted = False, False, [], [], 0
+    body, errors, ended = marked_block(lines, 'SLAB')
     counts, objects, tasks = [], [], None
-    for line in lines:
-        if line == 'PC-SLAB-BEGIN':
-            inside = True
-        elif line == 'PC-SLAB-END':
-            inside, ended = False, True
-        elif inside and line.startswith('PC-SLAB-ERROR '):
-            errors.append(line[len('PC-SLAB-ERROR '):])
-        elif inside and line.startswith('PC-SLAB '):
+    for line in body:
+        if line.startswith('PC-SLAB '):
             counts.append(line.split())
-        elif inside and line.startswith('PC-SLAB-OBJECTS '):
+        elif line.startswith('PC-SLAB-OBJECTS '):
             objects = line.split()[1:]
-        elif inside and line.startswith('PC-SLAB-TASKS '):
+        elif line.startswith('PC-SLAB-TASKS '):
             word = line.split()[-1]
             tasks = int(word) if word.isdigit() else None
-    for words in counts:
-        counted += 1
-        if slab_left(words, objects, tasks):
-            left.append(' '.join(words[1:]))
-    if errors or not ended or (not counted and expected):
+    left = [' '.join(words[1:]) for words in counts
+            if slab_left(words, objects, tasks)]
+    if errors or not ended or (not counts and expected):
         res.add(name, 'fail',
                 '; '.join(errors) or ('the counts did not end' if not ended
                                       else 'no cache counted'))
