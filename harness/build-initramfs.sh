@@ -50,9 +50,11 @@ perf_counter_tool() {
 	cp "$out/perf-counter/perf-counter" "$root/bin/perf-counter"
 }
 
+# pc_fuzz, to /bin/pc_fuzz or to $1
 pc_fuzz() {
 	[ -f "$st/pc_fuzz.c" ] || die "$st/pc_fuzz.c missing: $target's $mode run needs the fuzzer"
-	$TEST_CC $cflags -I"$st" -o "$root/bin/pc_fuzz" "$st/pc_fuzz.c" -lpthread
+	$TEST_CC $cflags -I"$st" -o "${1:-$root/bin/pc_fuzz}" "$st/pc_fuzz.c" \
+		-lpthread || die "pc_fuzz does not build for $target"
 }
 
 : > "$root/etc/pc-run"
@@ -128,11 +130,15 @@ elif [ "$mode" = test ]; then
 		$TEST_CC $cflags -o "$root/bin/pc-bench" "$TOP/bench/pc-bench.c" ||
 			die "bench/pc-bench.c does not build for $target"
 	done
-	# a bounded fuzz run last, on the targets that ask for one
+	# a bounded fuzz run last, on the targets that ask for one; on
+	# the others make fuzz's program must still build (it once did
+	# not, for ppc32, and only make fuzz found out)
 	if [ -n "${FUZZ_TEST_SECONDS:-}" ]; then
 		pc_fuzz
 		fuzz_line "$FUZZ_TEST_SECONDS" "$FUZZ_TEST_CALLS" \
 			"${FUZZ_TEST_ARGS:-}"
+	else
+		pc_fuzz "$out/pc_fuzz"
 	fi
 elif [ "$mode" = prog ]; then
 	# make run PROG=FILE: C source (FILE.c) is built static against

@@ -496,8 +496,8 @@ static long subsystem_contexts(void)
 /* The tasks alive: every thread of every process in /proc. */
 static long count_tasks(void)
 {
-	char path[64];
 	struct dirent *p, *t;
+	char path[sizeof(p->d_name) + sizeof("/proc//task")];
 	DIR *proc = opendir("/proc"), *task;
 	long n = 0;
 

@@ -374,7 +374,7 @@ struct pc_shared {
 	unsigned long	calls;		/* taken from the budget */
 	unsigned long	max_calls;
 	int		stop;		/* time or budget is spent */
-	uint64_t	stop_ns;	/* when it was, or 0 */
+	unsigned long	stop_ms;	/* when it was (ms, monotonic), or 0 */
 	unsigned long	op_count[OP_NR];
 	unsigned long	opens_ok;
 	unsigned long	valid_refused;	/* valid opens refused, as allowed */
@@ -638,10 +638,15 @@ static void count_errno(int class, int err)
 
 static void set_stop(void)
 {
-	uint64_t none = 0;
+	unsigned long none = 0;
 
-	/* the first to stop the run says when it ended, for its rates */
-	__atomic_compare_exchange_n(&shared->stop_ns, &none, now_ns(), 0,
+	/*
+	 * The first to stop the run says when it ended, for its rates: in
+	 * ms, a word, as 32-bit targets have no 64-bit atomics without
+	 * libatomic.
+	 */
+	__atomic_compare_exchange_n(&shared->stop_ms, &none,
+				    (unsigned long)(now_ns() / 1000000), 0,
 				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	__atomic_store_n(&shared->stop, 1, __ATOMIC_RELAXED);
 }
@@ -3644,7 +3649,8 @@ int main(int argc, char **argv)
 	 * The rates are of the time the workers had: to the stop (budget
 	 * or SECONDS spent), not to the end of the reaping after it.
 	 */
-	end = __atomic_load_n(&shared->stop_ns, __ATOMIC_RELAXED);
+	end = __atomic_load_n(&shared->stop_ms, __ATOMIC_RELAXED) *
+	      (uint64_t)1000000;
 	if (!end || end > deadline_ns)
 		end = deadline_ns < now_ns() ? deadline_ns : now_ns();
 	secs = (end - start) / 1e9;
