@@ -464,7 +464,10 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 	return ctx;
 }
 
-/* prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current. */
+/*
+ * prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current, but
+ * for those a more privileged monitor opened (see __pc_set_leaders()).
+ */
 static int pc_task_set_leaders(bool enable)
 {
 	struct perf_counter_context *ctx = pc_task_ctx_hold(current, true);
@@ -482,7 +485,9 @@ static int pc_task_set_leaders(bool enable)
  * perf_counter_task_disable() - disable every counter group on current
  *
  * Only the group leaders change state, so members keep their own
- * enable bit. Counters current opened on other tasks are not touched.
+ * enable bit. Counters current opened on other tasks are not touched,
+ * nor those a task that current could not trace opened on current
+ * (pc_task_could_trace()).
  *
  * Return: 0.
  */
@@ -493,6 +498,8 @@ int perf_counter_task_disable(void)
 
 /**
  * perf_counter_task_enable() - enable every counter group on current
+ *
+ * The same counters as perf_counter_task_disable() turns off.
  *
  * Return: 0.
  */

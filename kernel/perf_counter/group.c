@@ -220,13 +220,20 @@ static void __pc_disable(struct perf_counter_context *ctx, void *info)
 	pc_counter_set_state(counter, PC_STATE_OFF, now);
 }
 
-/* prctl: enable (*@enable true) or disable every group leader. */
+/*
+ * prctl: enable (*@enable true) or disable every group leader, but for
+ * those a more privileged monitor opened (@prctl_exempt, set at the open
+ * by pc_task_could_trace()). Members follow their leader: only leaders
+ * change state here.
+ */
 void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
 {
 	struct perf_counter *leader;
 
 	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(leader, &ctx->groups, group_entry) {
+		if (leader->prctl_exempt)
+			continue;
 		if (*(bool *)enable)
 			__pc_enable(ctx, leader);
 		else

@@ -37,6 +37,8 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 				orig->cpu, top);
 	if (IS_ERR(copy))
 		return copy;
+	/* a monitor's counter stays the monitor's in the forked child */
+	copy->prctl_exempt = orig->prctl_exempt;
 	pc_ctx_get(ctx);
 	copy->ctx = ctx;
 	copy->leader = leader ?: copy;

@@ -200,6 +200,11 @@ struct pc_ops {
  *			there (software events, the tick's unthrottle)
  * @attached:		on @ctx's lists; under ctx->mutex and ctx->lock
  * @cpu:		the only CPU it counts on, or -1
+ * @prctl_exempt:	opened on another task by a task that task could not
+ *			trace (pc_task_could_trace()): that task's prctl()
+ *			leaves it alone. Set at the open and copied to
+ *			inherited counters; prctl() reads it on group
+ *			leaders only (members follow their leader)
  * @count:		the 64-bit value
  * @time_enabled:	ns of context time spent enabled
  * @time_running:	ns of context time spent counting
@@ -243,6 +248,7 @@ struct perf_counter {
 	int				state;
 	bool				attached;
 	bool				idle_paused;
+	bool				prctl_exempt;
 	int				cpu;
 
 	atomic64_t			count;
@@ -336,7 +342,8 @@ int pc_check_group(const struct perf_counter *leader,
 		   const struct perf_counter_context *ctx, int cpu);
 size_t pc_read_size(u64 read_format);
 
-/* paranoid.c: kernel.perf_event_paranoid */
+/* paranoid.c: kernel.perf_event_paranoid, and who may blind whose counter */
+bool pc_task_could_trace(struct task_struct *task);
 int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
 		       bool cpu_wide);
 

@@ -22,8 +22,12 @@
  * default.
  */
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/security.h>
 
 #include "internal.h"
 
@@ -56,4 +60,63 @@ int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
 	if (needed && !perfmon_capable())
 		return -EACCES;
 	return 0;
+}
+
+/* May @cred trace a task in @ns by CAP_SYS_PTRACE? Asked quietly. */
+static bool pc_cred_may_ptrace(const struct cred *cred,
+			       struct user_namespace *ns)
+{
+	return security_capable(cred, ns, CAP_SYS_PTRACE,
+				CAP_OPT_NOAUDIT) == 0;
+}
+
+/**
+ * pc_task_could_trace() - could @task trace current?
+ * @task:	the task current is opening a counter on, not current nor
+ *		a thread of current's (a thread may always trace its own
+ *		process)
+ *
+ * The credential part of the kernel's ptrace rule, with the roles of
+ * sys_perf_counter_open() swapped: @task as the tracer, current as the
+ * tracee, real credentials (PTRACE_MODE_REALCREDS).
+ * __ptrace_may_access() in kernel/ptrace.c asks that the tracer's uid
+ * be the tracee's real, effective and saved uid, and its gid likewise
+ * the tracee's three gids, or that the tracer have CAP_SYS_PTRACE in
+ * the tracee's user namespace; cap_ptrace_access_check() in
+ * security/commoncap.c then asks that, in one user namespace, the
+ * tracee's permitted capabilities be a subset of the tracer's, or
+ * again CAP_SYS_PTRACE. The dumpable check and other security modules
+ * are left out: they guard the tracee's memory, not who outranks whom.
+ *
+ * A counter current opens on a task that could not trace it belongs to
+ * a more privileged monitor, and that task's prctl() must not turn it
+ * off or on (2.6.31 narrowed prctl() to the caller's own counters for
+ * this). The answer is taken at the open, from the credentials the
+ * monitor attached with: by the prctl() the monitor may have exited or
+ * changed its credentials, and the counter is still its.
+ *
+ * Return: true if @task could trace current.
+ */
+bool pc_task_could_trace(struct task_struct *task)
+{
+	const struct cred *tracee = current_cred();
+	const struct cred *tracer;
+	bool ok;
+
+	rcu_read_lock();
+	tracer = __task_cred(task);
+	ok = (uid_eq(tracer->uid, tracee->euid) &&
+	      uid_eq(tracer->uid, tracee->suid) &&
+	      uid_eq(tracer->uid, tracee->uid) &&
+	      gid_eq(tracer->gid, tracee->egid) &&
+	      gid_eq(tracer->gid, tracee->sgid) &&
+	      gid_eq(tracer->gid, tracee->gid)) ||
+	     pc_cred_may_ptrace(tracer, tracee->user_ns);
+	if (ok)
+		ok = (tracer->user_ns == tracee->user_ns &&
+		      cap_issubset(tracee->cap_permitted,
+				   tracer->cap_permitted)) ||
+		     pc_cred_may_ptrace(tracer, tracee->user_ns);
+	rcu_read_unlock();
+	return ok;
 }

@@ -46,7 +46,8 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
  */
 static int pc_open(const struct perf_counter_hw_event *hw_event,
 		   const u64 *extra, const struct pc_ops *ops,
-		   struct task_struct *task, int cpu, int group_fd)
+		   struct task_struct *task, int cpu, int group_fd,
+		   bool prctl_exempt)
 {
 	struct perf_counter_context *ctx = NULL;
 	struct perf_counter *counter, *leader;
@@ -77,6 +78,7 @@ static int pc_open(const struct perf_counter_hw_event *hw_event,
 		err = PTR_ERR(counter);
 		goto put_ctx;
 	}
+	counter->prctl_exempt = prctl_exempt;
 	fd = get_unused_fd_flags(O_RDWR);
 	if (fd < 0) {
 		err = fd;
@@ -151,6 +153,7 @@ SYSCALL_DEFINE5(perf_counter_open,
 	u64 extra[PC_EXTRA_WORDS];
 	struct task_struct *task;
 	const struct pc_ops *ops;
+	bool exempt;
 	int err;
 
 	if (flags)
@@ -179,15 +182,26 @@ SYSCALL_DEFINE5(perf_counter_open,
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	if (!task)
-		return pc_open(&hw_event, extra, ops, NULL, cpu, group_fd);
+		return pc_open(&hw_event, extra, ops, NULL, cpu, group_fd,
+			       false);
 
 	/* No exec may slip between the permission check and the install. */
 	err = down_read_interruptible(&task->signal->exec_update_lock);
 	if (!err) {
+		/*
+		 * A counter on a task that could not trace us is a more
+		 * privileged monitor's: that task's prctl() leaves it
+		 * alone (see pc_task_could_trace()). prctl() reads the
+		 * mark on group leaders only; a member is on its leader's
+		 * task and was opened by this same path, by a caller
+		 * holding the leader's fd, and follows its leader.
+		 */
+		exempt = !same_thread_group(task, current) &&
+			 !pc_task_could_trace(task);
 		if (task == current ||
 		    ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
 			err = pc_open(&hw_event, extra, ops, task, cpu,
-				      group_fd);
+				      group_fd, exempt);
 		else
 			err = -EACCES;
 		up_read(&task->signal->exec_update_lock);
