@@ -67,6 +67,10 @@ KUNIT_SUITE_END = re.compile(
     r'^(not ok|ok) (\d+) (?:- )?(\S+)(?:\s+#\s*(SKIP)\b\s*(.*?))?\s*$')
 KUNIT_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
 VERDICT = re.compile(r'^#\s+(OK|FAIL|SKIP)\s')
+# the harness's closing lines, which say nothing of a case
+HARNESS_TOTALS = re.compile(r'^# (PASSED|FAILED): |^# Totals: ')
+# lines a failed result is followed by, kept for the closing recap
+AFTER_LINES = 4
 PLAN = re.compile(r'^1\.\.(\d+)')
 DMESG_PREFIX = re.compile(r'^(<\d+>)?(\[\s*\d+\.\d+\]\s?)?')
 # BUG: covers KASAN's reports ("BUG: KASAN: ..."), WARNING: every WARN
@@ -172,6 +176,14 @@ class Results:
         self.cases, self.boots, self.boot_skips = set(), 0, {}
         self.failures = []
 
+    def amend(self, index, more):
+        """Failure @index of the closing recap, with @more (what the
+        program printed after the result) added to its line."""
+        line = self.failures[index]
+        self.failures[index] = (line[:-1] + ' | then: ' + more + ')'
+                                if line.endswith(')') else
+                                line + '  (then: ' + more + ')')
+
     def add(self, label, verdict, detail=''):
         word = {'ok': 'PASS', 'fail': 'FAIL', 'skip': 'SKIP'}[verdict]
         # the same case on every boot is one distinct case
@@ -219,7 +231,8 @@ def selftests(lines, res, where, programs):
                         'a second PC-RUN')
             prog = {'path': path, 'name': path.rsplit('/', 1)[-1],
                     'plan': None, 'plans': [], 'numbers': [], 'names': {},
-                    'failed': False, 'running': '', 'diag': []}
+                    'failed': False, 'running': '', 'diag': [],
+                    'after': None}
             continue
         if prog is None:
             if started and not dump and (TAP.match(line) or
@@ -256,11 +269,18 @@ def program_line(prog, line, res, where):
         return
     m = RUN.match(line)
     if m:
-        prog['running'], prog['diag'] = m.group(1), []
+        prog['running'], prog['diag'], prog['after'] = m.group(1), [], None
         return
     if line.startswith('# ') and not VERDICT.match(line):
         # a diagnostic: "# /path/x_test.c:NN:case:text" loses its path
         prog['diag'].append(re.sub(r'^\S*/', '', line[2:].strip()))
+        after = prog['after']
+        if after and len(after[1]) < AFTER_LINES and \
+                not HARNESS_TOTALS.match(line):
+            # what a failed result is followed by (pc_fuzz prints its
+            # failures after its one result), in the closing recap
+            after[1].append(prog['diag'][-1])
+            res.amend(after[0], ' | '.join(after[1]))
         return
     m = TAP.match(line)
     if not m:
@@ -271,10 +291,12 @@ def program_line(prog, line, res, where):
     # a result without a name takes no name from an earlier case
     prog['running'] = ''
     label = f'{where} {prog["name"]}: {case}'
+    prog['after'] = None
     if m.group(1) == 'not ok':
         prog['failed'] = True
         # what the case said last is why it failed
         res.add(label, 'fail', ' | '.join(prog['diag'][-4:]))
+        prog['after'] = (len(res.failures) - 1, [])
     elif m.group(4):
         res.add(label, 'skip', (m.group(5) or '').strip())
     else:

@@ -269,6 +269,21 @@ class ExistingChecks(ReportTest):
         self.assertFails(guest_log(programs), 'b_test: global.three',
                          'Expected 0 (0) == 1 (1)')
 
+    def test_what_follows_a_failed_result_is_in_the_recap(self):
+        # pc_fuzz prints its one result, then the failures it found: the
+        # closing recap, which CI's cut log shows, must name them
+        lines = replace(guest_log(), 'ok 1 global.three',
+                        ['not ok 1 global.three',
+                         '# w0.1 op 7 fork op 3: read(71) = -1 ESRCH'])
+        lines = replace(lines, 'PC-EXIT /bin/b_test 0',
+                        ['PC-EXIT /bin/b_test 1'])
+        status, out = self.run_report(lines)
+        self.assertEqual(status, 1, out)
+        recap = out.split('\nFailures:\n', 1)[1]
+        self.assertRegex(recap, r'b_test: global\.three .*then: '
+                         r'w0\.1 op 7 fork op 3: read\(71\) = -1 ESRCH')
+        self.assertNotIn('Totals', recap)
+
     def test_failed_kunit_case(self):
         suites = [SUITES[0], ('suite_two', [('case_d', 'fail', '')])]
         self.assertFails(guest_log(suites=suites), 'kunit suite_two.case_d')
