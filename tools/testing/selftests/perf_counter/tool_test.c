@@ -243,10 +243,13 @@ static int have_pmu(void)
 /*
  * What a command's task-clock may run on after it read its own CPU
  * time: writing it out and its exit. Measured (2026-11-29): 1.3 ms on
- * x86_64 (P6 model), 5.5 ms on the 7450, 4.0 ms on POWER8; about three
- * times the most, four steps of the kernel's clock.
+ * x86_64 (P6 model), 5.5 ms on the 7450, 4.0 ms on POWER8, 3.1 ms on
+ * x86_64-debug; but 20 ms on i386 beside kernel builds, where a loaded
+ * host stretches the guest's time for the same work as it stretches
+ * the command's. So four steps of the kernel's clock and an eighth of
+ * the command's own CPU time: a stat that doubles still fails.
  */
-#define TOOL_EXIT_SLACK_NS	(4 * PC_CLOCK_STEP_NS)
+#define TOOL_EXIT_SLACK_NS(cmd_ns)	(4 * PC_CLOCK_STEP_NS + (cmd_ns) / 8)
 
 /* The command's CPU time, as it wrote it before its exit; 0 if none. */
 static uint64_t command_cpu_ns(void)
@@ -299,7 +302,7 @@ TEST(stat_counts_task_clock_and_the_pages_touched)
 	/* at least most of the 100 ms spin, in msec */
 	ms = strtod(c.f[0], NULL);
 	EXPECT_GT(ms, 50.0);
-	EXPECT_LE(ms, (cmd_ns + TOOL_EXIT_SLACK_NS) / 1e6);
+	EXPECT_LE(ms, (cmd_ns + TOOL_EXIT_SLACK_NS(cmd_ns)) / 1e6);
 	/*
 	 * Each to a clock step: the kernel's clock against CLOCK_MONOTONIC,
 	 * and the last slice rusage may not hold yet (see example_test.c).
