@@ -12,14 +12,6 @@
 #include "../kselftest_harness.h"
 #include "pc_util.h"
 
-static uint64_t thread_cputime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int pin_to(int cpu)
 {
 	cpu_set_t set;
@@ -75,14 +67,14 @@ TEST(task_clock_matches_thread_cpu_time)
 
 	ASSERT_GE(fd, 0);
 	c0 = pc_read(fd);
-	t0 = thread_cputime_ns();
+	t0 = pc_thread_cpu_ns();
 	/*
 	 * Long enough that clocks moving in scheduler-tick steps (QEMU's
 	 * TCG with an unstable TSC) stay well inside the margins.
 	 */
 	pc_spin_ns(200000000);
 	c1 = pc_read(fd);
-	t1 = thread_cputime_ns();
+	t1 = pc_thread_cpu_ns();
 	TH_LOG("task-clock %llu ns, thread cputime %llu ns",
 	       (unsigned long long)(c1 - c0), (unsigned long long)(t1 - t0));
 	EXPECT_GT(c1 - c0, (t1 - t0) * 8 / 10);
@@ -110,7 +102,7 @@ TEST(cpu_clock_of_a_task_grows_with_work)
 
 	ASSERT_GE(fd, 0);
 	c0 = pc_read(fd);
-	t0 = thread_cputime_ns();
+	t0 = pc_thread_cpu_ns();
 	/*
 	 * 100 ms: under TCG the kernel's clock is kept within a tick (4 ms)
 	 * of the time of day, so each end of a 25 ms spin could be off by a
@@ -118,7 +110,7 @@ TEST(cpu_clock_of_a_task_grows_with_work)
 	 */
 	pc_spin_ns(100000000);
 	c1 = pc_read(fd);
-	t1 = thread_cputime_ns();
+	t1 = pc_thread_cpu_ns();
 	EXPECT_GT(c1 - c0, (t1 - t0) * 8 / 10);
 	EXPECT_LT(c1 - c0, (t1 - t0) * 12 / 10);
 	close(fd);
@@ -304,13 +296,13 @@ TEST(time_enabled_stops_while_disabled)
 
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
-	t0 = thread_cputime_ns();
+	t0 = pc_thread_cpu_ns();
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
-	t_open = thread_cputime_ns();
+	t_open = pc_thread_cpu_ns();
 	ASSERT_GE(fd, 0);
 	pc_spin_ns(20000000);
 	ASSERT_EQ(0, pc_disable(fd));
-	t1 = thread_cputime_ns();
+	t1 = pc_thread_cpu_ns();
 	ASSERT_EQ(24, read(fd, a, sizeof(a)));
 	TH_LOG("enabled %llu ns; on the CPU %llu ns since the open returned, %llu since it was called",
 	       (unsigned long long)a[1], (unsigned long long)(t1 - t_open),

@@ -286,22 +286,14 @@ struct prctl_run {
 	char		err[96];	/* the monitor's failure, or "" */
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* Burn @ms of this thread's CPU time, in user mode. */
 static uint64_t spin_cpu_ms(unsigned int ms)
 {
-	uint64_t start = thread_cpu_ns(), now;
+	uint64_t start = pc_thread_cpu_ns(), now;
 
 	do {
 		pc_spin(10000);
-		now = thread_cpu_ns();
+		now = pc_thread_cpu_ns();
 	} while (now - start < ms * 1000000ULL);
 	return now - start;
 }
@@ -316,18 +308,6 @@ static int step_hear(int fd)
 	char c;
 
 	return read(fd, &c, 1) == 1 ? 0 : -1;
-}
-
-/*
- * Become nobody. Dumpable again afterwards: the uid change cleared it,
- * and a same-uid monitor without CAP_SYS_PTRACE may count only a
- * dumpable task.
- */
-static int become_nobody(void)
-{
-	if (setgid(65534) || setuid(65534))
-		return -1;
-	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
 
 /* A task-clock counter an unprivileged task may open at paranoid 2. */
@@ -355,7 +335,7 @@ static void prctl_child(int in, int out, int how)
 	int own, status;
 	pid_t pid;
 
-	if (become_nobody())
+	if (pc_become_nobody(1))
 		_exit(2);
 	/* nobody now: only from here may the monitor count us */
 	if (step_say(out) || step_hear(in))
@@ -403,7 +383,7 @@ static int prctl_monitor(int how, struct prctl_run *r)
 	uint64_t v[3];
 	pid_t pid;
 
-	if ((how & PRCTL_NOBODY_MONITOR) && become_nobody()) {
+	if ((how & PRCTL_NOBODY_MONITOR) && pc_become_nobody(1)) {
 		snprintf(r->err, sizeof(r->err), "monitor: nobody: %m");
 		return -1;
 	}

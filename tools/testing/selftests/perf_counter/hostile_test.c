@@ -327,7 +327,7 @@ static int opens_as_nobody(pid_t cpu_pid)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (setgid(65534) || setuid(65534))
+		if (pc_become_nobody(0))
 			_exit(255);
 		for (kind = 0; kind < OPEN_KINDS; kind++) {
 			struct perf_counter_hw_event hw =
@@ -525,7 +525,7 @@ static int queues_within_memlock(void)
 	uint32_t big = 1 << 20;
 	int fd[5], i, round;
 
-	if (setrlimit(RLIMIT_MEMLOCK, &lim) || setgid(65534) || setuid(65534))
+	if (setrlimit(RLIMIT_MEMLOCK, &lim) || pc_become_nobody(0))
 		return 1;
 	for (round = 0; round < 3; round++) {
 		/* 64 KiB each: four fit, the fifth does not. */
@@ -655,14 +655,6 @@ TEST(record_queues_are_charged_to_the_openers_memory_cgroup)
 
 /* Times of inherited copies that never ran */
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 TEST(inherited_copy_enabled_but_never_on_folds_its_enabled_time)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
@@ -678,7 +670,7 @@ TEST(inherited_copy_enabled_but_never_on_folds_its_enabled_time)
 	hw.inherit = 1;
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
-	own_ns = thread_cpu_ns();
+	own_ns = pc_thread_cpu_ns();
 	fd = sys_perf_counter_open(&hw, 0, 1, -1, 0);
 	ASSERT_GE(fd, 0);
 	pid = fork();
@@ -687,7 +679,7 @@ TEST(inherited_copy_enabled_but_never_on_folds_its_enabled_time)
 
 		pc_spin_ns(100000000);
 		/* the time it ran: its copy was enabled all of it */
-		ns = thread_cpu_ns();
+		ns = pc_thread_cpu_ns();
 		if (write(pipefd[1], &ns, sizeof(ns)) != sizeof(ns))
 			_exit(1);
 		_exit(0);
@@ -697,7 +689,7 @@ TEST(inherited_copy_enabled_but_never_on_folds_its_enabled_time)
 	close(pipefd[0]);
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
 	ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
-	own_ns = thread_cpu_ns() - own_ns;
+	own_ns = pc_thread_cpu_ns() - own_ns;
 	TH_LOG("value %llu, enabled %llu ns, running %llu ns; the child ran %llu ns, this task %llu",
 	       (unsigned long long)v[0], (unsigned long long)v[1],
 	       (unsigned long long)v[2], (unsigned long long)cpu_ns,

@@ -984,7 +984,7 @@ static int nmi_reads_of_cpu0(struct __test_metadata *_metadata, bool root,
 		CPU_SET(0, &cpu);
 		if (sched_setaffinity(0, sizeof(cpu), &cpu))
 			_exit(1);
-		if (!root && (setgid(65534) || setuid(65534)))
+		if (!root && pc_become_nobody(0))
 			_exit(2);
 		hw.nmi = 1;
 		hw.exclude_kernel = 1;

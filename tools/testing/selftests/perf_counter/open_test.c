@@ -277,7 +277,7 @@ static int as_nobody(int (*fn)(pid_t), pid_t arg)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (setgid(65534) || setuid(65534))
+		if (pc_become_nobody(0))
 			_exit(100);
 		_exit(fn(arg));
 	}

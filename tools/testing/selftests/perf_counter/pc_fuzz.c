@@ -2790,13 +2790,9 @@ static void stop_target(const char *who)
  * after, as nobody, so that it may kill it; init (pid 1) is the task
  * it may not count. 0, or -1 (errno).
  */
-#define NOBODY	65534
-
 static int become_nobody(void)
 {
-	if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
-	    setresuid(NOBODY, NOBODY, NOBODY) ||
-	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+	if (pc_become_nobody(1))
 		return -1;
 	privileged = 0;
 	foreign_pid = 1;
@@ -2825,7 +2821,7 @@ static void run_worker_process(int proc, pid_t top)
 	snprintf(who, sizeof(who), "w%d", proc);
 	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (proc == nobody_worker && become_nobody()) {
-		fail_at(who, "could not become uid %d: errno %d", NOBODY, errno);
+		fail_at(who, "could not become uid %d: errno %d", PC_NOBODY, errno);
 		_exit(0);
 	}
 	start_target();
@@ -3548,7 +3544,7 @@ static void setup_nobody(void)
 	}
 	nobody_worker = opt_procs - 1;
 	printf("# worker w%d runs as nobody (uid %d) at paranoid level %d\n",
-	       nobody_worker, NOBODY, paranoid_level);
+	       nobody_worker, PC_NOBODY, paranoid_level);
 }
 
 static void restore_paranoid(void)

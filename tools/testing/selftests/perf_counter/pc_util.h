@@ -9,10 +9,12 @@
 #include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -116,6 +118,15 @@ static inline uint64_t pc_now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* CLOCK_THREAD_CPUTIME_ID in ns: the calling thread's CPU time. */
+static inline uint64_t pc_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
@@ -533,6 +544,24 @@ struct pc_prog_run {
 	char		out[4096];
 };
 
+/* The unprivileged user the tests become: nobody, uid and gid 65534. */
+#define PC_NOBODY	65534
+
+/*
+ * Become nobody: real, effective and saved ids, no supplementary
+ * groups. With @dumpable, dumpable again afterwards (the uid change
+ * cleared it): a same-uid monitor without CAP_SYS_PTRACE may count only
+ * a dumpable task, and a dumpable task's /proc files are its own.
+ * 0, or -1 (errno).
+ */
+static inline int pc_become_nobody(int dumpable)
+{
+	/* As root, setgid() and setuid() set the saved ids as well. */
+	if (setgroups(0, NULL) || setgid(PC_NOBODY) || setuid(PC_NOBODY))
+		return -1;
+	return dumpable ? prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) : 0;
+}
+
 /* The user and system time of a rusage, in ns. */
 static inline uint64_t pc_rusage_cpu_ns(const struct rusage *ru)
 {
@@ -563,8 +592,8 @@ static inline int pc_run_prog(const char *path, struct pc_prog_run *run,
 		close(p[0]);
 		if (dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
 			_exit(125);
-		if (as_nobody && (setgid(65534) || setuid(65534))) {
-			dprintf(1, "setuid(65534): %s\n", strerror(errno));
+		if (as_nobody && pc_become_nobody(0)) {
+			dprintf(1, "becoming nobody: %s\n", strerror(errno));
 			_exit(126);
 		}
 		execl(path, path, (char *)NULL);

@@ -446,7 +446,7 @@ TEST(tracepoint_counters_follow_the_paranoid_rules)
 		struct perf_counter_hw_event hw = tp_event(id, 0);
 		int fd;
 
-		if (setgid(65534) || setuid(65534))
+		if (pc_become_nobody(0))
 			_exit(10);
 		if (sys_perf_counter_open(&hw, 0, -1, -1, 0) >= 0 ||
 		    errno != EACCES)
