@@ -16,6 +16,7 @@
  */
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -99,14 +100,25 @@ static int pc_inherit_group(struct perf_counter *leader,
 	return 0;
 }
 
-/*
- * The groups to copy, in an array: the tick's rotation re-sorts
- * ctx->groups under ctx->lock alone, and copying sleeps, so the list
- * is read once under the lock. ctx->mutex, held, keeps every leader
- * installed and every group's members as they are.
+/**
+ * pc_inherited_leaders() - the leaders of @ctx's inherited groups, in an array
+ * @ctx:	the forking task's context, its mutex held
+ * @nr:	set to how many leaders the array holds
+ * @snapshot:	set to @ctx's state number as the list was read
+ *
+ * The tick's rotation re-sorts ctx->groups under ctx->lock alone, and
+ * copying sleeps, so the list is read once under the lock. ctx->mutex,
+ * held, keeps every leader installed and every group's members as they
+ * are. A task may hold as many counters as it may open files (a million
+ * by default): the array may be larger than kmalloc() gives without a
+ * warning, so it comes from kvmalloc(), and a failure is a clean -ENOMEM
+ * for the fork.
+ *
+ * Return: the array, to free with pc_inherited_leaders_free(); NULL when
+ * @ctx has no counter; ERR_PTR(-ENOMEM).
  */
-static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
-						  unsigned int *nr, u64 *snapshot)
+struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
+					   unsigned int *nr, u64 *snapshot)
 {
 	unsigned int max = ctx->nr_counters, n = 0;
 	struct perf_counter **leaders, *leader;
@@ -115,7 +127,7 @@ static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *c
 	*nr = 0;
 	if (!max)
 		return NULL;
-	leaders = kmalloc_array(max, sizeof(*leaders), GFP_KERNEL);
+	leaders = kvmalloc_array(max, sizeof(*leaders), GFP_KERNEL);
 	if (!leaders)
 		return ERR_PTR(-ENOMEM);
 	pc_object_made(PC_OBJ_ARRAY);
@@ -127,6 +139,18 @@ static struct perf_counter **pc_inherited_leaders(struct perf_counter_context *c
 	raw_spin_unlock_irq(&ctx->lock);
 	*nr = n;
 	return leaders;
+}
+
+/**
+ * pc_inherited_leaders_free() - free what pc_inherited_leaders() gave
+ * @leaders:	its array, or NULL
+ */
+void pc_inherited_leaders_free(struct perf_counter **leaders)
+{
+	if (!leaders)
+		return;
+	kvfree(leaders);
+	pc_object_ended(PC_OBJ_ARRAY);
 }
 
 /*
@@ -208,9 +232,7 @@ int __perf_counter_init_task(struct task_struct *child)
 	mutex_unlock(&parent_ctx->mutex);
 	pc_ctx_unpin(parent_ctx);
 	pc_ctx_put(parent_ctx);
-	if (leaders)
-		pc_object_ended(PC_OBJ_ARRAY);
-	kfree(leaders);
+	pc_inherited_leaders_free(leaders);
 
 	if (err && ctx)
 		pc_task_teardown(child);

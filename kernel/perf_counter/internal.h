@@ -415,6 +415,9 @@ void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 /* inherit.c: fork, exit and the end of inherited copies */
 void pc_task_teardown(struct task_struct *task);
 void pc_release_children(struct perf_counter *counter);
+struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
+					   unsigned int *nr, u64 *snapshot);
+void pc_inherited_leaders_free(struct perf_counter **leaders);
 
 /* queue.c: the record queue of a sampling counter */
 struct pc_queue *pc_queue_alloc(u32 bytes);

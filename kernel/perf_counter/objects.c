@@ -11,7 +11,8 @@
  * (a context's memory itself goes an RCU grace period later): every
  * allocation the subsystem makes. The counts are read in
  * /sys/module/perf_counter/parameters/objects as
- * "counters N contexts N queues N arrays N tracepoints N pages N": with every
+ * "counters N contexts N queues N arrays N tracepoints N pages N" (by root
+ * alone): with every
  * counter closed and every task that inherited one gone, all are back
  * where they were, so a test can show that nothing was left behind,
  * whatever its size, where slab totals move by pages.
@@ -83,6 +84,10 @@ static const struct kernel_param_ops pc_objects_param = {
 	.set	= pc_param_ignore_set,
 	.get	= pc_objects_show,
 };
-module_param_cb(objects, &pc_objects_param, NULL, 0444);
+/*
+ * Root's alone: the counts move with every user's opens and forks, a
+ * side channel on what other users run.
+ */
+module_param_cb(objects, &pc_objects_param, NULL, 0400);
 MODULE_PARM_DESC(objects,
 		 "counters, task contexts, queues, arrays, tracepoints and pages alive");

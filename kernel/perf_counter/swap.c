@@ -289,6 +289,7 @@ static const struct kernel_param_ops pc_swaps_param = {
 	.set	= pc_param_ignore_set,
 	.get	= pc_swaps_show,
 };
-module_param_cb(context_swaps, &pc_swaps_param, NULL, 0444);
+/* Root's alone: how often other tasks switch is not another user's. */
+module_param_cb(context_swaps, &pc_swaps_param, NULL, 0400);
 MODULE_PARM_DESC(context_swaps,
 		 "task contexts handed from one task to another at a switch");

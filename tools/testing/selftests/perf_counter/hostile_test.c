@@ -463,6 +463,39 @@ static int pidns_child(void)
 	return self ? 0 : 16;
 }
 
+/*
+ * The subsystem-wide counts move with every user's opens, forks and
+ * switches: root reads them, nobody may not open them.
+ */
+TEST(subsystem_wide_counts_are_root_only)
+{
+	static const char * const names[] = { "objects", "context_swaps" };
+	char path[96], buf[128];
+	unsigned int i;
+	int fd, status;
+	pid_t pid;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/module/perf_counter/parameters/%s", names[i]);
+		fd = open(path, O_RDONLY);
+		ASSERT_LE(0, fd) TH_LOG("root: %s: %s", path, strerror(errno));
+		EXPECT_LT(0, read(fd, buf, sizeof(buf)));
+		close(fd);
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			if (pc_become_nobody(0))
+				_exit(2);
+			fd = open(path, O_RDONLY);
+			_exit(fd < 0 && errno == EACCES ? 0 : 1);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			TH_LOG("nobody opened %s (status 0x%x)", path, status);
+	}
+}
+
 TEST(records_give_pids_as_the_openers_namespace_sees_them)
 {
 	int status;
