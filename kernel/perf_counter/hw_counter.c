@@ -418,6 +418,14 @@ static void pc_hw_off(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	barrier();
 	WRITE_ONCE(cpuc->on[idx], NULL);
 	barrier();
+	/*
+	 * Leave no count behind: the next task on this CPU may read the
+	 * register (the 750's and 74xx's UPMCs, rdpmc where CR4.PCE is
+	 * set for another user), and a count or a sampling preload tells
+	 * it what this counter's task did. Only now, the register no
+	 * longer the counter's, may an overflow handler not fold it.
+	 */
+	cpuc->pmu->write(cpuc, idx, 0);
 	cpuc->used &= ~hwc->place.uses;
 	cpuc->nr_on--;
 	if (counter->hw_event.nmi && !--cpuc->nr_nmi)

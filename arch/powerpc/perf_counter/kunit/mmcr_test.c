@@ -5,7 +5,8 @@
  * every PMC, the freeze, exception and condition bits, preloads, the
  * 64-bit sum across wraps at bit 31, periods of 1 (every second event) and 0x7fffffff, no
  * exception storms, placement under each model's event constraints,
- * the event maps, raw and threshold validation, and the reservation;
+ * the event maps, raw and threshold validation, the reservation, and
+ * no count left in a PMC user mode may read;
  * and against silicon's harder edges: each selector counting only what
  * its PMC's table says, PMCs counting on in the handler, exceptions
  * taken late or for two PMCs, and the level-sensitive exception.
@@ -274,6 +275,42 @@ static void ppc_stale_negative_pmc_is_cleared_not_a_storm(struct kunit *test)
 	pc_hw_model_free(&m->cpuc, a);
 	pc_hw_model_free(&m->cpuc, b);
 	pc_hw_model_free(&m->cpuc, c);
+}
+
+/*
+ * User mode reads the 750's and 74xx's PMCs (UPMC1-6): a PMC a counter
+ * gives up, at its switch-out or close, holds neither its count nor its
+ * sampling preload for the next task to read. On every model and PMC.
+ */
+static void ppc_pmc_given_up_holds_no_count_on_every_model(struct kunit *test)
+{
+	unsigned int i, pmc;
+
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		unsigned int nr = models[i]->pmu.nr_counters;
+
+		for (pmc = 1; pmc <= nr; pmc++) {
+			struct pc_spr_model *m = pc_spr_model_new(test, models[i]);
+			struct perf_counter_hw_event hw = raw(1, pmc);
+			struct perf_counter *c;
+
+			hw.irq_period = 1000;
+			hw.record_type = PERF_RECORD_IRQ;
+			c = counter(test, m, hw);
+			KUNIT_ASSERT_NOT_NULL(test, c);
+			KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+			KUNIT_EXPECT_EQ(test, m->pmc[pmc - 1],
+					0x80000000u - 1000);
+			pc_spr_model_run(m, 123, true);
+			pc_hw_cpu_del(&m->cpuc, c);
+			KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 123);
+			KUNIT_EXPECT_EQ_MSG(test, m->pmc[pmc - 1], 0,
+					    "%s PMC%u after its counter went off",
+					    models[i]->pmu.name, pmc);
+			KUNIT_EXPECT_EQ(test, m->faults, 0);
+			pc_hw_model_free(&m->cpuc, c);
+		}
+	}
 }
 
 /* Add @ids in order on a fresh @p; how many went on, then -ENOSPC. */
@@ -967,6 +1004,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_period_of_1_samples_every_second_event_and_counts_the_rest),
 	KUNIT_CASE(ppc_period_of_0x7fffffff_samples_at_its_last_event),
 	KUNIT_CASE(ppc_stale_negative_pmc_is_cleared_not_a_storm),
+	KUNIT_CASE(ppc_pmc_given_up_holds_no_count_on_every_model),
 	KUNIT_CASE(ppc_placement_finds_an_assignment_whenever_one_exists),
 	KUNIT_CASE(ppc_placement_matches_a_brute_force_search),
 	KUNIT_CASE(ppc_event_maps_and_raw_selectors_per_model),

@@ -226,6 +226,39 @@ static void p6_overflow_between_read_and_update_loses_nothing(struct kunit *test
 	pc_model_counter_free(m, c);
 }
 
+/*
+ * rdpmc reaches the counters wherever CR4.PCE is set (perf_events sets
+ * it for a task that maps an event): a counter taken off, at its
+ * switch-out or close, leaves neither its count nor its sampling preload
+ * for the next task to read.
+ */
+static void p6_counter_given_up_holds_no_count(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event div = pc_hw_model_raw(0x13);	/* DIV: counter 1 */
+	struct perf_counter *a, *b;
+
+	cyc.irq_period = 1000;
+	cyc.record_type = PERF_RECORD_IRQ;
+	a = pc_model_counter(test, m, &cyc);
+	b = pc_model_counter(test, m, &div);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, b), 0);
+	pc_msr_model_run(m, 123, true);
+	KUNIT_EXPECT_NE(test, m->ctr[0], 0);
+	KUNIT_EXPECT_NE(test, m->ctr[1], 0);
+	pc_hw_cpu_del(&m->cpuc, a);
+	KUNIT_EXPECT_EQ(test, m->ctr[0], 0);
+	pc_hw_cpu_del(&m->cpuc, b);
+	KUNIT_EXPECT_EQ(test, m->ctr[1], 0);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->count), 123);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+	pc_model_counter_free(m, b);
+}
+
 static void p6_evntsel0_enable_bit_gates_counter_1_alone(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
@@ -819,6 +852,7 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_period_1_nmi_storm_ends_at_the_sample_budget),
 	KUNIT_CASE(p6_storm_of_excluded_samples_ends_at_the_sample_budget),
 	KUNIT_CASE(p6_overflow_between_read_and_update_loses_nothing),
+	KUNIT_CASE(p6_counter_given_up_holds_no_count),
 	KUNIT_CASE(p6_evntsel0_enable_bit_gates_counter_1_alone),
 	KUNIT_CASE(p6_constraints_move_counters_or_refuse),
 	KUNIT_CASE(p6_exclude_user_and_kernel_clear_usr_and_os),

@@ -7,7 +7,8 @@
  * this task is on, they show its selector in the right field, the
  * freeze bits its excludes ask for, PMXE and its condition enable, and
  * its preload; when it is off, or another task runs, everything is
- * frozen and clear.
+ * frozen and clear, and no PMC holds a count or a preload for another
+ * user's task to read.
  *
  * QEMU's PMCs hold what is written and never count, so there a PMC
  * reads exactly its preload; on a part that counts, it reads at least
@@ -257,6 +258,70 @@ TEST_F(mmcr, another_task_runs_with_the_counters_frozen)
 	EXPECT_EQ(1, sel_of(1));
 	EXPECT_EQ(0, mfspr(936) & MMCR0_FC);
 	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Every UPMC the model has, as another task sees them, in @fd. */
+static void report_upmcs(int fd, int nr)
+{
+	uint32_t v[6] = { 0 };
+	int pmc;
+
+	if (pc_become_nobody(0))
+		_exit(1);
+	for (pmc = 1; pmc <= nr && pmc <= 6; pmc++)
+		v[pmc - 1] = upmc(pmc);
+	if (write(fd, v, sizeof(v)) != sizeof(v))
+		_exit(1);
+}
+
+/*
+ * A sampling counter of root's on every PMC, preloaded 0x80000000 minus
+ * its period, root's task switched out: another user's task on the CPU
+ * reads zero in every UPMC, neither the preloads nor counts.
+ */
+TEST_F(mmcr, another_users_task_reads_no_count_in_the_upmcs)
+{
+	uint32_t theirs[6];
+	int fd[6], p[2], i, nr;
+	cpu_set_t one;
+	pid_t pid;
+
+	if (!self->usable)
+		SKIP(return, "no usable PowerPC PMU (%s)", self->pmu.state);
+	nr = self->pmu.counters;
+	ASSERT_LE(nr, 6);
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	for (i = 0; i < nr; i++) {
+		struct perf_counter_hw_event hw = raw(1, i + 1);
+
+		hw.irq_period = 1000 + i;
+		hw.record_type = PERF_RECORD_IRQ;
+		fd[i] = open_self(hw);
+		ASSERT_LE(0, fd[i]) TH_LOG("PMC%d: errno %d", i + 1, errno);
+	}
+	for (i = 0; i < nr; i++)
+		EXPECT_TRUE(preloaded(self->exact, i + 1, 0x80000000u - 1000 - i))
+			TH_LOG("UPMC%d %08x", i + 1, upmc(i + 1));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		report_upmcs(p[1], nr);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(theirs), read(p[0], theirs, sizeof(theirs)));
+	waitpid(pid, NULL, 0);
+	for (i = 0; i < nr; i++)
+		EXPECT_EQ(0, theirs[i]) TH_LOG("UPMC%d", i + 1);
+	for (i = 0; i < nr; i++)
+		close(fd[i]);
+	/* and none is left behind by a close either */
+	for (i = 0; i < nr; i++)
+		EXPECT_EQ(0, upmc(i + 1)) TH_LOG("UPMC%d after close", i + 1);
 	close(p[0]);
 	close(p[1]);
 }
