@@ -185,8 +185,9 @@ static u32 pc_ppc_ce(unsigned int idx)
  * @hwc:	a counter at its place
  *
  * Writes the selector into MMCR0 or MMCR1, then MMCR0 last: the freeze
- * bits the counter asks for, FC clear, PMXE and the PMC's condition
- * enable, and the threshold (with MMCR2) if the counter set one.
+ * bits the counter asks for, FC clear, PMXE (unless the part may not
+ * take the exception: errata.c) and the PMC's condition enable, and the
+ * threshold (with MMCR2) if the counter set one.
  */
 void pc_ppc_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
@@ -212,8 +213,9 @@ void pc_ppc_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 					PC_MMCR2_THRESHMULT : 0);
 	}
 	mmcr0 &= ~(PC_MMCR0_FC | PC_MMCR0_FREEZE_MODE);
-	mmcr0 |= (hwc->config & PC_MMCR0_FREEZE_MODE) | PC_MMCR0_PMXE |
-		 pc_ppc_ce(idx);
+	mmcr0 |= (hwc->config & PC_MMCR0_FREEZE_MODE) | pc_ppc_ce(idx);
+	if (!p->no_pmi)
+		mmcr0 |= PC_MMCR0_PMXE;
 	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0);
 }
 
@@ -307,12 +309,14 @@ bool pc_ppc_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
  * IBM 750GX/GL User's Manual, MMCR0[DISCOUNT]), so leaving one would
  * storm. Then, if any counter is on, the counters are let go (FC, set
  * by pc_ppc_irq()) unless they were frozen before, and PMXE, which the
- * processor cleared as it signalled, is set again, in one write.
+ * processor cleared as it signalled, is set again, in one write (not on
+ * a polled part, errata.c, which calls this at the end of each poll).
  */
 void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen)
 {
 	unsigned int idx;
 	u32 mmcr0;
+	bool pmi = !pc_ppc_of(cpuc->pmu)->no_pmi;
 
 	for (idx = 0; idx < cpuc->pmu->nr_counters; idx++)
 		if (!READ_ONCE(cpuc->on[idx]) &&
@@ -323,7 +327,7 @@ void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen)
 	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0) & ~PC_MMCR0_FC;
 	if (frozen)
 		mmcr0 |= PC_MMCR0_FC;
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_PMXE);
+	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, pmi ? mmcr0 | PC_MMCR0_PMXE : mmcr0);
 }
 
 /**

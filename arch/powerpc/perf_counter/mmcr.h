@@ -69,6 +69,8 @@ struct pc_ppc_event {
  * @events:	selector and PMCs of each generic id; sel 0 for none
  * @any_pmcs:	the PMCs a raw selector given without a PMC may use (the
  *		events every PMC it names counts alike), or 0
+ * @no_pmi:	the part may not take the performance monitor exception
+ *		(errata.c): PMXE is never set, the poll timer samples
  */
 struct pc_ppc_pmu {
 	struct pc_pmu		pmu;
@@ -77,6 +79,7 @@ struct pc_ppc_pmu {
 	bool			has_mmcr2;
 	struct pc_ppc_event	events[PERF_HW_EVENTS_MAX];
 	u8			(*any_pmcs)(u8 sel);
+	bool			no_pmi;
 };
 
 static inline const struct pc_ppc_pmu *pc_ppc_of(const struct pc_pmu *pmu)
@@ -105,6 +108,11 @@ bool pc_ppc_compatible(const struct pc_hw_counter *a,
 void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen);
 int pc_ppc_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
 u32 pc_ppc_pmc_spr(unsigned int idx);
+
+/* Parts whose exception is off, and their polled driver (errata.c). */
+const char *pc_ppc_pmi_erratum(u32 pvr);
+void pc_ppc_poll(struct pc_hw_cpu *cpuc, struct pt_regs *regs);
+void pc_ppc_polled(const struct pc_ppc_pmu *p, struct pc_ppc_pmu *polled);
 
 /* The chosen model's registers taken from the rest of the kernel (pmu.c). */
 int pc_ppc_reserve(void);

@@ -16,6 +16,7 @@
 #include <linux/perf_counter_hw.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
+#include <linux/time64.h>
 #include <asm/pmc.h>
 #include <asm/reg.h>
 
@@ -186,16 +187,27 @@ static const struct pc_ppc_pmu *pc_ppc_match(u16 version)
 	return NULL;
 }
 
+/* The driver of a part that may not take the exception (errata.c). */
+static struct pc_ppc_pmu pc_ppc_polled_pmu;
+
 static int __init pc_ppc_pmu_init(void)
 {
-	u16 version = PVR_VER(mfspr(SPRN_PVR));
+	u32 pvr = mfspr(SPRN_PVR);
+	u16 version = PVR_VER(pvr);
 	const struct pc_ppc_pmu *p = pc_ppc_match(version);
+	const char *erratum = pc_ppc_pmi_erratum(pvr);
 	int err;
 
 	if (!p) {
 		pr_info("perf_counter: no PMU driver for PVR version %04x: software counters only\n",
 			version);
 		return 0;
+	}
+	if (erratum) {
+		pc_ppc_polled(p, &pc_ppc_polled_pmu);
+		p = &pc_ppc_polled_pmu;
+		pr_info("perf_counter: PVR %08x: no performance monitor exception (%s): counters polled every %llu ms\n",
+			pvr, erratum, p->pmu.poll_ns / NSEC_PER_MSEC);
 	}
 	err = pc_hw_register_checked(&p->pmu, &pc_ppc_sprs,
 				     pc_ppc_pmcs_count,

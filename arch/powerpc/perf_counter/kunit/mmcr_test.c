@@ -6,7 +6,8 @@
  * 64-bit sum across wraps at bit 31, periods of 1 (every second event) and 0x7fffffff, no
  * exception storms, placement under each model's event constraints,
  * the event maps, raw and threshold validation, the reservation, and
- * no count left in a PMC user mode may read;
+ * no count left in a PMC user mode may read, and the polled driver of
+ * the parts whose errata forbid the exception;
  * and against silicon's harder edges: each selector counting only what
  * its PMC's table says, PMCs counting on in the handler, exceptions
  * taken late or for two PMCs, and the level-sensitive exception.
@@ -310,6 +311,98 @@ static void ppc_pmc_given_up_holds_no_count_on_every_model(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, m->faults, 0);
 			pc_hw_model_free(&m->cpuc, c);
 		}
+	}
+}
+
+/*
+ * Which parts may not take the performance monitor exception, per PVR,
+ * as the errata cited in errata.c name them.
+ */
+static void ppc_pmi_erratum_per_pvr(struct kunit *test)
+{
+	static const struct {
+		u32	pvr;
+		bool	erratum;
+	} parts[] = {
+		{ 0x00040103, false },	/* 604 */
+		{ 0x00090204, false },	/* 604e */
+		{ 0x00080202, true },	/* 740/750 */
+		{ 0x00083203, true },	/* 755 */
+		{ 0x00082214, true },	/* 750CXe */
+		{ 0x70000203, false },	/* 750FX */
+		{ 0x70020101, false },	/* 750GX */
+		{ 0x000c0209, true },	/* 7400 */
+		{ 0x800c1100, true },	/* 7410 rev 1.0 */
+		{ 0x800c1102, true },	/* 7410 rev 1.2 */
+		{ 0x800c1103, false },	/* 7410, fixed */
+		{ 0x800c1104, false },
+		{ 0x80000201, false },	/* 7450 */
+		{ 0x80010302, false },	/* 7455 */
+		{ 0x80040202, false },	/* 7448 */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++)
+		KUNIT_EXPECT_EQ_MSG(test, !!pc_ppc_pmi_erratum(parts[i].pvr),
+				    parts[i].erratum, "PVR %08x",
+				    parts[i].pvr);
+}
+
+/*
+ * The polled driver of such a part: a sampling counter on any PMC never
+ * enables the exception, so a PMC past bit 0 raises nothing; the poll
+ * takes its sample and loads it again, and a counting counter's PMC is
+ * loaded far from bit 0 at each poll. On the 750 and the 7400.
+ */
+static void ppc_polled_part_never_enables_the_exception_and_samples_at_the_poll(struct kunit *test)
+{
+	static const struct pc_ppc_pmu *const polled_parts[] = {
+		&pc_ppc750_pmu, &pc_ppc7400_pmu,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(polled_parts); i++) {
+		struct pc_spr_model *m = pc_spr_model_new(test, polled_parts[i]);
+		struct perf_counter_hw_event hw = raw(1, 2), cyc = raw(1, 1);
+		struct perf_counter *s, *c;
+		struct pc_ppc_pmu *p;
+		u64 value = 0;
+
+		p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		pc_ppc_polled(polled_parts[i], p);
+		KUNIT_EXPECT_TRUE(test, p->no_pmi);
+		KUNIT_EXPECT_GT(test, p->pmu.poll_ns, 0);
+		m->cpuc.pmu = &p->pmu;
+		hw.irq_period = 1000;
+		hw.record_type = PERF_RECORD_VALUE;
+		s = pc_hw_model_counter(test, &p->pmu, &hw, NULL);
+		c = pc_hw_model_counter(test, &p->pmu, &cyc, NULL);
+		KUNIT_ASSERT_TRUE(test, s && c);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, s), 0);
+		KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+		KUNIT_EXPECT_FALSE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
+		KUNIT_EXPECT_EQ(test, m->mmcr0 & (SPRM_MMCR0_PMC1CE |
+						  SPRM_MMCR0_PMCJCE),
+				SPRM_MMCR0_PMC1CE | SPRM_MMCR0_PMCJCE);
+		pc_spr_model_run(m, 1500, true);
+		/* PMC2 is past bit 0, and nothing is signalled */
+		KUNIT_EXPECT_TRUE(test, m->pmc[1] & SPRM_PMC_OVERFLOW);
+		KUNIT_EXPECT_FALSE(test, m->pending);
+		p->pmu.poll(&m->cpuc, NULL);
+		KUNIT_EXPECT_EQ(test, pc_hw_model_records(s, &value), 1);
+		KUNIT_EXPECT_EQ(test, value, 1500);
+		/* the rest of the second period still to count */
+		KUNIT_EXPECT_EQ(test, m->pmc[1], 0x80000000u - 500);
+		KUNIT_EXPECT_EQ(test, m->pmc[0], 1);
+		KUNIT_EXPECT_FALSE(test, m->mmcr0 & SPRM_MMCR0_PMXE);
+		KUNIT_EXPECT_FALSE(test, m->mmcr0 & SPRM_MMCR0_FC);
+		KUNIT_EXPECT_EQ(test, m->signals, 0);
+		pc_hw_fold(&m->cpuc, c);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 1500);
+		KUNIT_EXPECT_EQ(test, m->faults, 0);
+		pc_hw_model_free(&m->cpuc, s);
+		pc_hw_model_free(&m->cpuc, c);
 	}
 }
 
@@ -1005,6 +1098,8 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_period_of_0x7fffffff_samples_at_its_last_event),
 	KUNIT_CASE(ppc_stale_negative_pmc_is_cleared_not_a_storm),
 	KUNIT_CASE(ppc_pmc_given_up_holds_no_count_on_every_model),
+	KUNIT_CASE(ppc_pmi_erratum_per_pvr),
+	KUNIT_CASE(ppc_polled_part_never_enables_the_exception_and_samples_at_the_poll),
 	KUNIT_CASE(ppc_placement_finds_an_assignment_whenever_one_exists),
 	KUNIT_CASE(ppc_placement_matches_a_brute_force_search),
 	KUNIT_CASE(ppc_event_maps_and_raw_selectors_per_model),
