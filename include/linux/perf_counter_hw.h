@@ -276,6 +276,9 @@ void pc_hw_unthrottle(struct pc_hw_cpu *cpuc);
 bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
 int pc_hw_places_of_mask(unsigned long mask, struct pc_hw_place *place);
 
+/* For events that count more than their task (paranoid.c) */
+bool pc_may_count_cpu(void);
+
 /* ->set of the read-only parameters (param.c): log and ignore */
 struct kernel_param;
 int pc_param_ignore_set(const char *val, const struct kernel_param *kp);

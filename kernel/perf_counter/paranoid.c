@@ -62,6 +62,21 @@ int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
 	return 0;
 }
 
+/**
+ * pc_may_count_cpu() - may current count what a whole CPU does?
+ *
+ * For a driver's events that count more than the task they are opened
+ * on (P4's events shared by the threads of a core): the privilege a
+ * CPU-wide counter needs.
+ *
+ * Return: true at kernel.perf_event_paranoid 0 or below, or for a
+ * caller with CAP_PERFMON or CAP_SYS_ADMIN.
+ */
+bool pc_may_count_cpu(void)
+{
+	return pc_paranoid_level() <= 0 || perfmon_capable();
+}
+
 /* May @cred trace a task in @ns by CAP_SYS_PTRACE? Asked quietly. */
 static bool pc_cred_may_ptrace(const struct cred *cred,
 			       struct user_namespace *ns)

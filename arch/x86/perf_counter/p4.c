@@ -23,7 +23,9 @@
  * and whenever it comes online, so a task's counters do not count
  * while it runs there, CPU-wide hardware counters for it are refused,
  * and it never writes them (not even to clear them: its sibling's
- * counters may be on).
+ * counters may be on). The events that count for both threads whatever
+ * the T0 bits say are the whole core's: with two threads they need the
+ * privilege of a CPU-wide counter (p4_shared_events[]).
  *
  * Every CCCR is cleared when the registers are taken (p4_clear()).
  */
@@ -138,6 +140,51 @@ static const struct p4_generic p4_generic[PERF_HW_EVENTS_MAX] = {
 	[PERF_COUNT_BUS_CYCLES]		= { { 0x3a2, 0x3a3 }, 0x17, 0x0003 },
 };
 
+/*
+ * The events that count for both threads of a core whatever an ESCR's
+ * T0/T1 bits say (the SDM's thread-independent events, and those 6.1's
+ * perf_events marks shared), by ESCR and event select: on a part with
+ * hyper-threading, a task counting one counts its sibling thread's
+ * activity too, so only a caller who may count the whole CPU may open
+ * one (p4_shared_refused()).
+ */
+static const struct {
+	u16	msr;		/* either ESCR of the pair */
+	u8	event;
+} p4_shared_events[] = {
+	{ 0x3a2, 0x17 },	/* FSB: FSB_data_activity (bus-cycles) */
+	{ 0x3c4, 0x01 },	/* TC: TC_deliver_mode */
+	{ 0x3ac, 0x01 },	/* PMH: page_walk_type */
+	{ 0x3a4, 0x34 },	/* FIRM: SSE_input_assist */
+	{ 0x3a4, 0x08 },	/* FIRM: packed_SP_uop */
+	{ 0x3a4, 0x0c },	/* FIRM: packed_DP_uop */
+	{ 0x3a4, 0x0a },	/* FIRM: scalar_SP_uop */
+	{ 0x3a4, 0x0e },	/* FIRM: scalar_DP_uop */
+	{ 0x3a4, 0x02 },	/* FIRM: 64bit_MMX_uop */
+	{ 0x3a4, 0x1a },	/* FIRM: 128bit_MMX_uop */
+	{ 0x3a4, 0x04 },	/* FIRM: x87_FP_uop */
+	{ 0x3a8, 0x05 },	/* DAC: WC_Buffer */
+};
+
+/* 0: threads per core as the boot found them; KUnit's model sets it. */
+unsigned int p4_threads_per_core;
+
+static bool p4_shared_refused(int k, u64 escr)
+{
+	unsigned int threads = READ_ONCE(p4_threads_per_core) ?: smp_num_siblings;
+	u16 msr = p4_escrs[k].msr & ~1;		/* ESCR0 of the pair */
+	u8 event = FIELD_GET(P4_ESCR_EVENT_SELECT, escr);
+	unsigned int i;
+
+	if (threads < 2)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(p4_shared_events); i++)
+		if (p4_shared_events[i].msr == msr &&
+		    p4_shared_events[i].event == event)
+			return !pc_may_count_cpu();
+	return false;
+}
+
 static int p4_decode_raw(const struct perf_counter_hw_event *hw_event,
 			 const u64 *extra, u64 *cccr, u64 *escr, int *k)
 {
@@ -190,6 +237,8 @@ static int p4_decode(const struct perf_counter_hw_event *hw_event,
 		escr |= P4_ESCR_T0_OS;
 	if (!(escr & (P4_ESCR_T0_USR | P4_ESCR_T0_OS)))
 		return -EINVAL;
+	if (p4_shared_refused(k0, escr))
+		return -EACCES;
 
 	cand = (u64)(k0 + 1) << P4_HWC_ESCR_SHIFT;
 	if (k1 >= 0)

@@ -52,4 +52,7 @@ int p4_escr_index(u32 msr);
 unsigned int p4_counters_of(const struct p4_escr *e, u8 *idx);
 unsigned int p4_thread_of(unsigned int apicid, unsigned int siblings);
 
+/* Threads per core for the shared-event rule; 0: smp_num_siblings. */
+extern unsigned int p4_threads_per_core;
+
 #endif /* _ARCH_X86_PERF_COUNTER_P4_H */

@@ -2,11 +2,14 @@
 /*
  * The P4 driver against the model of a hyper-threaded NetBurst core's
  * registers (p4_model.h): event selection through ESCRs and CCCRs,
- * wraps and their interrupts, the errata, the second thread, and the
- * state a previous user leaves behind. The registers the tests expect
+ * wraps and their interrupts, the errata, the second thread, the
+ * events both threads share, and the state a previous user leaves
+ * behind. The registers the tests expect
  * are written out from the SDM's tables by hand.
  */
 #include <linux/bitfield.h>
+#include <linux/cred.h>
+#include <linux/perf_event.h>
 #include <asm/apicdef.h>
 
 #include "internal.h"
@@ -245,6 +248,69 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, &word));
 	bad = pc_hw_model_raw(cccr);
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, NULL));
+}
+
+/* The driver's decode of @hw (with ESCR word @escr, if any): its errno. */
+static int p4_decode_errno(struct perf_counter_hw_event *hw, const u64 *escr)
+{
+	struct perf_counter *counter;
+	int err;
+
+	if (escr)
+		hw->extra_config_len = sizeof(u64);
+	counter = pc_counter_alloc(hw, escr, &pc_hw_model_ops, -1, NULL);
+	if (IS_ERR(counter))
+		return PTR_ERR(counter);
+	err = pc_hw_decode(&pc_p4_driver.pmu, counter);
+	pc_counter_put(counter);
+	return err;
+}
+
+#define FIRM_ESCR0	0x3a4
+
+/*
+ * Events the two threads of a core share (the SDM's thread-independent
+ * ones: FSB_data_activity, the generic bus-cycles; x87_FP_uop on the
+ * FIRM ESCR, ...) count the sibling thread's work whatever the ESCR's
+ * T0 bits say. With two threads a core, a caller without CAP_PERFMON at
+ * perf_event_paranoid 2 may not open one (EACCES), as for a CPU-wide
+ * counter; a thread-specific event (cycles) it may. With one thread a
+ * core, or with the capability, both open.
+ */
+static void p4_events_shared_by_two_threads_need_the_cpu_wide_privilege(struct kunit *test)
+{
+	u64 x87 = p4m_escr_event(0x04, 0x1);	/* x87_FP_uop, ALL */
+	struct perf_counter_hw_event bus = pc_hw_model_generic(PERF_COUNT_BUS_CYCLES);
+	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter_hw_event raw = pc_hw_model_raw(p4m_cccr_select(1) |
+							    ((u64)FIRM_ESCR0 << 32));
+	const struct cred *old;
+	struct cred *unprivileged;
+#ifdef CONFIG_PERF_EVENTS
+	int paranoid = sysctl_perf_event_paranoid;
+
+	sysctl_perf_event_paranoid = 2;
+#endif
+	unprivileged = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, unprivileged);
+	cap_clear(unprivileged->cap_effective);
+
+	p4_threads_per_core = 2;
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&bus, NULL), 0);
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&raw, &x87), 0);
+	old = override_creds(unprivileged);
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&bus, NULL), -EACCES);
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&raw, &x87), -EACCES);
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&cyc, NULL), 0);
+	p4_threads_per_core = 1;
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&bus, NULL), 0);
+	KUNIT_EXPECT_EQ(test, p4_decode_errno(&raw, &x87), 0);
+	revert_creds(old);
+	put_cred(unprivileged);
+	p4_threads_per_core = 0;
+#ifdef CONFIG_PERF_EVENTS
+	sysctl_perf_event_paranoid = paranoid;
+#endif
 }
 
 static void p4_second_thread_keeps_off_the_registers(struct kunit *test)
@@ -667,6 +733,7 @@ static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_counter_loads_take_despite_erratum_n15),
 	KUNIT_CASE(p4_wrap_without_ovf_is_seen_by_the_top_bit),
 	KUNIT_CASE(p4_raw_event_carries_its_escr_word),
+	KUNIT_CASE(p4_events_shared_by_two_threads_need_the_cpu_wide_privilege),
 	KUNIT_CASE(p4_second_thread_keeps_off_the_registers),
 	KUNIT_CASE(p4_event_map_uses_the_sdm_events),
 	KUNIT_CASE(p4_cccrs_left_on_are_cleared_when_the_registers_are_taken),
