@@ -52,8 +52,7 @@ char *pc_commas(uint64_t v, char *buf, size_t len);
 uint64_t pc_now_ns(void);
 int pc_read_file(const char *path, char *buf, size_t len);
 struct stat;
-int pc_open_regular(const char *path);
-int pc_open_regular_st(const char *path, struct stat *st);
+int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino);
 int pc_nr_cpus(void);
 int pc_parse_cpus(const char *list, int *cpus, int max);
 int pc_online_cpus(int *cpus, int max);
@@ -116,6 +115,7 @@ int pc_generic_event(unsigned int i, const char **name, const char **desc,
 struct pc_map {
 	uint32_t pid;
 	uint64_t start, end, pgoff;
+	uint64_t dev, ino;	/* the file mapped (st_dev, st_ino) */
 	char *path;
 };
 
@@ -125,8 +125,7 @@ struct pc_maps {
 };
 
 int pc_read_maps(pid_t pid, struct pc_maps *maps);
-void pc_maps_add(struct pc_maps *maps, uint32_t pid, uint64_t start,
-		 uint64_t end, uint64_t pgoff, const char *path);
+void pc_maps_add(struct pc_maps *maps, const struct pc_map *m);
 const struct pc_map *pc_maps_find(const struct pc_maps *maps, uint32_t pid,
 				  uint64_t ip);
 void pc_maps_free(struct pc_maps *maps);

@@ -182,9 +182,7 @@ static void snapshot_maps(struct rec_state *st, pid_t pid)
 	}
 	st->maps.nr = j;
 	for (i = 0; i < fresh.nr; i++)
-		pc_maps_add(&st->maps, pid, fresh.map[i].start,
-			    fresh.map[i].end, fresh.map[i].pgoff,
-			    fresh.map[i].path);
+		pc_maps_add(&st->maps, &fresh.map[i]);
 	pc_maps_free(&fresh);
 }
 
@@ -349,6 +347,8 @@ int cmd_record(int argc, char **argv)
 		mm->start = m->start;
 		mm->end = m->end;
 		mm->pgoff = m->pgoff;
+		mm->dev = m->dev;
+		mm->ino = m->ino;
 		strcpy(mm->path, m->path);
 		write_item(st.f, PC_ITEM_MMAP, mm, len);
 		free(mm);

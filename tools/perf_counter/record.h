@@ -14,12 +14,12 @@
 #include <stdint.h>
 
 #define PC_FILE_MAGIC		"PCRECORD"
-#define PC_FILE_VERSION		1
+#define PC_FILE_VERSION		2
 #define PC_FILE_BYTE_ORDER	0x01020304U
 
 struct pc_file_header {
 	char magic[8];			/* "PCRECORD", no NUL */
-	uint32_t version;		/* 1 */
+	uint32_t version;		/* 2 */
 	uint32_t byte_order;		/* 0x01020304 as the writer stored it */
 };
 
@@ -50,6 +50,7 @@ struct pc_item_mmap {
 	uint32_t pid;
 	uint32_t pad;
 	uint64_t start, end, pgoff;
+	uint64_t dev, ino;		/* the file's st_dev and st_ino */
 	char path[];			/* NUL-terminated, padded to 8 */
 };
 

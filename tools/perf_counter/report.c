@@ -8,6 +8,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "pc.h"
 #include "record.h"
@@ -44,7 +46,9 @@ static size_t min_body(uint32_t type)
 static void print_help(FILE *f)
 {
 	fprintf(f,
-"usage: perf-counter report [-i FILE] [-n LINES]\n"
+"usage: perf-counter report [-f] [-i FILE] [-n LINES]\n"
+"  -f        read a record file another user owns (its mappings name\n"
+"            the files whose symbols are read)\n"
 "  -i FILE   the record file (default perf-counter.data)\n"
 "  -n LINES  at most LINES functions (default all)\n"
 "Samples per function: user addresses through the ELF symbols of the\n"
@@ -52,14 +56,25 @@ static void print_help(FILE *f)
 "(of the running kernel: report in the boot that recorded).\n");
 }
 
-static char *slurp(const char *path, size_t *len)
+/*
+ * The record file, whole. One another user wrote is refused without
+ * @force, as perf refuses it: its mappings name the files report reads
+ * symbols from, and whoever wrote it chose them.
+ */
+static char *slurp(const char *path, size_t *len, int force)
 {
 	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t cap = 0, n;
+	struct stat st;
 
 	if (!f)
 		pc_die("%s: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) < 0)
+		pc_die("%s: %s", path, strerror(errno));
+	if (!force && st.st_uid != geteuid() && st.st_uid != 0)
+		pc_die("%s: owned by uid %u, not by you or root (use -f to read it anyway)",
+		       path, (unsigned int)st.st_uid);
 	*len = 0;
 	do {
 		if (*len + 65536 > cap) {
@@ -78,15 +93,18 @@ int cmd_report(int argc, char **argv)
 	const char *in = "perf-counter.data", *ev_name = "?";
 	struct pc_maps maps = { NULL, 0 };
 	struct pc_hist h = { 0 };
-	int opt, i, max_lines = -1, pass;
+	int opt, i, max_lines = -1, pass, force = 0;
 	uint64_t period = 0, samples = 0, lost = 0, kernel = 0;
 	const char *cmd = "?";
 	size_t len, off, blen;
 	char *buf;
 	const struct pc_file_header *hdr;
 
-	while ((opt = getopt(argc, argv, "i:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "fi:n:h")) != -1) {
 		switch (opt) {
+		case 'f':
+			force = 1;
+			break;
 		case 'i':
 			in = optarg;
 			break;
@@ -101,7 +119,7 @@ int cmd_report(int argc, char **argv)
 			return 1;
 		}
 	}
-	buf = slurp(in, &len);
+	buf = slurp(in, &len, force);
 	hdr = (const void *)buf;
 	if (len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
 		pc_die("%s: not a perf-counter record file", in);
@@ -140,10 +158,17 @@ int cmd_report(int argc, char **argv)
 			}
 			if (pass == 0 && type == PC_ITEM_MMAP) {
 				const struct pc_item_mmap *m = body;
+				struct pc_map map = {
+					.pid = g32(m->pid),
+					.start = g64(m->start),
+					.end = g64(m->end),
+					.pgoff = g64(m->pgoff),
+					.dev = g64(m->dev),
+					.ino = g64(m->ino),
+					.path = (char *)m->path,
+				};
 
-				pc_maps_add(&maps, g32(m->pid), g64(m->start),
-					    g64(m->end), g64(m->pgoff),
-					    m->path);
+				pc_maps_add(&maps, &map);
 			} else if (pass == 0 && type == PC_ITEM_EVENT) {
 				const struct pc_item_event *e = body;
 

@@ -30,6 +30,7 @@ struct pc_load {
 
 struct pc_dso {
 	char *path;
+	uint64_t dev, ino;	/* the file the mapping was of */
 	struct pc_sym *sym;
 	int nr_sym;
 	struct pc_load *load;
@@ -235,7 +236,7 @@ static void load_elf(struct pc_dso *d)
 	/* a file by its absolute path: never "[vdso]" in the cwd */
 	if (d->path[0] != '/')
 		return;
-	fd = pc_open_regular(d->path);
+	fd = pc_open_file_id(d->path, d->dev, d->ino);
 	if (fd < 0)
 		return;
 	if (fstat(fd, &st) < 0 || st.st_size < EI_NIDENT ||
@@ -302,18 +303,22 @@ out:
 	free(map);
 }
 
-static struct pc_dso *find_dso(const char *path)
+/* The symbols of the file @m maps: by its name and its identity. */
+static struct pc_dso *find_dso(const struct pc_map *m)
 {
 	struct pc_dso *d;
 	int i;
 
 	for (i = 0; i < nr_dsos; i++)
-		if (!strcmp(dsos[i].path, path))
+		if (dsos[i].dev == m->dev && dsos[i].ino == m->ino &&
+		    !strcmp(dsos[i].path, m->path))
 			return &dsos[i];
 	dsos = pc_realloc(dsos, (nr_dsos + 1) * sizeof(*dsos));
 	d = &dsos[nr_dsos++];
 	memset(d, 0, sizeof(*d));
-	d->path = pc_strdup(path);
+	d->path = pc_strdup(m->path);
+	d->dev = m->dev;
+	d->ino = m->ino;
 	load_elf(d);
 	return d;
 }
@@ -392,35 +397,15 @@ void pc_symbols_init(void)
 		load_kallsyms();
 }
 
-void pc_maps_add(struct pc_maps *maps, uint32_t pid, uint64_t start,
-		 uint64_t end, uint64_t pgoff, const char *path)
+/* Add a copy of @m (its path copied too). */
+void pc_maps_add(struct pc_maps *maps, const struct pc_map *m)
 {
-	struct pc_map *m;
+	struct pc_map *copy;
 
-	maps->map = pc_realloc(maps->map, (maps->nr + 1) * sizeof(*m));
-	m = &maps->map[maps->nr++];
-	m->pid = pid;
-	m->start = start;
-	m->end = end;
-	m->pgoff = pgoff;
-	m->path = pc_strdup(path);
-}
-
-/*
- * Is the file at @path now the one the maps line named (device
- * @maj:@min, inode @ino)? A regular file only: not a FIFO or device a
- * task could have put there.
- */
-static int same_file(const char *path, unsigned int maj, unsigned int min,
-		     unsigned long long ino)
-{
-	struct stat st;
-
-	/* by its name only: nothing is opened here */
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return 0;
-	return major(st.st_dev) == maj && minor(st.st_dev) == min &&
-	       st.st_ino == ino;
+	maps->map = pc_realloc(maps->map, (maps->nr + 1) * sizeof(*copy));
+	copy = &maps->map[maps->nr++];
+	*copy = *m;
+	copy->path = pc_strdup(m->path);
 }
 
 /* Add @pid's executable file mappings; how many, or -1. */
@@ -438,6 +423,7 @@ int pc_read_maps(pid_t pid, struct pc_maps *maps)
 		unsigned long long start, end, pgoff, ino;
 		unsigned int maj, min;
 		char perms[8], *file;
+		struct pc_map m;
 		size_t l = strlen(line);
 		int pos = 0;
 
@@ -458,18 +444,24 @@ int pc_read_maps(pid_t pid, struct pc_maps *maps)
 		file = line + pos;
 		if (perms[2] != 'x' || !*file)
 			continue;
-		if (!strcmp(file, "[vdso]")) {
-			/* named, though it has no file */
-			pc_maps_add(maps, pid, start, end, pgoff, file);
-			n++;
-			continue;
-		}
+		m.pid = pid;
+		m.start = start;
+		m.end = end;
+		m.pgoff = pgoff;
+		m.dev = makedev(maj, min);
+		m.ino = ino;
+		m.path = file;
 		l = strlen(file);
-		if (file[0] != '/' ||
-		    (l >= 10 && !strcmp(file + l - 10, " (deleted)")) ||
-		    !same_file(file, maj, min, ino))
+		/*
+		 * "[vdso]" is named, though it has no file; any other needs
+		 * an absolute path. Its symbols are read only from the file
+		 * with this identity (load_elf()).
+		 */
+		if (strcmp(file, "[vdso]") &&
+		    (file[0] != '/' ||
+		     (l >= 10 && !strcmp(file + l - 10, " (deleted)"))))
 			continue;
-		pc_maps_add(maps, pid, start, end, pgoff, file);
+		pc_maps_add(maps, &m);
 		n++;
 	}
 	fclose(f);
@@ -538,7 +530,7 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		load_kallsyms();
 	*kernel = 0;
 	if (m) {
-		struct pc_dso *d = find_dso(m->path);
+		struct pc_dso *d = find_dso(m);
 		uint64_t off = ip - m->start + m->pgoff, addr = off;
 		const char *base = strrchr(m->path, '/');
 		int i;

@@ -51,9 +51,12 @@ static void add_sample(struct top_state *st, uint32_t pid, uint64_t ip)
 	if (pid && i == st->nr_pids) {
 		st->pids = pc_realloc(st->pids, (i + 1) * sizeof(pid_t));
 		st->pids[st->nr_pids++] = pid;
-		if (pc_read_maps(pid, &st->maps) <= 0)
+		if (pc_read_maps(pid, &st->maps) <= 0) {
 			/* a kernel thread, or gone: no user mappings */
-			pc_maps_add(&st->maps, pid, 0, 0, 0, "/");
+			struct pc_map none = { .pid = pid, .path = "/" };
+
+			pc_maps_add(&st->maps, &none);
+		}
 	}
 	sym = pc_resolve(&st->maps, pid, ip, &dso, &k);
 	pc_hist_add(&st->h, dso, sym, ip, k);

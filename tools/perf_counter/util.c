@@ -2,6 +2,7 @@
 /*
  * perf-counter: small helpers every subcommand uses.
  */
+#define _GNU_SOURCE	/* O_PATH */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -126,38 +127,40 @@ int pc_read_file(const char *path, char *buf, size_t len)
 }
 
 /*
- * Open a path a record file or /proc/PID/maps names, for reading: a
- * regular file only (not a FIFO, device or directory, which could
- * block or never end); the fd, or -1. @st, if not NULL, gets its stat.
+ * Open for reading the file a record file or /proc/PID/maps names by
+ * @path and identifies by @dev and @ino: the fd, or -1. The file is
+ * looked up once, without following a link at its last component
+ * (O_PATH, which opens no device or FIFO: nothing acts), and read
+ * through that lookup only if it is a regular file and the very one
+ * that was mapped: a name swapped for a link or another file since, by
+ * a user who owns the directory, makes the tool read nothing of it.
  */
-int pc_open_regular_st(const char *path, struct stat *st)
+int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino)
 {
-	struct stat before, tmp;
-	int fd;
+	char self[64];
+	struct stat st;
+	int pfd, fd;
 
-	if (!st)
-		st = &tmp;
-	/*
-	 * Regular by its name first: a device's or a FIFO's open is never
-	 * run (it may act: a watchdog starts, a tape rewinds). The file
-	 * opened must then be the one looked at.
-	 */
-	if (stat(path, &before) < 0 || !S_ISREG(before.st_mode))
+	pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
 		return -1;
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
+		close(pfd);
+		return -1;
+	}
+	/* the same inode, opened for reading through the lookup made */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pfd);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
-	    st->st_dev != before.st_dev || st->st_ino != before.st_ino) {
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_dev != dev ||
+	    (uint64_t)st.st_ino != ino) {
 		close(fd);
 		return -1;
 	}
 	return fd;
-}
-
-int pc_open_regular(const char *path)
-{
-	return pc_open_regular_st(path, NULL);
 }
 
 int pc_nr_cpus(void)

@@ -595,6 +595,83 @@ TEST(record_and_report_name_the_busy_function)
 	EXPECT_GT(strtod(line, NULL), 50.0);
 }
 
+/* Copy @from to @to, executable; 0 or -1. */
+static int copy_program(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out, ok = 1;
+	ssize_t n;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			ok = 0;
+	close(in);
+	return close(out) == 0 && n == 0 && ok ? 0 : -1;
+}
+
+/*
+ * A file the command mapped, swapped for a link after the recording (to
+ * a copy of the same program: the symbols would even be right): report
+ * reads no symbols through the link, and the busy function's samples
+ * stay addresses. A record file another user owns is refused without
+ * -f, as perf refuses one.
+ */
+TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
+{
+	static const char dir[] = "/tmp/tool_test.swap";
+	static const char prog[] = "/tmp/tool_test.swap/tool_test";
+	static const char data[] = "/tmp/tool_test.swap.data";
+	char *line;
+	int status;
+
+	mkdir(dir, 0755);
+	ASSERT_EQ(0, copy_program(SELF, prog));
+	status = run_tool("PC_TOOL_SPIN=600", "record", "-e", "task-clock:u",
+			  "-c", "1000000", "-o", data, prog);
+	show_output();
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	line = strstr(out_buf, "\n  ");
+	ASSERT_TRUE(line != NULL);
+	line = strtok(line + 1, "\n");
+	ASSERT_TRUE(strstr(line, "tool_spin_loop") != NULL) TH_LOG("%s", line);
+
+	/* the name is now a link to another file */
+	ASSERT_EQ(0, unlink(prog));
+	ASSERT_EQ(0, symlink(SELF, prog));
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") == NULL);
+	line = strstr(out_buf, "\n  ");
+	ASSERT_TRUE(line != NULL);
+	line = strtok(line + 1, "\n");
+	EXPECT_TRUE(strstr(line, "tool_test") && strstr(line, " 0x"))
+		TH_LOG("%s", line);
+
+	/* another user's record file: refused, then read with -f */
+	ASSERT_EQ(0, chown(data, PC_NOBODY, PC_NOBODY));
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	EXPECT_NE(0, status);
+	EXPECT_TRUE(strstr(err_buf, "use -f") != NULL);
+	status = run_tool(NULL, "report", "-f", "-i", data);
+	show_output();
+	EXPECT_EQ(0, status);
+	unlink(prog);
+	unlink(data);
+	rmdir(dir);
+}
+
 TEST(unknown_event_suggests_the_nearest_names)
 {
 	int status = run_tool(NULL, "stat", "-e", "cylces", SELF);
