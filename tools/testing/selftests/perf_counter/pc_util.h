@@ -556,8 +556,14 @@ struct pc_prog_run {
  */
 static inline int pc_become_nobody(int dumpable)
 {
-	/* As root, setgid() and setuid() set the saved ids as well. */
-	if (setgroups(0, NULL) || setgid(PC_NOBODY) || setuid(PC_NOBODY))
+	/*
+	 * As root, setgid() and setuid() set the saved ids as well; a
+	 * task that is nobody already (a monitor that became nobody,
+	 * forking its child) may set them to its own ids, but not drop
+	 * groups it no longer has.
+	 */
+	if ((!geteuid() && setgroups(0, NULL)) || setgid(PC_NOBODY) ||
+	    setuid(PC_NOBODY))
 		return -1;
 	return dumpable ? prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) : 0;
 }
