@@ -13,6 +13,7 @@
  */
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
@@ -207,7 +208,7 @@ static int __init pc_ppc_pmu_init(void)
 		pc_ppc_polled(p, &pc_ppc_polled_pmu);
 		p = &pc_ppc_polled_pmu;
 		pr_info("perf_counter: PVR %08x: no performance monitor exception (%s): counters polled every %llu ms\n",
-			pvr, erratum, p->pmu.poll_ns / NSEC_PER_MSEC);
+			pvr, erratum, div_u64(p->pmu.poll_ns, NSEC_PER_MSEC));
 	}
 	err = pc_hw_register_checked(&p->pmu, &pc_ppc_sprs,
 				     pc_ppc_pmcs_count,
