@@ -23,8 +23,44 @@ hdr=$BUILD/$target/headers/include
 st=$SRC/tools/testing/selftests/perf_counter
 cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -isystem $hdr"
 
+# The static programs are compiled through ccache (with -c: ccache
+# does not cache a compile and link in one) and linked, up to $JOBS at
+# once: prog_bg starts one, progs_wait waits for all and fails the build
+# if any failed. A cold make test builds five targets' programs; a warm
+# one finds them all in the cache.
+objs=$out/obj
+rm -rf "$objs"
+mkdir -p "$objs"
+# prog_cc OUT SRC FLAGS...: SRC to the static program OUT
+prog_cc() {
+	local o=$1 s=$2 obj
+
+	shift 2
+	obj=$objs/$(echo "${o#"$root"/}" | tr / _).o
+	ccache $TEST_CC "$@" -c -o "$obj" "$s" &&
+		$TEST_CC "$@" -o "$o" "$obj" -lpthread
+}
+# prog_bg WHAT OUT SRC FLAGS...: prog_cc in the background; WHAT names
+# it in the failure
+prog_bg() {
+	local what=$1
+
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
+		wait -n || true
+	done
+	( prog_cc "$@" || echo "$what" >> "$objs/failed" ) &
+}
+progs_wait() {
+	wait
+	if [ -s "$objs/failed" ]; then
+		die "$(tr '\n' ' ' < "$objs/failed")does not build for $target"
+	fi
+}
+
 step "building $mode programs for $target"
-$TEST_CC $cflags -o "$root/init" "$TOP/harness/init.c"
+# shellcheck disable=SC2086
+prog_bg "harness/init.c" "$root/init" "$TOP/harness/init.c" $cflags
 
 # What the kernel checks with, for the tests that must know (KASAN's
 # quarantine holds freed slab back: stress_test's growth checks skip).
@@ -44,17 +80,17 @@ fi
 # The user tool, /bin/perf-counter, in every guest but the fuzzer's:
 # static, against the target's headers, warnings fatal.
 perf_counter_tool() {
-	make -s -C "$SRC/tools/perf_counter" CC="$TEST_CC" HDR="$hdr" \
-		OUT="$out/perf-counter" ||
+	make -s -j"$JOBS" -C "$SRC/tools/perf_counter" CC="ccache $TEST_CC" \
+		HDR="$hdr" OUT="$out/perf-counter" ||
 		die "perf-counter does not build for $target"
 	cp "$out/perf-counter/perf-counter" "$root/bin/perf-counter"
 }
 
-# pc_fuzz, to /bin/pc_fuzz or to $1
+# pc_fuzz, to /bin/pc_fuzz or to $1, in the background (progs_wait)
 pc_fuzz() {
 	[ -f "$st/pc_fuzz.c" ] || die "$st/pc_fuzz.c missing: $target's $mode run needs the fuzzer"
-	$TEST_CC $cflags -I"$st" -o "${1:-$root/bin/pc_fuzz}" "$st/pc_fuzz.c" \
-		-lpthread || die "pc_fuzz does not build for $target"
+	# shellcheck disable=SC2086
+	prog_bg pc_fuzz "${1:-$root/bin/pc_fuzz}" "$st/pc_fuzz.c" $cflags -I"$st"
 }
 
 : > "$root/etc/pc-run"
@@ -96,7 +132,8 @@ elif [ "$mode" = test ]; then
 		src=$st/$prog.c
 		[ -f "$src" ] || die "$target's test program $prog: no $src"
 		name=$(basename "$prog")
-		$TEST_CC $cflags -I"$st" -o "$root/bin/$name" "$src" -lpthread
+		# shellcheck disable=SC2086
+		prog_bg "$prog" "$root/bin/$name" "$src" $cflags -I"$st"
 		echo "$envs/bin/$name" >> "$root/etc/pc-run"
 	done
 	# the model boots' programs, with MODEL_TEST_ENV after TEST_ENV
@@ -117,18 +154,21 @@ elif [ "$mode" = test ]; then
 	# a warning.
 	python3 "$TOP/harness/man-example.py" "$TOP/man2/perf_counter_open.2" \
 		"$out/man_example.c" || die "no program in the man page's EXAMPLES"
-	$TEST_CC $cflags -Werror -o "$root/bin/man_example" "$out/man_example.c"
+	# shellcheck disable=SC2086
+	prog_bg "the man page's example" "$root/bin/man_example" \
+		"$out/man_example.c" $cflags -Werror
 	# The README's example, for example_test to run: built as the
 	# README tells a user to build it, every warning an error.
-	$TEST_CC -static -O2 -Wall -Wextra -Werror -isystem "$hdr" \
-		-o "$root/bin/count_self" "$SRC/samples/perf_counter/count_self.c" ||
-		die "samples/perf_counter/count_self.c does not build for $target"
+	prog_bg samples/perf_counter/count_self.c "$root/bin/count_self" \
+		"$SRC/samples/perf_counter/count_self.c" -static -O2 -Wall \
+		-Wextra -Werror -isystem "$hdr"
 	# make bench's program, for bench_test to run in its short mode,
 	# on the targets that list that test
 	for prog in $TEST_PROGRAMS; do
 		[ "$prog" = bench_test ] || continue
-		$TEST_CC $cflags -o "$root/bin/pc-bench" "$TOP/bench/pc-bench.c" ||
-			die "bench/pc-bench.c does not build for $target"
+		# shellcheck disable=SC2086
+		prog_bg bench/pc-bench.c "$root/bin/pc-bench" \
+			"$TOP/bench/pc-bench.c" $cflags
 	done
 	# a bounded fuzz run last, on the targets that ask for one; on
 	# the others make fuzz's program must still build (it once did
@@ -167,7 +207,9 @@ elif [ "$mode" = prog ]; then
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c (with BENCH_ARGS)
 	perf_counter_tool
-	$TEST_CC $cflags -o "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c"
+	# shellcheck disable=SC2086
+	prog_bg "$mode/pc-$mode.c" "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c" \
+		$cflags
 	echo "/bin/pc-$mode${BENCH_ARGS:+ $BENCH_ARGS}" >> "$root/etc/pc-run"
 	if [ "$mode" = demo ]; then
 		# the same workload through the user tool: its stat table,
@@ -179,6 +221,8 @@ else
 		} >> "$root/etc/pc-run"
 	fi
 fi
+
+progs_wait
 
 # gen_init_cpio makes device nodes without root. make_cpio LIST RUN BIN...:
 # an initramfs of /init, the run list RUN as /etc/pc-run and the
