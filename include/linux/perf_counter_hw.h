@@ -78,6 +78,10 @@ struct pc_hw_place {
  * @on:		it holds @place.idx now
  * @throttled:	its sample was refused for the CPU's budget: it is loaded
  *		for the longest period until the tick (pc_hw_unthrottle())
+ * @counts_core: set by the driver's decode for an event that counts more
+ *		than its task (P4's events both threads of a core share):
+ *		opening one takes what a CPU-wide counter takes
+ *		(pc_hw_decode()); inherited copies are not asked again
  * @prev:	the register's raw value when last folded into the count
  * @left:	events to the next sample (sampling counters)
  */
@@ -87,6 +91,7 @@ struct pc_hw_counter {
 	struct pc_hw_place	place;
 	bool			on;
 	bool			throttled;
+	bool			counts_core;
 	local64_t		prev;
 	local64_t		left;
 };

@@ -71,6 +71,8 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		}
 		counter->queue->format_2009 = pc_format_2009(hw);
 	}
+	/* Known to init (an inherited copy); the reference comes after. */
+	counter->parent = parent;
 	if (ops->init) {
 		err = ops->init(counter);
 		if (err) {
@@ -82,7 +84,6 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	}
 	if (parent) {
 		pc_counter_get(parent);
-		counter->parent = parent;
 	} else {
 		/* Records name tasks as the opener sees them. */
 		counter->pid_ns = get_pid_ns(task_active_pid_ns(current));

@@ -215,7 +215,9 @@ static u64 pc_hw_mask(const struct pc_pmu *pmu)
  * @pmu:	the driver
  * @counter:	a counter whose hw_event is PERF_TYPE_HARDWARE or raw
  *
- * Return: 0, or the driver's -EINVAL for an event it cannot count.
+ * Return: 0, the driver's -EINVAL for an event it cannot count, or
+ * -EACCES for one that counts the whole core (@counts_core) opened
+ * without a CPU-wide counter's privilege.
  */
 int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 {
@@ -226,6 +228,13 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	err = pmu->decode(&counter->hw_event, counter->extra_config, hwc);
 	if (err)
 		return err;
+	/*
+	 * An event that counts the whole core is the opener's to ask for
+	 * with a CPU-wide counter's privilege; a fork copies what its
+	 * parent was given, whoever forks and whatever the level now.
+	 */
+	if (hwc->counts_core && !counter->parent && !pc_may_count_cpu())
+		return -EACCES;
 	/* An event no register can take is refused now, not at each run. */
 	if (pmu->places(hwc, place) <= 0)
 		return -EINVAL;

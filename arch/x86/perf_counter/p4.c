@@ -146,7 +146,7 @@ static const struct p4_generic p4_generic[PERF_HW_EVENTS_MAX] = {
  * perf_events marks shared), by ESCR and event select: on a part with
  * hyper-threading, a task counting one counts its sibling thread's
  * activity too, so only a caller who may count the whole CPU may open
- * one (p4_shared_refused()).
+ * one (pc_hw_counter.counts_core, checked by the core at the open).
  */
 static const struct {
 	u16	msr;		/* either ESCR of the pair */
@@ -169,7 +169,8 @@ static const struct {
 /* 0: threads per core as the boot found them; KUnit's model sets it. */
 unsigned int p4_threads_per_core;
 
-static bool p4_shared_refused(int k, u64 escr)
+/* Does the event on ESCR @k with ESCR word @escr count the whole core? */
+static bool p4_counts_core(int k, u64 escr)
 {
 	unsigned int threads = READ_ONCE(p4_threads_per_core) ?: smp_num_siblings;
 	u16 msr = p4_escrs[k].msr & ~1;		/* ESCR0 of the pair */
@@ -181,7 +182,7 @@ static bool p4_shared_refused(int k, u64 escr)
 	for (i = 0; i < ARRAY_SIZE(p4_shared_events); i++)
 		if (p4_shared_events[i].msr == msr &&
 		    p4_shared_events[i].event == event)
-			return !pc_may_count_cpu();
+			return true;
 	return false;
 }
 
@@ -237,8 +238,7 @@ static int p4_decode(const struct perf_counter_hw_event *hw_event,
 		escr |= P4_ESCR_T0_OS;
 	if (!(escr & (P4_ESCR_T0_USR | P4_ESCR_T0_OS)))
 		return -EINVAL;
-	if (p4_shared_refused(k0, escr))
-		return -EACCES;
+	hwc->counts_core = p4_counts_core(k0, escr);
 
 	cand = (u64)(k0 + 1) << P4_HWC_ESCR_SHIFT;
 	if (k1 >= 0)

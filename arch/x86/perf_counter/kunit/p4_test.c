@@ -250,20 +250,36 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, p4_counter(test, &bad, NULL));
 }
 
-/* The driver's decode of @hw (with ESCR word @escr, if any): its errno. */
-static int p4_decode_errno(struct perf_counter_hw_event *hw, const u64 *escr)
+/*
+ * The core's decode of @hw (with ESCR word @escr, if any) through the
+ * P4 driver, for a counter opened now, or an inherited copy of @parent:
+ * its errno.
+ */
+static int p4_decode_for(struct perf_counter_hw_event *hw, const u64 *escr,
+			 struct perf_counter *parent)
 {
 	struct perf_counter *counter;
 	int err;
 
 	if (escr)
 		hw->extra_config_len = sizeof(u64);
-	counter = pc_counter_alloc(hw, escr, &pc_hw_model_ops, -1, NULL);
+	counter = pc_counter_alloc(hw, escr, &pc_hw_model_ops, -1, parent);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
 	err = pc_hw_decode(&pc_p4_driver.pmu, counter);
 	pc_counter_put(counter);
 	return err;
+}
+
+static int p4_decode_errno(struct perf_counter_hw_event *hw, const u64 *escr)
+{
+	return p4_decode_for(hw, escr, NULL);
+}
+
+static int p4_decode_errno_as_copy(struct perf_counter_hw_event *hw,
+				   struct perf_counter *parent)
+{
+	return p4_decode_for(hw, NULL, parent);
 }
 
 #define FIRM_ESCR0	0x3a4
@@ -284,16 +300,22 @@ static void p4_events_shared_by_two_threads_need_the_cpu_wide_privilege(struct k
 	struct perf_counter_hw_event cyc = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter_hw_event raw = pc_hw_model_raw(p4m_cccr_select(1) |
 							    ((u64)FIRM_ESCR0 << 32));
+	struct perf_counter *parent;
 	const struct cred *old;
 	struct cred *unprivileged;
 #ifdef CONFIG_PERF_EVENTS
 	int paranoid = sysctl_perf_event_paranoid;
-
-	sysctl_perf_event_paranoid = 2;
 #endif
+
+	p4_threads_per_core = 2;
+	parent = p4_counter(test, &bus, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, parent);
 	unprivileged = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, unprivileged);
 	cap_clear(unprivileged->cap_effective);
+#ifdef CONFIG_PERF_EVENTS
+	sysctl_perf_event_paranoid = 2;
+#endif
 
 	p4_threads_per_core = 2;
 	KUNIT_EXPECT_EQ(test, p4_decode_errno(&bus, NULL), 0);
@@ -302,6 +324,8 @@ static void p4_events_shared_by_two_threads_need_the_cpu_wide_privilege(struct k
 	KUNIT_EXPECT_EQ(test, p4_decode_errno(&bus, NULL), -EACCES);
 	KUNIT_EXPECT_EQ(test, p4_decode_errno(&raw, &x87), -EACCES);
 	KUNIT_EXPECT_EQ(test, p4_decode_errno(&cyc, NULL), 0);
+	/* a fork's copy of root's counter: not asked again */
+	KUNIT_EXPECT_EQ(test, p4_decode_errno_as_copy(&bus, parent), 0);
 	p4_threads_per_core = 1;
 	KUNIT_EXPECT_EQ(test, p4_decode_errno(&bus, NULL), 0);
 	KUNIT_EXPECT_EQ(test, p4_decode_errno(&raw, &x87), 0);
@@ -311,6 +335,7 @@ static void p4_events_shared_by_two_threads_need_the_cpu_wide_privilege(struct k
 #ifdef CONFIG_PERF_EVENTS
 	sysctl_perf_event_paranoid = paranoid;
 #endif
+	pc_counter_put(parent);
 }
 
 static void p4_second_thread_keeps_off_the_registers(struct kunit *test)
