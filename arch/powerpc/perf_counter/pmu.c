@@ -11,6 +11,7 @@
  * MSR[EE]: the handler never runs while the counters are being
  * switched.
  */
+#include <linux/cache.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
@@ -189,7 +190,7 @@ static const struct pc_ppc_pmu *pc_ppc_match(u16 version)
 }
 
 /* The driver of a part that may not take the exception (errata.c). */
-static struct pc_ppc_pmu pc_ppc_polled_pmu;
+static struct pc_ppc_pmu pc_ppc_polled_pmu __ro_after_init;
 
 static int __init pc_ppc_pmu_init(void)
 {
