@@ -4,6 +4,7 @@
  * function, the most sampled first.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -63,18 +64,24 @@ static void print_help(FILE *f)
  */
 static char *slurp(const char *path, size_t *len, int force)
 {
-	FILE *f = fopen(path, "re");
 	char *buf = NULL;
 	size_t cap = 0, n;
 	struct stat st;
+	FILE *f;
+	int fd;
 
-	if (!f)
+	/* a FIFO or device (a link to /dev/zero) is never read from */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0)
 		pc_die("%s: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) < 0)
-		pc_die("%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		pc_die("%s: not a regular file", path);
 	if (!force && st.st_uid != geteuid() && st.st_uid != 0)
 		pc_die("%s: owned by uid %u, not by you or root (use -f to read it anyway)",
 		       path, (unsigned int)st.st_uid);
+	f = fdopen(fd, "r");
+	if (!f)
+		pc_die("%s: %s", path, strerror(errno));
 	*len = 0;
 	do {
 		if (*len + 65536 > cap) {

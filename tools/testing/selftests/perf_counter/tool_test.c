@@ -621,7 +621,7 @@ static int copy_program(const char *from, const char *to)
  * a copy of the same program: the symbols would even be right): report
  * reads no symbols through the link, and the busy function's samples
  * stay addresses. A record file another user owns is refused without
- * -f, as perf refuses one.
+ * -f, as perf refuses one, and a FIFO in its place is not read.
  */
 TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
 {
@@ -668,6 +668,14 @@ TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
 	show_output();
 	EXPECT_EQ(0, status);
 	unlink(prog);
+	unlink(data);
+
+	/* a FIFO named as the record file: refused, not waited on */
+	ASSERT_EQ(0, mkfifo(data, 0644));
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	EXPECT_NE(0, status);
+	EXPECT_TRUE(strstr(err_buf, "not a regular file") != NULL);
 	unlink(data);
 	rmdir(dir);
 }
