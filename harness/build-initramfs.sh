@@ -31,31 +31,45 @@ cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -isyst
 objs=$out/obj
 rm -rf "$objs"
 mkdir -p "$objs"
+# Compilers still running when the script ends early (a die) are
+# stopped, not left writing into the next run's tree.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+# Libraries the next prog_bg links with: the tests use threads; the
+# README's example is linked exactly as the README says (prog_libs=).
+prog_libs=-lpthread
 # prog_cc OUT SRC FLAGS...: SRC to the static program OUT
 prog_cc() {
 	local o=$1 s=$2 obj
 
 	shift 2
 	obj=$objs/$(echo "${o#"$root"/}" | tr / _).o
+	# shellcheck disable=SC2086
 	ccache $TEST_CC "$@" -c -o "$obj" "$s" &&
-		$TEST_CC "$@" -o "$o" "$obj" -lpthread
+		$TEST_CC "$@" -o "$o" "$obj" $prog_libs
 }
-# prog_bg WHAT OUT SRC FLAGS...: prog_cc in the background; WHAT names
-# it in the failure
+# prog_bg WHAT OUT SRC FLAGS...: prog_cc in the background. A job that
+# succeeds leaves ok.N; progs_wait names, by WHAT, each that did not,
+# whatever ended it (a compiler's error, a signal, the shell's set -u).
+prog_n=0
 prog_bg() {
 	local what=$1
 
 	shift
+	prog_n=$((prog_n + 1))
+	echo "$what" > "$objs/what.$prog_n"
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
 		wait -n || true
 	done
-	( prog_cc "$@" || echo "$what" >> "$objs/failed" ) &
+	( prog_cc "$@" && : > "$objs/ok.$prog_n" ) &
 }
 progs_wait() {
+	local i bad=
+
 	wait
-	if [ -s "$objs/failed" ]; then
-		die "$(tr '\n' ' ' < "$objs/failed")does not build for $target"
-	fi
+	for ((i = 1; i <= prog_n; i++)); do
+		[ -e "$objs/ok.$i" ] || bad="$bad$(cat "$objs/what.$i") "
+	done
+	[ -z "$bad" ] || die "${bad}does not build for $target"
 }
 
 step "building $mode programs for $target"
@@ -159,9 +173,9 @@ elif [ "$mode" = test ]; then
 		"$out/man_example.c" $cflags -Werror
 	# The README's example, for example_test to run: built as the
 	# README tells a user to build it, every warning an error.
-	prog_bg samples/perf_counter/count_self.c "$root/bin/count_self" \
-		"$SRC/samples/perf_counter/count_self.c" -static -O2 -Wall \
-		-Wextra -Werror -isystem "$hdr"
+	prog_libs='' prog_bg samples/perf_counter/count_self.c \
+		"$root/bin/count_self" "$SRC/samples/perf_counter/count_self.c" \
+		-static -O2 -Wall -Wextra -Werror -isystem "$hdr"
 	# make bench's program, for bench_test to run in its short mode,
 	# on the targets that list that test
 	for prog in $TEST_PROGRAMS; do
