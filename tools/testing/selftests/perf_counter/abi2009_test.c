@@ -241,7 +241,7 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
 	struct histogram h = { 0 }, pe = { 0 };
 	struct pe_sampler ref;
-	double ratio, pe_ratio;
+	double share, pe_share;
 	uint64_t pe_lost;
 	struct pc_child child;
 	struct pollfd p;
@@ -299,14 +299,20 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	/* the loop around them and the vDSO's clock: 18% on a 750 */
 	EXPECT_GE(h.a + h.b, samples * 75 / 100);
 	/*
-	 * Both functions found, hot_a more, in the proportion perf_events
-	 * finds within a factor of three: on one CPU (the PowerPCs) the
-	 * two samplers' proportions have differed by up to 25%, about one
-	 * sigma for the 50 to 80 samples in hot_b; on two, by 10% at most
-	 * on a quiet host. On a loaded one the timer fires late, and ours
-	 * makes up each period it missed with a sample at the one IP it
-	 * interrupted (perf_events takes one sample): bursts that made
-	 * ours 8.8:1 against perf_events' 4.2:1 once.
+	 * Both functions found, hot_a more, and hot_b's share of the two
+	 * within 0.12 of the share perf_events finds (3:1 is 0.25): on one
+	 * CPU (the PowerPCs) the two samplers' ratios have differed by up
+	 * to 25% (shares 0.25 and 0.21), about one sigma for the 50 to 80
+	 * samples in hot_b; on two, by 10% at most on a quiet host. On a
+	 * loaded one the timer fires late, and ours makes up each period
+	 * it missed with a sample at the one IP it interrupted (perf_events
+	 * takes one sample): bursts that made ours 8.8:1 against
+	 * perf_events' 4.2:1 once (0.10 and 0.19), and once, beside a
+	 * fuzzer and kernel builds, 248:1 against 52:1 (0.004 and 0.019:
+	 * both samplers saw hot_b once), which a bound on the ratios took
+	 * for a disagreement. Shares compare what the two saw; a sampler
+	 * that put everything in hot_a where perf_events finds 3:1 is 0.25
+	 * off.
 	 * Every period of ours is a sample or a drop, where perf_events
 	 * skips the periods a late timer missed: ours are not fewer, but
 	 * for 10%.
@@ -314,12 +320,12 @@ TEST(kerneltop_style_client_histograms_the_childs_functions)
 	ASSERT_GT(h.b, 0);
 	ASSERT_GT(pe.b, 0);
 	EXPECT_GT(h.a, h.b);
-	ratio = (double)h.a / h.b;
-	pe_ratio = (double)pe.a / pe.b;
-	EXPECT_LE(ratio, 3 * pe_ratio) TH_LOG("%.2f:1 against %.2f:1",
-					      ratio, pe_ratio);
-	EXPECT_GE(3 * ratio, pe_ratio) TH_LOG("%.2f:1 against %.2f:1",
-					      ratio, pe_ratio);
+	share = (double)h.b / (h.a + h.b);
+	pe_share = (double)pe.b / (pe.a + pe.b);
+	EXPECT_LE(share, pe_share + 0.12) TH_LOG("hot_b %.3f against %.3f",
+						 share, pe_share);
+	EXPECT_GE(share, pe_share - 0.12) TH_LOG("hot_b %.3f against %.3f",
+						 share, pe_share);
 	EXPECT_GE(10 * (samples + (long)lost),
 		  9 * (pe.a + pe.b + pe.text + pe.other));
 	close(clock);
