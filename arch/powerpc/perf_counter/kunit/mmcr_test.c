@@ -795,7 +795,10 @@ static int naive_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 	return handled;
 }
 
-/* PMC1 and PMC2 wrap, PMC2's counter goes; PMC3's keeps PMCjCE on. */
+/*
+ * PMC1 and PMC2 wrap, PMC2's counter goes and PMC2 is left negative;
+ * PMC3's counter keeps PMCjCE on.
+ */
 static unsigned int stale_pmc2_storm(struct kunit *test,
 				     int (*handler)(struct pc_hw_cpu *cpuc,
 						    struct pt_regs *regs))
@@ -813,6 +816,13 @@ static unsigned int stale_pmc2_storm(struct kunit *test,
 	pc_spr_model_count(m, PC_SPR_CYCLES, 0x7fffffff, false);
 	KUNIT_ASSERT_TRUE(test, m->pending);
 	pc_hw_cpu_del(&m->cpuc, b);
+	/*
+	 * pc_hw_off() zeroed PMC2 as its counter went; a negative value
+	 * no counter owns may still be there from whoever held the PMCs
+	 * before (firmware, a kexec'd kernel, perf_events).
+	 */
+	KUNIT_EXPECT_EQ(test, m->pmc[1], 0);
+	m->pmc[1] = 0x80000001;
 	m->handler = handler;
 	m->handler_events = 1;
 	n = pc_spr_model_storm(m, 1000);
