@@ -51,7 +51,6 @@ void pc_print_escaped(const char *s);
 char *pc_commas(uint64_t v, char *buf, size_t len);
 uint64_t pc_now_ns(void);
 int pc_read_file(const char *path, char *buf, size_t len);
-struct stat;
 int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino);
 int pc_nr_cpus(void);
 int pc_parse_cpus(const char *list, int *cpus, int max);

@@ -25,7 +25,6 @@
  * and 750GX (0x7000, 0x7002), the 604 and 604e and the 745x keep the
  * exception. Documentation/admin-guide/perf/perf_counter-powerpc.rst.
  */
-#include <linux/printk.h>
 #include <linux/time64.h>
 #include <asm/reg.h>
 
