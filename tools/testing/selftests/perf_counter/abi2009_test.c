@@ -84,14 +84,6 @@ struct histogram {
 	long	a, b, text, other, kernel, reads, bad_reads;
 };
 
-/* Where the kernel lives: the top half on 64-bit, above 3 GiB on ours. */
-static int ip_is_kernel(uint64_t ip)
-{
-	if (sizeof(void *) == 8)
-		return ip >= 0x800000000000ULL;
-	return ip >= 0xc0000000ULL;
-}
-
 static void spin_a_and_b(int ms);
 static void read_ips(int fd, struct histogram *h);
 
@@ -123,7 +115,7 @@ static void bin_ip(struct histogram *h, uint64_t ip)
 		h->b++;
 	else if (ip >= (uintptr_t)__executable_start && ip < (uintptr_t)etext)
 		h->text++;
-	else if (ip_is_kernel(ip))
+	else if (pc_ip_is_kernel(ip))
 		h->kernel++;
 	else
 		h->other++;		/* the vDSO, say */

@@ -175,14 +175,6 @@ TEST(period_of_2_63_minus_1_counts_and_never_samples)
 
 /* Samples in excluded modes */
 
-/* Where the kernel lives: the top half on 64-bit, above 3 GiB on ours. */
-static int ip_is_kernel(uint64_t ip)
-{
-	if (sizeof(void *) == 8)
-		return ip >= 0x800000000000ULL;
-	return ip >= 0xc0000000ULL;
-}
-
 /*
  * Sample task-clock every 50 us while the task makes system calls; count
  * the samples and those whose IP is a kernel address.
@@ -211,7 +203,7 @@ static long sample_getppid(int exclude_kernel, long *kernel)
 	n = drain(fd, ips, 8192, &lost);
 	*kernel = 0;
 	for (i = 0; i < n && i < 8192; i++)
-		*kernel += ip_is_kernel(ips[i]);
+		*kernel += pc_ip_is_kernel(ips[i]);
 	close(fd);
 	return n;
 }

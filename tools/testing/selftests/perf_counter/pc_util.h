@@ -101,6 +101,17 @@ static inline int pe_open_sw(uint64_t config, pid_t pid, int cpu)
 	return pe_open(PERF_TYPE_SOFTWARE, config, pid, cpu);
 }
 
+/*
+ * Whether @ip is a kernel address: the top half of the address space on
+ * 64-bit, above 3 GiB (PAGE_OFFSET) on our 32-bit kernels.
+ */
+static inline int pc_ip_is_kernel(uint64_t ip)
+{
+	if (sizeof(void *) == 8)
+		return ip >= 0x800000000000ULL;
+	return ip >= 0xc0000000ULL;
+}
+
 /* Burn CPU in user mode for about @loops iterations. */
 static inline void pc_spin(unsigned long loops)
 {

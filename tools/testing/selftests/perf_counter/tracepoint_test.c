@@ -300,14 +300,6 @@ TEST(exclude_kernel_counts_no_tracepoint_hit)
 	close(ctl);
 }
 
-/* The kernel's address space, where a tracepoint's IP must be. */
-static int ip_is_kernel(uint64_t ip)
-{
-	if (sizeof(void *) == 8)
-		return ip >= 0x800000000000ULL;
-	return ip >= 0xc0000000ULL;
-}
-
 /* Extended format: one record a fork, the forker's ids, a kernel IP. */
 TEST(sampling_every_fork_records_the_forker_and_a_kernel_ip)
 {
@@ -332,7 +324,7 @@ TEST(sampling_every_fork_records_the_forker_and_a_kernel_ip)
 
 		EXPECT_EQ(PERF_COUNTER_REC_SAMPLE, h->type);
 		EXPECT_EQ(32, h->size);
-		EXPECT_TRUE(ip_is_kernel(buf[4 * i + 1]))
+		EXPECT_TRUE(pc_ip_is_kernel(buf[4 * i + 1]))
 			TH_LOG("ip %#llx", (unsigned long long)buf[4 * i + 1]);
 		memcpy(ids, &buf[4 * i + 2], sizeof(ids));
 		EXPECT_EQ(getpid(), (pid_t)ids[0]);
@@ -369,7 +361,7 @@ TEST(inherited_2009_format_sampler_gets_the_descendants_samples)
 	len = read(fd, ips, sizeof(ips));
 	EXPECT_EQ(10 * 8, len);
 	for (i = 0; i < len / 8; i++)
-		EXPECT_TRUE(ip_is_kernel(ips[i]));
+		EXPECT_TRUE(pc_ip_is_kernel(ips[i]));
 	close(fd);
 }
 
