@@ -139,7 +139,11 @@ struct pc_queue {
 	bool			error;		/* its counter is in error */
 	bool			gone;		/* its task and copies ended */
 	raw_spinlock_t		lock;		/* producers */
-	struct mutex		read_mutex;	/* the reader */
+	/*
+	 * The reader's, held while it copies records to user memory, a
+	 * fault user space may answer late or never: others only trylock.
+	 */
+	struct mutex		read_mutex;
 	wait_queue_head_t	wait;
 	struct irq_work		wakeup;
 	struct ucounts		*ucounts;	/* charged for the ring */

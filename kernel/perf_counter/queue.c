@@ -165,9 +165,15 @@ void pc_queue_free(struct pc_queue *q)
  * old one is uncharged, against the caller's RLIMIT_MEMLOCK unless the
  * caller has CAP_IPC_LOCK, and to the caller's memory cgroup.
  *
+ * It never waits for a reader: the caller holds ctx->mutex, which every
+ * open, close, fork and exit of the context needs, and a reader may sit
+ * in a page fault user space answers (userfaultfd, FUSE) while it
+ * copies records out under read_mutex. A resize that finds a read in
+ * progress fails, as one that finds records waiting does.
+ *
  * Return: 0, -EINVAL for a size that is not a power of two in range,
- * -EBUSY while records wait to be read, -ENOMEM without memory or past
- * that limit.
+ * -EBUSY while records wait to be read or a read is in progress,
+ * -ENOMEM without memory or past that limit.
  */
 int pc_queue_resize(struct pc_queue *q, u32 bytes)
 {
@@ -183,7 +189,10 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	if (!ring)
 		return -ENOMEM;
 
-	mutex_lock(&q->read_mutex);
+	if (!mutex_trylock(&q->read_mutex)) {
+		pc_ring_free(q->ucounts, ring, bytes);
+		return -EBUSY;
+	}
 	pc_queue_lock(q, &flags);
 	if (q->head != q->tail ||
 	    (!q->format_2009 && (q->lost || atomic_long_read(&q->missed)))) {
@@ -400,7 +409,8 @@ static int pc_queue_copy(struct pc_queue *q, struct iov_iter *to,
  * @q:		the queue
  * @to:		where they go (user memory for read(), a kernel buffer
  *		in the KUnit tests)
- * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting
+ * @nonblock:	O_NONBLOCK: -EAGAIN instead of waiting, for records or
+ *		for another reader
  *
  * A queue in the 2009 format gives each record without its header. An
  * empty queue gives the LOST record of drops still pending, or end of
@@ -420,7 +430,16 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 	int err;
 
 	for (;;) {
-		mutex_lock(&q->read_mutex);
+		/*
+		 * Another reader may be in a fault user space answers:
+		 * wait for it only as long as this reader would wait.
+		 */
+		if (nonblock) {
+			if (!mutex_trylock(&q->read_mutex))
+				return -EAGAIN;
+		} else if (mutex_lock_interruptible(&q->read_mutex)) {
+			return -ERESTARTSYS;
+		}
 		if (!pc_queue_empty(q))
 			break;
 		if (pc_queue_lost_pending(q)) {

@@ -6,8 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/userfaultfd.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 
@@ -698,6 +702,146 @@ TEST_F(sampling, reader_is_told_when_the_counted_task_has_exited)
 	EXPECT_EQ(POLLIN | POLLHUP, p.revents & (POLLIN | POLLHUP));
 	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));	/* end of file */
 	close(fd);
+}
+
+/* A read() into memory whose fault user space answers: what it gave. */
+struct faulting_read {
+	int	fd;
+	char	*to;
+	ssize_t	got;
+};
+
+static void *read_into_the_fault(void *arg)
+{
+	struct faulting_read *r = arg;
+
+	r->got = read(r->fd, r->to, 4096);
+	return NULL;
+}
+
+/* A call on @fd from another thread: its errno (or 0), once done. */
+struct side_call {
+	int	fd;
+	int	err;
+	int	done;
+};
+
+static void side_call_done(struct side_call *c, int failed)
+{
+	c->err = failed ? errno : 0;
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
+}
+
+/* Whether it returned within 10 s (a loaded host's worst). */
+static int side_call_returns(struct side_call *c)
+{
+	int i;
+
+	for (i = 0; i < 1000 && !__atomic_load_n(&c->done, __ATOMIC_ACQUIRE);
+	     i++)
+		usleep(10000);
+	return __atomic_load_n(&c->done, __ATOMIC_ACQUIRE);
+}
+
+static void *resize_the_queue(void *arg)
+{
+	uint32_t size = 8192;
+
+	side_call_done(arg, ioctl(((struct side_call *)arg)->fd,
+				  PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	return NULL;
+}
+
+/* A reader with O_NONBLOCK set, for as long as its read() takes. */
+static void *read_without_waiting(void *arg)
+{
+	struct side_call *c = arg;
+	int fl = fcntl(c->fd, F_GETFL);
+	char some[64];
+
+	fcntl(c->fd, F_SETFL, fl | O_NONBLOCK);
+	side_call_done(c, read(c->fd, some, sizeof(some)) < 0);
+	fcntl(c->fd, F_SETFL, fl);
+	return NULL;
+}
+
+/*
+ * A reader that faults on memory user space answers (userfaultfd here,
+ * a FUSE file alike) holds the queue for as long as the answer takes.
+ * A resize must not wait for it holding what every open, close, fork
+ * and exit of the context needs: it is EBUSY at once, and the context
+ * stays free while the fault is unanswered. A reader that asked not to
+ * wait is EAGAIN, not held behind the fault.
+ */
+TEST_F(sampling, resize_while_a_read_waits_on_a_user_fault_is_ebusy)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { .mode = 0 };
+	struct faulting_read r = { .got = -1 };
+	struct side_call z = { .err = -1 }, nb = { .err = -1 };
+	long psz = sysconf(_SC_PAGESIZE);
+	pthread_t reader, resizer, nonblocking;
+	struct pollfd pfd;
+	struct uffd_msg msg;
+	uint32_t size = 8192;
+	int uffd, fd, other;
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	ASSERT_LE(0, uffd);
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	r.to = mmap(NULL, psz, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_TRUE(r.to != MAP_FAILED);
+	reg.range.start = (uintptr_t)r.to;
+	reg.range.len = psz;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
+			  -1, 0);
+	ASSERT_LE(0, fd);
+	pc_touch_pages(4);		/* records to read */
+	r.fd = fd;
+	z.fd = fd;
+	nb.fd = fd;
+	ASSERT_EQ(0, pthread_create(&reader, NULL, read_into_the_fault, &r));
+	/* the fault's message: the reader is in it, the queue held */
+	pfd = (struct pollfd){ .fd = uffd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	ASSERT_EQ(0, pthread_create(&resizer, NULL, resize_the_queue, &z));
+	ASSERT_EQ(0, pthread_create(&nonblocking, NULL, read_without_waiting,
+				    &nb));
+	EXPECT_TRUE(side_call_returns(&nb))
+		TH_LOG("an O_NONBLOCK read waits on the reader's fault");
+	EXPECT_TRUE(side_call_returns(&z))
+		TH_LOG("the resize waits on the reader's fault");
+	if (__atomic_load_n(&z.done, __ATOMIC_ACQUIRE)) {
+		/* the context is free: a counter opens and closes on it */
+		other = pc_open_sw(PERF_COUNT_CONTEXT_SWITCHES, 0, -1, -1);
+		EXPECT_LE(0, other);
+		close(other);
+	}
+
+	/* answered, the fault lets the reader have its records */
+	zero.range.start = (uintptr_t)r.to;
+	zero.range.len = psz;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(reader, NULL);
+	pthread_join(resizer, NULL);
+	pthread_join(nonblocking, NULL);
+	EXPECT_EQ(EBUSY, z.err);
+	EXPECT_EQ(EAGAIN, nb.err);
+	EXPECT_GE(r.got, 8);
+	/* nothing reads now: the resize goes through */
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	EXPECT_LE(0, drain(fd, recs, 4096, NULL));
+	EXPECT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	close(fd);
+	munmap(r.to, psz);
+	close(uffd);
 }
 
 TEST_HARNESS_MAIN
