@@ -271,7 +271,13 @@ static const struct vm_operations_struct pc_page_vm_ops = {
  *
  * The mapping is not copied into a child at fork: the page shows its
  * owner's counter, and its register is only right on its owner's CPU.
- * The page goes in at the first touch (pc_page_fault()).
+ * VM_DONTCOPY says so, and VM_IO keeps it so: madvise(MADV_DOFORK),
+ * which clears VM_DONTCOPY, refuses a VM_IO mapping with EINVAL (a
+ * child given its parent's page would self-read the parent's counter
+ * as its own, and no retry would tell it). VM_IO also keeps the page
+ * from other tasks' reads through /proc/PID/mem, ptrace() and
+ * process_vm_readv() (EIO): it is for its owner alone. The page goes in
+ * at the first touch (pc_page_fault()).
  *
  * Return: 0; -EINVAL for another length or offset; -EACCES for a
  * writable or executable mapping; -EOPNOTSUPP for a counter that cannot
@@ -302,7 +308,7 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 	if (!page)
 		return -ENOMEM;
 	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
+	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY;
 	vma->vm_ops = &pc_page_vm_ops;
 	return 0;
 }

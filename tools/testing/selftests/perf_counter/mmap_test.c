@@ -59,6 +59,9 @@ TEST(refusals)
 	int fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
 	struct perf_counter_hw_event hw;
 	struct pc_child child;
+	unsigned char vec;
+	int status = -1;
+	pid_t pid;
 	void *p;
 
 	ASSERT_LE(0, fd);
@@ -86,20 +89,19 @@ TEST(refusals)
 	EXPECT_EQ(EACCES, errno);
 	EXPECT_EQ(PERF_COUNTER_PAGE_VERSION,
 		  ((struct perf_counter_page *)p)->version);
-	/* Not copied into a child at fork: the page is its owner's. */
-	{
-		unsigned char vec;
-		int status = -1;
-		pid_t pid = fork();
-
-		if (pid == 0)
-			_exit(mincore(p, psz(), &vec) == -1 &&
-			      errno == ENOMEM ? 0 : 1);
-		ASSERT_LT(0, pid);
-		waitpid(pid, &status, 0);
-		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-		EXPECT_EQ(0, mincore(p, psz(), &vec));
-	}
+	/*
+	 * Not copied into a child at fork: the page is its owner's, and
+	 * madvise(MADV_DOFORK) cannot make it the child's.
+	 */
+	EXPECT_EQ(-1, madvise(p, psz(), MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	pid = fork();
+	if (pid == 0)
+		_exit(mincore(p, psz(), &vec) == -1 && errno == ENOMEM ? 0 : 1);
+	ASSERT_LT(0, pid);
+	waitpid(pid, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0, mincore(p, psz(), &vec));
 	munmap(p, psz());
 	close(fd);
 
@@ -175,7 +177,7 @@ TEST(sw_value_matches_read)
  * The page goes into a mapping at its first touch, a page fault like any
  * other (counted), for a shared mapping and a private one alike, and it
  * is the counter's page, not one of zeros: the same path brings it back
- * after madvise(MADV_DONTNEED), which our tinyconfig kernels leave out.
+ * after madvise(MADV_DONTNEED).
  */
 TEST(first_touch_faults_the_page_in)
 {
@@ -198,6 +200,16 @@ TEST(first_touch_faults_the_page_in)
 		EXPECT_EQ(PERF_COUNTER_PAGE_VERSION, version)
 			TH_LOG("%s mapping", i ? "private" : "shared");
 		EXPECT_NE(0, pg->flags & PERF_COUNTER_PAGE_READ);
+		EXPECT_EQ(r[0], pg->value);
+		EXPECT_GE(r[0], before + 1);
+		EXPECT_LE(r[0], before + 1 + PC_OWN_FAULTS);
+		/* Dropped, it comes back at the next touch: a fault again. */
+		ASSERT_EQ(0, madvise((void *)pg, psz(), MADV_DONTNEED));
+		read_times(fd, r);
+		before = r[0];
+		version = pg->version;
+		read_times(fd, r);
+		EXPECT_EQ(PERF_COUNTER_PAGE_VERSION, version);
 		EXPECT_EQ(r[0], pg->value);
 		EXPECT_GE(r[0], before + 1);
 		EXPECT_LE(r[0], before + 1 + PC_OWN_FAULTS);
