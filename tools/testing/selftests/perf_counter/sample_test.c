@@ -745,10 +745,10 @@ static int side_call_returns(struct side_call *c)
 
 static void *resize_the_queue(void *arg)
 {
+	struct side_call *c = arg;
 	uint32_t size = 8192;
 
-	side_call_done(arg, ioctl(((struct side_call *)arg)->fd,
-				  PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	side_call_done(c, ioctl(c->fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
 	return NULL;
 }
 
