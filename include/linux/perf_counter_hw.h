@@ -282,7 +282,8 @@ bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
 int pc_hw_places_of_mask(unsigned long mask, struct pc_hw_place *place);
 
 /* For events that count more than their task (paranoid.c) */
-bool pc_may_count_cpu(void);
+int pc_allow_cpu(const struct perf_counter_hw_event *hw_event,
+		 const u64 *extra);
 
 /* ->set of the read-only parameters (param.c): log and ignore */
 struct kernel_param;

@@ -12,6 +12,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -464,21 +465,100 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 	return ctx;
 }
 
+/**
+ * pc_ctx_leaders() - @ctx's group leaders, in an array
+ * @ctx:	a context, its mutex held
+ * @inherited:	only the leaders of groups children inherit (fork)
+ * @nr:		set to how many leaders the array holds
+ * @snapshot:	if not NULL, set to @ctx's state number as the list was read
+ *
+ * For a walk of the leaders that sleeps (fork's copies, prctl()'s
+ * questions to a security module): the tick's rotation re-sorts
+ * ctx->groups under ctx->lock alone, so the list is read once under the
+ * lock. ctx->mutex, held, keeps every leader installed and every
+ * group's members as they are. A task may hold as many counters as it
+ * may open files (a million by default): the array may be larger than
+ * kmalloc() gives without a warning, so it comes from kvmalloc(), and a
+ * failure is a clean -ENOMEM.
+ *
+ * Return: the array, to free with pc_ctx_leaders_free(); NULL when @ctx
+ * has no counter; ERR_PTR(-ENOMEM).
+ */
+struct perf_counter **pc_ctx_leaders(struct perf_counter_context *ctx,
+				     bool inherited, unsigned int *nr,
+				     u64 *snapshot)
+{
+	unsigned int max = ctx->nr_counters, n = 0;
+	struct perf_counter **leaders, *leader;
+
+	lockdep_assert_held(&ctx->mutex);
+	*nr = 0;
+	if (!max)
+		return NULL;
+	leaders = kvmalloc_array(max, sizeof(*leaders), GFP_KERNEL);
+	if (!leaders)
+		return ERR_PTR(-ENOMEM);
+	pc_object_made(PC_OBJ_ARRAY);
+	raw_spin_lock_irq(&ctx->lock);
+	list_for_each_entry(leader, &ctx->groups, group_entry)
+		if ((!inherited || leader->hw_event.inherit) &&
+		    !WARN_ON_ONCE(n == max))
+			leaders[n++] = leader;
+	if (snapshot)
+		*snapshot = pc_ctx_snapshot(ctx);
+	raw_spin_unlock_irq(&ctx->lock);
+	*nr = n;
+	return leaders;
+}
+
+/**
+ * pc_ctx_leaders_free() - free what pc_ctx_leaders() gave
+ * @leaders:	its array, or NULL
+ */
+void pc_ctx_leaders_free(struct perf_counter **leaders)
+{
+	if (!leaders)
+		return;
+	kvfree(leaders);
+	pc_object_ended(PC_OBJ_ARRAY);
+}
+
 /*
  * prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current, but
- * for those a more privileged monitor opened (see __pc_set_leaders()).
+ * for those a more privileged monitor opened and those the security
+ * module will not let current write (see __pc_set_leaders()). The
+ * module is asked outside ctx->lock, for each leader from a copy of
+ * the list, and only if there is a module to ask.
  */
 static int pc_task_set_leaders(bool enable)
 {
 	struct perf_counter_context *ctx = pc_task_ctx_hold(current, true);
+	struct perf_counter **leaders = NULL;
+	struct perf_counter *leader;
+	unsigned int i, nr = 0;
+	int err = 0;
 
 	if (!ctx)
 		return 0;
 	mutex_lock(&ctx->mutex);
-	pc_ctx_call(ctx, __pc_set_leaders, &enable);
+	if (IS_ENABLED(CONFIG_PERF_COUNTERS_LSM))
+		leaders = pc_ctx_leaders(ctx, false, &nr, NULL);
+	if (IS_ERR(leaders)) {
+		err = PTR_ERR(leaders);
+		leaders = NULL;
+	} else {
+		/* A copy is its top-level counter's, opener and all. */
+		for (i = 0; i < nr; i++) {
+			leader = leaders[i];
+			leader->prctl_refused = !leader->prctl_exempt &&
+				pc_lsm_write(leader->parent ?: leader);
+		}
+		pc_ctx_call(ctx, __pc_set_leaders, &enable);
+	}
 	mutex_unlock(&ctx->mutex);
+	pc_ctx_leaders_free(leaders);
 	pc_ctx_put(ctx);
-	return 0;
+	return err;
 }
 
 /**
@@ -487,9 +567,11 @@ static int pc_task_set_leaders(bool enable)
  * Only the group leaders change state, so members keep their own
  * enable bit. Counters current opened on other tasks are not touched,
  * nor those a task that current could not trace opened on current
- * (pc_task_could_trace()).
+ * (pc_task_could_trace()), nor those a security module will not let
+ * current change (lsm.c).
  *
- * Return: 0.
+ * Return: 0, or -ENOMEM (with a security module to ask, and nothing
+ * changed).
  */
 int perf_counter_task_disable(void)
 {
@@ -501,7 +583,7 @@ int perf_counter_task_disable(void)
  *
  * The same counters as perf_counter_task_disable() turns off.
  *
- * Return: 0.
+ * Return: as perf_counter_task_disable().
  */
 int perf_counter_task_enable(void)
 {

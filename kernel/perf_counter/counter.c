@@ -29,7 +29,8 @@
  * charged to current (see queue.c).
  *
  * Return: the counter or an ERR_PTR(): -ENOMEM without memory or past
- * current's RLIMIT_MEMLOCK, or the kind's init error.
+ * current's RLIMIT_MEMLOCK, the kind's init error, or a security
+ * module's refusal (lsm.c).
  */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 				      const u64 *extra, const struct pc_ops *ops,
@@ -99,6 +100,12 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		static_branch_deferred_inc(&perf_counter_task_key);
 		static_branch_deferred_inc(&pc_switch_key);
 	}
+	/* Last, as perf_events asks: a refusal unwinds like any put. */
+	err = pc_lsm_alloc(counter);
+	if (err) {
+		pc_counter_put(counter);
+		return ERR_PTR(err);
+	}
 	return counter;
 }
 
@@ -132,6 +139,7 @@ void pc_counter_put(struct perf_counter *counter)
 		pc_ctx_put(counter->ctx);
 	if (counter->parent)
 		pc_counter_put(counter->parent);
+	pc_lsm_free(counter);
 	pc_object_ended(PC_OBJ_COUNTER);
 	kmem_cache_free(pc_counter_cache, counter);
 }

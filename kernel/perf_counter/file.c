@@ -16,6 +16,9 @@
  * Both read() and readv() come here: read() through pc_read(), with no
  * kiocb or iov_iter for the counting counter's few words, readv() and
  * the like through pc_read_iter().
+ *
+ * A security module is asked before each read(), mmap() and ioctl()
+ * (lsm.c); poll() tells only whether a read would wait, and is not.
  */
 
 /* The words a counting counter reads as; @out has room for three. */
@@ -40,7 +43,11 @@ static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	struct perf_counter *counter = file->private_data;
 	size_t size;
 	u64 out[3];
+	int err;
 
+	err = pc_lsm_read(counter);
+	if (err)
+		return err;
 	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
 		return 0;
 	if (counter->queue)
@@ -78,7 +85,11 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 	size_t size = pc_read_size(format);
 	u64 __user *out = (u64 __user *)buf;
 	struct pc_values vals;
+	int err;
 
+	err = pc_lsm_read(counter);
+	if (err)
+		return err;
 	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
 		return 0;
 	if (counter->queue)
@@ -103,7 +114,11 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_counter *counter = file->private_data;
+	int err;
 
+	err = pc_lsm_write(counter);
+	if (err)
+		return err;
 	switch (cmd) {
 	case PERF_COUNTER_IOC_ENABLE:
 		pc_counter_enable(counter);
@@ -139,10 +154,16 @@ static __poll_t pc_poll(struct file *file, poll_table *wait)
 	return pc_queue_poll(counter->queue, file, wait);
 }
 
-/* mmap(): the counter page, see page.c. */
+/* mmap(): the counter page, see page.c; a read, to a security module. */
 static int pc_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return pc_page_mmap(file->private_data, vma);
+	struct perf_counter *counter = file->private_data;
+	int err;
+
+	err = pc_lsm_read(counter);
+	if (err)
+		return err;
+	return pc_page_mmap(counter, vma);
 }
 
 /* The last close ends the counter and every inherited copy of it. */

@@ -223,8 +223,9 @@ static void __pc_disable(struct perf_counter_context *ctx, void *info)
 /*
  * prctl: enable (*@enable true) or disable every group leader, but for
  * those a more privileged monitor opened (@prctl_exempt, set at the open
- * by pc_task_could_trace()). Members follow their leader: only leaders
- * change state here.
+ * by pc_task_could_trace()) and those the security module refused the
+ * caller (@prctl_refused, set by the caller under ctx->mutex). Members
+ * follow their leader: only leaders change state here.
  */
 void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
 {
@@ -232,7 +233,7 @@ void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
 
 	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(leader, &ctx->groups, group_entry) {
-		if (leader->prctl_exempt)
+		if (leader->prctl_exempt || leader->prctl_refused)
 			continue;
 		if (*(bool *)enable)
 			__pc_enable(ctx, leader);

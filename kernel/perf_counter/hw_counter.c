@@ -233,8 +233,11 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	 * with a CPU-wide counter's privilege; a fork copies what its
 	 * parent was given, whoever forks and whatever the level now.
 	 */
-	if (hwc->counts_core && !counter->parent && !pc_may_count_cpu())
-		return -EACCES;
+	if (hwc->counts_core && !counter->parent) {
+		err = pc_allow_cpu(&counter->hw_event, counter->extra_config);
+		if (err)
+			return err;
+	}
 	/* An event no register can take is refused now, not at each run. */
 	if (pmu->places(hwc, place) <= 0)
 		return -EINVAL;

@@ -16,7 +16,6 @@
  */
 #include <linux/sched.h>
 #include <linux/sched/task.h>
-#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -100,59 +99,6 @@ static int pc_inherit_group(struct perf_counter *leader,
 	return 0;
 }
 
-/**
- * pc_inherited_leaders() - the leaders of @ctx's inherited groups, in an array
- * @ctx:	the forking task's context, its mutex held
- * @nr:	set to how many leaders the array holds
- * @snapshot:	set to @ctx's state number as the list was read
- *
- * The tick's rotation re-sorts ctx->groups under ctx->lock alone, and
- * copying sleeps, so the list is read once under the lock. ctx->mutex,
- * held, keeps every leader installed and every group's members as they
- * are. A task may hold as many counters as it may open files (a million
- * by default): the array may be larger than kmalloc() gives without a
- * warning, so it comes from kvmalloc(), and a failure is a clean -ENOMEM
- * for the fork.
- *
- * Return: the array, to free with pc_inherited_leaders_free(); NULL when
- * @ctx has no counter; ERR_PTR(-ENOMEM).
- */
-struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
-					   unsigned int *nr, u64 *snapshot)
-{
-	unsigned int max = ctx->nr_counters, n = 0;
-	struct perf_counter **leaders, *leader;
-
-	lockdep_assert_held(&ctx->mutex);
-	*nr = 0;
-	if (!max)
-		return NULL;
-	leaders = kvmalloc_array(max, sizeof(*leaders), GFP_KERNEL);
-	if (!leaders)
-		return ERR_PTR(-ENOMEM);
-	pc_object_made(PC_OBJ_ARRAY);
-	raw_spin_lock_irq(&ctx->lock);
-	list_for_each_entry(leader, &ctx->groups, group_entry)
-		if (leader->hw_event.inherit && !WARN_ON_ONCE(n == max))
-			leaders[n++] = leader;
-	*snapshot = pc_ctx_snapshot(ctx);
-	raw_spin_unlock_irq(&ctx->lock);
-	*nr = n;
-	return leaders;
-}
-
-/**
- * pc_inherited_leaders_free() - free what pc_inherited_leaders() gave
- * @leaders:	its array, or NULL
- */
-void pc_inherited_leaders_free(struct perf_counter **leaders)
-{
-	if (!leaders)
-		return;
-	kvfree(leaders);
-	pc_object_ended(PC_OBJ_ARRAY);
-}
-
 /*
  * @ctx holds @parent_ctx's inherited groups, copied while @parent_ctx
  * was snapshot @snapshot: it is a clone of that snapshot if every group
@@ -185,7 +131,8 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
  * __perf_counter_init_task() - copy inherited counters into a new task
  * @child: the task being forked by current
  *
- * Return: 0, or -ENOMEM with nothing left behind.
+ * Return: 0, or -ENOMEM or a security module's refusal of a copy
+ * (lsm.c), with nothing left behind.
  */
 int __perf_counter_init_task(struct task_struct *child)
 {
@@ -201,7 +148,7 @@ int __perf_counter_init_task(struct task_struct *child)
 	if (!parent_ctx)
 		return 0;
 	mutex_lock(&parent_ctx->mutex);
-	leaders = pc_inherited_leaders(parent_ctx, &nr, &snapshot);
+	leaders = pc_ctx_leaders(parent_ctx, true, &nr, &snapshot);
 	if (IS_ERR(leaders)) {
 		err = PTR_ERR(leaders);
 		leaders = NULL;
@@ -232,7 +179,7 @@ int __perf_counter_init_task(struct task_struct *child)
 	mutex_unlock(&parent_ctx->mutex);
 	pc_ctx_unpin(parent_ctx);
 	pc_ctx_put(parent_ctx);
-	pc_inherited_leaders_free(leaders);
+	pc_ctx_leaders_free(leaders);
 
 	if (err && ctx)
 		pc_task_teardown(child);

@@ -209,6 +209,11 @@ struct pc_ops {
  *			leaves it alone. Set at the open and copied to
  *			inherited counters; prctl() reads it on group
  *			leaders only (members follow their leader)
+ * @prctl_refused:	a group leader on the task of a prctl() in progress
+ *			that the security module will not let that task
+ *			write (lsm.c): the prctl() leaves it alone. Written
+ *			and read under ctx->mutex, which the prctl() holds
+ *			across its pc_ctx_call()
  * @count:		the 64-bit value
  * @time_enabled:	ns of context time spent enabled
  * @time_running:	ns of context time spent counting
@@ -238,6 +243,9 @@ struct pc_ops {
  * @child_count:	values folded in from exited children
  * @child_time_enabled:	their enabled times
  * @child_time_running:	their running times
+ * @lsm_event:		the perf_event shell the security module keeps its
+ *			blob in and is shown (lsm.c); NULL until the
+ *			counter is made, and freed with it
  * @refcount:		the file, the context and @parent->children each
  *			hold one
  */
@@ -253,6 +261,7 @@ struct perf_counter {
 	bool				attached;
 	bool				idle_paused;
 	bool				prctl_exempt;
+	bool				prctl_refused;
 	int				cpu;
 
 	atomic64_t			count;
@@ -287,6 +296,9 @@ struct perf_counter {
 	atomic64_t			child_count;
 	atomic64_t			child_time_enabled;
 	atomic64_t			child_time_running;
+#ifdef CONFIG_PERF_COUNTERS_LSM
+	struct perf_event		*lsm_event;
+#endif
 
 	refcount_t			refcount;
 };
@@ -349,7 +361,42 @@ size_t pc_read_size(u64 read_format);
 /* paranoid.c: kernel.perf_event_paranoid, and who may blind whose counter */
 bool pc_task_could_trace(struct task_struct *task);
 int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
-		       bool cpu_wide);
+		       const u64 *extra, bool cpu_wide);
+
+/* lsm.c: what a security module decides */
+#ifdef CONFIG_PERF_COUNTERS_LSM
+int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
+		const u64 *extra, int type);
+int pc_lsm_alloc(struct perf_counter *counter);
+void pc_lsm_free(struct perf_counter *counter);
+int pc_lsm_read(struct perf_counter *counter);
+int pc_lsm_write(struct perf_counter *counter);
+#else
+static inline int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
+			      const u64 *extra, int type)
+{
+	return 0;
+}
+
+static inline int pc_lsm_alloc(struct perf_counter *counter)
+{
+	return 0;
+}
+
+static inline void pc_lsm_free(struct perf_counter *counter)
+{
+}
+
+static inline int pc_lsm_read(struct perf_counter *counter)
+{
+	return 0;
+}
+
+static inline int pc_lsm_write(struct perf_counter *counter)
+{
+	return 0;
+}
+#endif
 
 /* counter.c: one counter's life, time and value */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
@@ -399,6 +446,10 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
 void pc_ctx_sched_out(struct perf_counter_context *ctx);
 void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu);
 struct perf_counter_context *pc_this_cpu_ctx(void);
+struct perf_counter **pc_ctx_leaders(struct perf_counter_context *ctx,
+				     bool inherited, unsigned int *nr,
+				     u64 *snapshot);
+void pc_ctx_leaders_free(struct perf_counter **leaders);
 
 /* swap.c: clone contexts, and swapping them at a switch */
 void pc_ctx_changed(struct perf_counter_context *ctx);
@@ -419,9 +470,6 @@ void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 /* inherit.c: fork, exit and the end of inherited copies */
 void pc_task_teardown(struct task_struct *task);
 void pc_release_children(struct perf_counter *counter);
-struct perf_counter **pc_inherited_leaders(struct perf_counter_context *ctx,
-					   unsigned int *nr, u64 *snapshot);
-void pc_inherited_leaders_free(struct perf_counter **leaders);
 
 /* queue.c: the record queue of a sampling counter */
 struct pc_queue *pc_queue_alloc(u32 bytes);

@@ -17,7 +17,8 @@
  *		Debian's kernels boot with)
  *
  * Each refusal is EACCES. Counting another task needs the right to
- * trace it at every level (see syscall.c). Without perf_events in the
+ * trace it at every level (see syscall.c). A security module then has
+ * its say on each of these privileges (lsm.c). Without perf_events in the
  * kernel there is no knob, and the level is 2, the base kernel's
  * default.
  */
@@ -43,38 +44,69 @@ static int pc_paranoid_level(void)
 /**
  * pc_check_privilege() - may current open this counter?
  * @hw_event:	its description
+ * @extra:	its extra control words (@hw_event->extra_config_len bytes)
  * @cpu_wide:	it counts every task on a CPU (pid -1)
  *
- * Return: 0, or -EACCES where kernel.perf_event_paranoid asks for a
- * privilege current does not have.
+ * Past level 3's refusal of the unprivileged, the security module is
+ * asked whether current may open counters at all; then each privilege
+ * the counter needs is checked against kernel.perf_event_paranoid and,
+ * if the level allows it, asked of the module too (lsm.c), in
+ * perf_event_open()'s order: kernel mode, a whole CPU, a tracepoint.
+ *
+ * Return: 0, -EACCES where kernel.perf_event_paranoid asks for a
+ * privilege current does not have, or the module's refusal.
  */
 int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
-		       bool cpu_wide)
+		       const u64 *extra, bool cpu_wide)
 {
+	u64 config = hw_event->event_config;
 	int level = pc_paranoid_level();
-	bool needed;
+	int err;
 
-	needed = level > 2 ||
-		 (level > 0 && cpu_wide) ||
-		 (level > 1 && !hw_event->exclude_kernel);
-	if (needed && !perfmon_capable())
+	if (level > 2 && !perfmon_capable())
 		return -EACCES;
+	err = pc_lsm_open(hw_event, extra, PERF_SECURITY_OPEN);
+	if (err)
+		return err;
+	if (!hw_event->exclude_kernel) {
+		if (level > 1 && !perfmon_capable())
+			return -EACCES;
+		err = pc_lsm_open(hw_event, extra, PERF_SECURITY_KERNEL);
+		if (err)
+			return err;
+	}
+	if (cpu_wide) {
+		err = pc_allow_cpu(hw_event, extra);
+		if (err)
+			return err;
+	}
+	/* A tracepoint counter that counts puts a probe on the kernel. */
+	if (!PERF_COUNTER_IS_RAW(config) &&
+	    PERF_COUNTER_TYPE(config) == PERF_TYPE_TRACEPOINT &&
+	    !hw_event->exclude_kernel)
+		return pc_lsm_open(hw_event, extra, PERF_SECURITY_TRACEPOINT);
 	return 0;
 }
 
 /**
- * pc_may_count_cpu() - may current count what a whole CPU does?
+ * pc_allow_cpu() - may current count what a whole CPU does?
+ * @hw_event:	the description of the counter that would
+ * @extra:	its extra control words
  *
- * For a driver's events that count more than the task they are opened
- * on (P4's events shared by the threads of a core): the privilege a
- * CPU-wide counter needs.
+ * For CPU-wide counters, and for a driver's events that count more
+ * than the task they are opened on (P4's events shared by the threads
+ * of a core). A caller with CAP_PERFMON or CAP_SYS_ADMIN, or any
+ * caller at kernel.perf_event_paranoid 0 or below, passes the level's
+ * check; then the security module decides (PERF_SECURITY_CPU).
  *
- * Return: true at kernel.perf_event_paranoid 0 or below, or for a
- * caller with CAP_PERFMON or CAP_SYS_ADMIN.
+ * Return: 0, -EACCES from the level's check, or the module's refusal.
  */
-bool pc_may_count_cpu(void)
+int pc_allow_cpu(const struct perf_counter_hw_event *hw_event,
+		 const u64 *extra)
 {
-	return pc_paranoid_level() <= 0 || perfmon_capable();
+	if (pc_paranoid_level() > 0 && !perfmon_capable())
+		return -EACCES;
+	return pc_lsm_open(hw_event, extra, PERF_SECURITY_CPU);
 }
 
 /* May @cred trace a task in @ns by CAP_SYS_PTRACE? Asked quietly. */

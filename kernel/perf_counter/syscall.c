@@ -171,7 +171,7 @@ SYSCALL_DEFINE5(perf_counter_open,
 	ops = pc_event_ops(&hw_event);
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
-	err = pc_check_privilege(&hw_event, pid < 0 && cpu >= 0);
+	err = pc_check_privilege(&hw_event, extra, pid < 0 && cpu >= 0);
 	if (err)
 		return err;
 	/* NMIs are for root; everyone else gets the ordinary interrupt. */

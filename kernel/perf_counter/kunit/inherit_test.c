@@ -29,7 +29,7 @@ static void fork_array_for_two_million_counters_comes_without_warning(struct kun
 	/* A count alone: the groups list is empty, no leader is copied. */
 	ctx->nr_counters = PC_MANY_COUNTERS;
 	mutex_lock(&ctx->mutex);
-	leaders = pc_inherited_leaders(ctx, &nr, &snapshot);
+	leaders = pc_ctx_leaders(ctx, true, &nr, &snapshot);
 	mutex_unlock(&ctx->mutex);
 	/* kmalloc_array() there gave NULL (the fork's -ENOMEM) and a WARN. */
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(leaders));
@@ -38,7 +38,7 @@ static void fork_array_for_two_million_counters_comes_without_warning(struct kun
 			arrays + 1);
 	/* The whole array is there to write. */
 	leaders[PC_MANY_COUNTERS - 1] = NULL;
-	pc_inherited_leaders_free(leaders);
+	pc_ctx_leaders_free(leaders);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&pc_objects[PC_OBJ_ARRAY]),
 			arrays);
 	if (!tainted)

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: what a Linux security module decides.
+ *
+ * A security module governs perf_counter through the five hooks it
+ * governs 6.1's perf_events by (include/linux/lsm_hook_defs.h), asked
+ * at the same points with the same meaning, so a policy written for
+ * perf_events (SELinux's perf_event class, a BPF LSM program) holds
+ * for perf_counter too:
+ *
+ *   perf_event_open	at perf_counter_open(), before anything else is
+ *			looked at but the description's form:
+ *			PERF_SECURITY_OPEN for every open; then, each after
+ *			the kernel.perf_event_paranoid check for the same
+ *			thing (paranoid.c), PERF_SECURITY_KERNEL for a
+ *			counter that counts kernel mode, PERF_SECURITY_CPU
+ *			for a CPU-wide counter (pid -1) and for an event
+ *			that counts the whole core (P4's events shared by
+ *			its threads), and PERF_SECURITY_TRACEPOINT for a
+ *			tracepoint counter that counts kernel mode (one
+ *			that puts a probe on a tracepoint). perf_events
+ *			asks the last only for raw tracepoint data, which
+ *			perf_counter never records: here every probe a
+ *			counter puts on is the module's to allow. An
+ *			inherited copy is not asked again (perf_events asks
+ *			CPU again for P4's shared events at each fork): a
+ *			copy has what its opener was given, as with
+ *			kernel.perf_event_paranoid.
+ *   perf_event_alloc	for every counter made, inherited copies too (in
+ *			the forking task, as perf_events does), once its
+ *			kind has accepted it; a refusal fails the open or
+ *			the fork, as ENOMEM would.
+ *   perf_event_free	for each of them, when it is freed.
+ *   perf_event_read	read() and readv(), and mmap() of the counter page.
+ *   perf_event_write	every ioctl(); and in prctl(), for each group on
+ *			the caller: a group whose leader the module will
+ *			not let the caller write is left as it is, as a
+ *			more privileged monitor's is (group.c). An
+ *			inherited copy is asked about as its top-level
+ *			counter, the one its opener made: a copy's own
+ *			blob is the forking task's (perf_events makes it
+ *			so too), and which task holds which copy is not
+ *			even fixed, clone contexts being swapped between
+ *			tasks at a switch (swap.c).
+ *
+ * A refusal is the module's errno (SELinux's and a BPF LSM program's
+ * is usually EACCES), returned as it is.
+ *
+ * The hooks take perf_events' structures. The open hook is given a
+ * struct perf_event_attr made from the counter's description
+ * (pc_lsm_attr()). The other four are given a counter's struct
+ * perf_event shell, made with the counter: its attr is that same
+ * translation, its cpu the counter's, and its security field the
+ * module's own blob (SELinux keeps the opener's SID there and compares
+ * it with the reader's or writer's); every other field is zero. A
+ * module that reads more of a perf_event than that sees an event that
+ * is not on any PMU or context.
+ *
+ * Without CONFIG_SECURITY, or without perf_events (whose header
+ * declares the hooks), there is nothing to ask: this file is not built
+ * and counters carry no shell (CONFIG_PERF_COUNTERS_LSM).
+ */
+#include <linux/perf_event.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+/*
+ * The perf_events description of @hw (with @extra, its extra control
+ * words, or NULL): the event, its period and the flags both ABIs
+ * share, and what its samples hold in perf_events' terms. The extra
+ * words (P4's ESCR, PowerPC's threshold) go in config1 and config2 as
+ * they come, since they select the event too: a module filtering raw
+ * events sees all of it, though not packed as a perf_events driver
+ * packs it.
+ */
+static void pc_lsm_attr(const struct perf_counter_hw_event *hw,
+			const u64 *extra, struct perf_event_attr *attr)
+{
+	u64 config = hw->event_config;
+	u64 records = hw->record_type;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	if (PERF_COUNTER_IS_RAW(config)) {
+		attr->type = PERF_TYPE_RAW;
+		attr->config = config & PERF_COUNTER_CONFIG_MASK;
+	} else {
+		attr->type = PERF_COUNTER_TYPE(config);
+		attr->config = PERF_COUNTER_ID(config);
+	}
+	attr->sample_period = hw->irq_period;
+	if (records & PERF_RECORD_IRQ)
+		attr->sample_type |= PERF_SAMPLE_IP;
+	if (records & PERF_RECORD_TID)
+		attr->sample_type |= PERF_SAMPLE_TID;
+	if (records & PERF_RECORD_TIME)
+		attr->sample_type |= PERF_SAMPLE_TIME;
+	if (records & (PERF_RECORD_VALUE | PERF_RECORD_GROUP))
+		attr->sample_type |= PERF_SAMPLE_READ;
+	attr->read_format = hw->read_format;
+	if (records & PERF_RECORD_GROUP)
+		attr->read_format |= PERF_FORMAT_GROUP;
+	attr->disabled = hw->disabled;
+	attr->inherit = hw->inherit;
+	attr->pinned = hw->pinned;
+	attr->exclusive = hw->exclusive;
+	attr->exclude_user = hw->exclude_user;
+	attr->exclude_kernel = hw->exclude_kernel;
+	attr->exclude_hv = hw->exclude_hv;
+	attr->exclude_idle = hw->exclude_idle;
+	attr->context_switch = hw->context_switch;
+	if (extra && hw->extra_config_len >= sizeof(u64))
+		attr->config1 = extra[0];
+	if (extra && hw->extra_config_len >= 2 * sizeof(u64))
+		attr->config2 = extra[1];
+}
+
+/**
+ * pc_lsm_open() - may current open a counter of this description?
+ * @hw_event:	the description
+ * @extra:	its extra control words, or NULL
+ * @type:	what is asked: PERF_SECURITY_OPEN, _CPU, _KERNEL or
+ *		_TRACEPOINT (see the top of this file for when)
+ *
+ * Return: 0, or the security module's errno.
+ */
+int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
+		const u64 *extra, int type)
+{
+	struct perf_event_attr attr;
+
+	pc_lsm_attr(hw_event, extra, &attr);
+	return security_perf_event_open(&attr, type);
+}
+
+/**
+ * pc_lsm_alloc() - give a new counter its perf_event shell and the
+ * security module its blob
+ * @counter:	the counter, made but installed nowhere, @lsm_event NULL
+ *
+ * The shell is charged to current's memory cgroup, as the counter is.
+ *
+ * Return: 0, -ENOMEM, or the module's errno; on an error @counter has
+ * no shell, and pc_lsm_free() does nothing.
+ */
+int pc_lsm_alloc(struct perf_counter *counter)
+{
+	struct perf_event *event;
+	int err;
+
+	event = kzalloc(sizeof(*event), GFP_KERNEL_ACCOUNT);
+	if (!event)
+		return -ENOMEM;
+	pc_lsm_attr(&counter->hw_event, counter->extra_config, &event->attr);
+	event->cpu = counter->cpu;
+	event->oncpu = -1;
+	err = security_perf_event_alloc(event);
+	if (err) {
+		kfree(event);
+		return err;
+	}
+	counter->lsm_event = event;
+	return 0;
+}
+
+/**
+ * pc_lsm_free() - end a counter's shell and the module's blob
+ * @counter:	the counter being freed
+ */
+void pc_lsm_free(struct perf_counter *counter)
+{
+	struct perf_event *event = counter->lsm_event;
+
+	if (!event)
+		return;
+	security_perf_event_free(event);
+	kfree(event);
+	counter->lsm_event = NULL;
+}
+
+/**
+ * pc_lsm_read() - may current read this counter (read(), mmap())?
+ * @counter:	a top-level counter, through its file
+ *
+ * Return: 0, or the security module's errno.
+ */
+int pc_lsm_read(struct perf_counter *counter)
+{
+	return security_perf_event_read(counter->lsm_event);
+}
+
+/**
+ * pc_lsm_write() - may current change this counter (ioctl(), prctl())?
+ * @counter:	a top-level counter through its file, or a group leader
+ *		on current's context
+ *
+ * Return: 0, or the security module's errno.
+ */
+int pc_lsm_write(struct perf_counter *counter)
+{
+	return security_perf_event_write(counter->lsm_event);
+}
