@@ -238,6 +238,16 @@ fi
 
 progs_wait
 
+# A kernel with SELinux gets the policy lsm_test loads, made from that
+# kernel's own class map, as /etc/pc-selinux.policy.
+if grep -q '^CONFIG_SECURITY_SELINUX=y' "$BUILD/$target/kernel/.config"; then
+	python3 "$TOP/harness/selinux-policy.py" "$SRC" > "$out/pc-selinux.conf" ||
+		die "no SELinux policy for $target"
+	checkpolicy -c 33 -o "$root/etc/pc-selinux.policy" \
+		"$out/pc-selinux.conf" > /dev/null ||
+		die "checkpolicy refused $out/pc-selinux.conf"
+fi
+
 # gen_init_cpio makes device nodes without root. make_cpio LIST RUN BIN...:
 # an initramfs of /init, the run list RUN as /etc/pc-run and the
 # programs BIN of $root/bin, written to LIST.cpio.
@@ -257,6 +267,9 @@ make_cpio() {
 		echo "file /init $root/init 0755 0 0"
 		echo "file /etc/pc-run $run 0644 0 0"
 		echo "file /etc/pc-sanitizer $root/etc/pc-sanitizer 0644 0 0"
+		if [ -f "$root/etc/pc-selinux.policy" ]; then
+			echo "file /etc/pc-selinux.policy $root/etc/pc-selinux.policy 0644 0 0"
+		fi
 		for f in "$@"; do
 			echo "file /bin/$(basename "$f") $f 0755 0 0"
 		done

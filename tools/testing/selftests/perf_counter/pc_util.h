@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -54,6 +55,30 @@ static inline int pc_open_sw(unsigned int id, pid_t pid, int cpu,
 	struct perf_counter_hw_event hw = pc_sw(id, 0);
 
 	return sys_perf_counter_open(&hw, pid, cpu, group_fd, 0);
+}
+
+#define PC_TRACEFS	"/sys/kernel/tracing"
+
+/* The id tracefs gives SYSTEM:EVENT, or -1 (tracefs mounted if need be). */
+static inline long pc_tp_id(const char *system, const char *event)
+{
+	char path[256];
+	long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), PC_TRACEFS "/events/%s/%s/id", system,
+		 event);
+	if (access(path, R_OK)) {
+		mkdir(PC_TRACEFS, 0755);
+		mount("tracefs", PC_TRACEFS, "tracefs", 0, NULL);
+	}
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
 }
 
 /*

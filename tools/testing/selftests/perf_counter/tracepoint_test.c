@@ -10,34 +10,10 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 
 #include "../kselftest_harness.h"
 #include "pc_util.h"
-
-#define TRACEFS		"/sys/kernel/tracing"
-
-/* The id tracefs gives SYSTEM:EVENT, or -1 (tracefs mounted if need be). */
-static long tp_id(const char *system, const char *event)
-{
-	char path[256];
-	long id = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/id", system, event);
-	if (access(path, R_OK)) {
-		mkdir(TRACEFS, 0755);
-		mount("tracefs", TRACEFS, "tracefs", 0, NULL);
-	}
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
-}
 
 static struct perf_counter_hw_event tp_event(long id, int disabled)
 {
@@ -52,7 +28,7 @@ static struct perf_counter_hw_event tp_event(long id, int disabled)
 static int tp_open(const char *system, const char *event, pid_t pid,
 		   int cpu, int group_fd, int inherit)
 {
-	long id = tp_id(system, event);
+	long id = pc_tp_id(system, event);
 	struct perf_counter_hw_event hw;
 
 	if (id < 0) {
@@ -94,9 +70,9 @@ static int forks(int n, int grand)
 
 TEST(tracefs_has_the_events_these_tests_count)
 {
-	EXPECT_GT(tp_id("sched", "sched_process_fork"), 0);
-	EXPECT_GT(tp_id("sched", "sched_switch"), 0);
-	EXPECT_GT(tp_id("raw_syscalls", "sys_enter"), 0);
+	EXPECT_GT(pc_tp_id("sched", "sched_process_fork"), 0);
+	EXPECT_GT(pc_tp_id("sched", "sched_switch"), 0);
+	EXPECT_GT(pc_tp_id("raw_syscalls", "sys_enter"), 0);
 }
 
 TEST(sched_process_fork_counts_exactly_the_forks_a_task_made)
@@ -133,7 +109,7 @@ TEST(inherited_fork_counter_counts_the_descendants_forks)
  */
 TEST(sys_enter_counts_the_system_calls_a_loop_made)
 {
-	long id = tp_id("raw_syscalls", "sys_enter");
+	long id = pc_tp_id("raw_syscalls", "sys_enter");
 	struct perf_counter_hw_event hw = tp_event(id, 1);
 	uint64_t v;
 	int fd, i;
@@ -194,7 +170,7 @@ static int pin_to(int cpu)
 TEST(cpu_wide_sched_switch_agrees_with_context_switches)
 {
 	int cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
-	long id = tp_id("sched", "sched_switch");
+	long id = pc_tp_id("sched", "sched_switch");
 	struct perf_counter_hw_event hw = tp_event(id, 1);
 	uint64_t tp, cs, own;
 	int leader, member, mine;
@@ -272,7 +248,7 @@ TEST(tracepoint_member_under_a_software_leader)
  */
 TEST(exclude_kernel_counts_no_tracepoint_hit)
 {
-	long id = tp_id("sched", "sched_process_fork");
+	long id = pc_tp_id("sched", "sched_process_fork");
 	struct perf_counter_hw_event hw = tp_event(id, 0);
 	struct pc_objects o0, o1;
 	int ctl, fd, user;
@@ -303,7 +279,7 @@ TEST(exclude_kernel_counts_no_tracepoint_hit)
 /* Extended format: one record a fork, the forker's ids, a kernel IP. */
 TEST(sampling_every_fork_records_the_forker_and_a_kernel_ip)
 {
-	long id = tp_id("sched", "sched_process_fork");
+	long id = pc_tp_id("sched", "sched_process_fork");
 	struct perf_counter_hw_event hw = tp_event(id, 0);
 	uint64_t buf[64], lost = 1;
 	uint32_t ids[2];
@@ -340,7 +316,7 @@ TEST(sampling_every_fork_records_the_forker_and_a_kernel_ip)
 /* The 2009 format, inherited: every second fork of the family, a bare IP. */
 TEST(inherited_2009_format_sampler_gets_the_descendants_samples)
 {
-	long id = tp_id("sched", "sched_process_fork");
+	long id = pc_tp_id("sched", "sched_process_fork");
 	struct perf_counter_hw_event hw = tp_event(id, 0);
 	uint64_t ips[64];
 	ssize_t len;
@@ -371,8 +347,8 @@ TEST(ids_that_name_no_static_tracepoint_are_refused)
 		0, 0x7fffffff, 0x80000000ULL, (1ULL << 56) - 1,
 	};
 	struct perf_counter_hw_event hw;
-	long syscall_id = tp_id("syscalls", "sys_enter_getppid");
-	long lock_id = tp_id("lock", "contention_begin");
+	long syscall_id = pc_tp_id("syscalls", "sys_enter_getppid");
+	long lock_id = pc_tp_id("lock", "contention_begin");
 	unsigned int i;
 	int fd;
 
@@ -399,7 +375,7 @@ TEST(ids_that_name_no_static_tracepoint_are_refused)
 	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	/* and a raw type bit is still a hardware event's business */
-	hw = tp_event(tp_id("sched", "sched_switch"), 0);
+	hw = tp_event(pc_tp_id("sched", "sched_switch"), 0);
 	hw.extra_config_len = 8;
 	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
@@ -427,7 +403,7 @@ static int sysctl_swap(const char *path, long val, long *old)
 
 TEST(tracepoint_counters_follow_the_paranoid_rules)
 {
-	long id = tp_id("sched", "sched_process_fork"), old, was;
+	long id = pc_tp_id("sched", "sched_process_fork"), old, was;
 	int status;
 	pid_t pid;
 
