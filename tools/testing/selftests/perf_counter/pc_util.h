@@ -27,8 +27,15 @@
 #include <linux/perf_counter.h>
 #include <linux/perf_event.h>
 
+/*
+ * The exported uapi headers name the call on every architecture that
+ * numbers it (asm/unistd_*.h, from the system call tables), so that a
+ * seccomp filter can name it rather than 451, which mainline gives to
+ * cachestat(). Every test program is built against the target's
+ * exported headers: one without the name fails to build.
+ */
 #ifndef __NR_perf_counter_open
-#define __NR_perf_counter_open 451
+#error "the uapi headers do not name perf_counter_open (asm/unistd_*.h)"
 #endif
 
 static inline int sys_perf_counter_open(struct perf_counter_hw_event *hw,
