@@ -8,9 +8,11 @@
  * perf_events (SELinux's perf_event class, a BPF LSM program) holds
  * for perf_counter too:
  *
- *   perf_event_open	at perf_counter_open(), before anything else is
- *			looked at but the description's form:
- *			PERF_SECURITY_OPEN for every open; then, each after
+ *   perf_event_open	at perf_counter_open(), once the description's
+ *			form is checked and kernel.perf_event_paranoid 3
+ *			has refused the unprivileged (as Debian's
+ *			perf_event_open() orders them): PERF_SECURITY_OPEN
+ *			for every open; then, each after
  *			the kernel.perf_event_paranoid check for the same
  *			thing (paranoid.c), PERF_SECURITY_KERNEL for a
  *			counter that counts kernel mode, PERF_SECURITY_CPU
