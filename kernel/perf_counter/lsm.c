@@ -65,7 +65,6 @@
 #include <linux/perf_event.h>
 #include <linux/security.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 
 #include "internal.h"
 
@@ -81,43 +80,44 @@
 static void pc_lsm_attr(const struct perf_counter_hw_event *hw,
 			const u64 *extra, struct perf_event_attr *attr)
 {
+	/* each record field, and the sample field that holds the same */
+	static const struct {
+		u64 record, sample;
+	} fields[] = {
+		{ PERF_RECORD_IRQ,	PERF_SAMPLE_IP },
+		{ PERF_RECORD_TID,	PERF_SAMPLE_TID },
+		{ PERF_RECORD_TIME,	PERF_SAMPLE_TIME },
+		{ PERF_RECORD_VALUE | PERF_RECORD_GROUP, PERF_SAMPLE_READ },
+	};
 	u64 config = hw->event_config;
-	u64 records = hw->record_type;
+	bool raw = PERF_COUNTER_IS_RAW(config);
+	size_t words = extra ? hw->extra_config_len / sizeof(u64) : 0;
+	unsigned int i;
 
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	if (PERF_COUNTER_IS_RAW(config)) {
-		attr->type = PERF_TYPE_RAW;
-		attr->config = config & PERF_COUNTER_CONFIG_MASK;
-	} else {
-		attr->type = PERF_COUNTER_TYPE(config);
-		attr->config = PERF_COUNTER_ID(config);
-	}
-	attr->sample_period = hw->irq_period;
-	if (records & PERF_RECORD_IRQ)
-		attr->sample_type |= PERF_SAMPLE_IP;
-	if (records & PERF_RECORD_TID)
-		attr->sample_type |= PERF_SAMPLE_TID;
-	if (records & PERF_RECORD_TIME)
-		attr->sample_type |= PERF_SAMPLE_TIME;
-	if (records & (PERF_RECORD_VALUE | PERF_RECORD_GROUP))
-		attr->sample_type |= PERF_SAMPLE_READ;
-	attr->read_format = hw->read_format;
-	if (records & PERF_RECORD_GROUP)
-		attr->read_format |= PERF_FORMAT_GROUP;
-	attr->disabled = hw->disabled;
-	attr->inherit = hw->inherit;
-	attr->pinned = hw->pinned;
-	attr->exclusive = hw->exclusive;
-	attr->exclude_user = hw->exclude_user;
-	attr->exclude_kernel = hw->exclude_kernel;
-	attr->exclude_hv = hw->exclude_hv;
-	attr->exclude_idle = hw->exclude_idle;
-	attr->context_switch = hw->context_switch;
-	if (extra && hw->extra_config_len >= sizeof(u64))
-		attr->config1 = extra[0];
-	if (extra && hw->extra_config_len >= 2 * sizeof(u64))
-		attr->config2 = extra[1];
+	*attr = (struct perf_event_attr) {
+		.size		= sizeof(*attr),
+		.type		= raw ? PERF_TYPE_RAW : PERF_COUNTER_TYPE(config),
+		.config		= raw ? config & PERF_COUNTER_CONFIG_MASK :
+					PERF_COUNTER_ID(config),
+		.config1	= words > 0 ? extra[0] : 0,
+		.config2	= words > 1 ? extra[1] : 0,
+		.sample_period	= hw->irq_period,
+		.read_format	= hw->read_format |
+				  (hw->record_type & PERF_RECORD_GROUP ?
+				   PERF_FORMAT_GROUP : 0),
+		.disabled	= hw->disabled,
+		.inherit	= hw->inherit,
+		.pinned		= hw->pinned,
+		.exclusive	= hw->exclusive,
+		.exclude_user	= hw->exclude_user,
+		.exclude_kernel	= hw->exclude_kernel,
+		.exclude_hv	= hw->exclude_hv,
+		.exclude_idle	= hw->exclude_idle,
+		.context_switch	= hw->context_switch,
+	};
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		if (hw->record_type & fields[i].record)
+			attr->sample_type |= fields[i].sample;
 }
 
 /**
