@@ -22,7 +22,12 @@
 #
 # Every target installs what is missing first (make deps).
 
-TARGETS ?= x86_64 i386 ppc32 ppc64le x86_64-debug
+# make test's targets, in the order they build: x86_64 by its sanitizer
+# kernel (x86_64-debug), which builds longest and boots longest, so its
+# boots run beside the other builds; i386, whose boots are shortest,
+# last, as the one boot no build runs beside. The plain x86_64 kernel
+# (make run, and make bench's base) is TARGETS=x86_64.
+TARGETS ?= x86_64-debug ppc64le ppc32 i386
 TARGET ?= x86_64
 FUZZ_TARGETS ?= x86_64-debug ppc32
 FUZZ_CALLS ?= 1000000

@@ -26,7 +26,7 @@ cflags="-static -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -isyst
 # The static programs are compiled through ccache (with -c: ccache
 # does not cache a compile and link in one) and linked, up to $JOBS at
 # once: prog_bg starts one, progs_wait waits for all and fails the build
-# if any failed. A cold make test builds five targets' programs; a warm
+# if any failed. A cold make test builds four targets' programs; a warm
 # one finds them all in the cache.
 objs=$out/obj
 rm -rf "$objs"

@@ -27,7 +27,9 @@ With --lint-man first (make test), one more result: mandoc -Tlint finds
 nothing to say of the man pages in man2/. With --docs LOG (make test,
 harness/docs.sh's output), one more: the documentation builds with no
 warning from our files and kernel-doc is clean on our sources (LOG ends
-with "PC-DOCS ok").
+with "PC-DOCS ok"). Each --sparse LOG (make test: harness/sparse.sh's
+output for a target with SPARSE_DIRS) is one more: sparse finds nothing
+to say of our code in that target's configuration.
 
 build/host/test/console-host.log, from harness/host-tests.sh, is the host
 unit tests' log (no kernel): the same PC-RUN / PC-EXIT markers and KTAP,
@@ -35,7 +37,7 @@ each case one result, every one of HOST_PROGRAMS run to its exit, and
 "the host tests reached their end" (PC-DONE ok); its skips are checked
 against configs/host.skips.
 
-Usage: report.py [--lint-man] [--docs LOG] LOG...
+Usage: report.py [--lint-man] [--docs LOG] [--sparse LOG]... LOG...
 Exit status 1 if anything failed. PC_REPORT_TOP, if set, is the tree
 whose configs/ and man2/ are read instead of this one's (for
 harness/test_report.py).
@@ -76,8 +78,11 @@ DMESG_PREFIX = re.compile(r'^(<\d+>)?(\[\s*\d+\.\d+\]\s?)?')
 # BUG: covers KASAN's reports ("BUG: KASAN: ..."), WARNING: every WARN
 # and lockdep report; the corruption checks and refcount_t say what
 # they found on a line of their own. kmemleak: anything but its boot
-# line (leaks, a full pool, unknown objects, giving up). The fault
-# injector prints nothing at verbose 0.
+# line (a full pool, unknown objects, giving up) and its count of new
+# suspects, which any scan prints: /init's first scans, to forget what
+# boot left, count that too; what the programs leak is judged from the
+# list after them ("kmemleak found no leak"). The fault injector prints
+# nothing at verbose 0.
 KERNEL_TROUBLE = re.compile(
     r'BUG:|WARNING:|Oops|Kernel panic|general protection fault|'
     r'possible circular locking|possible recursive locking|'
@@ -87,7 +92,8 @@ KERNEL_TROUBLE = re.compile(
     r'list_add corruption|list_del corruption|refcount_t:|'
     r'DEBUG_LOCKS_WARN_ON|lockdep is turned off|ODEBUG:|usercopy:|'
     r'INFO: (task .* blocked|rcu|trying to register)|'
-    r'kmemleak: (?!Kernel memory leak detector initialized)')
+    r'kmemleak: (?!Kernel memory leak detector initialized|'
+    r'\d+ new suspected memory leaks \(see /sys/kernel/debug/kmemleak\))')
 # Under fault injection (a PC-FAILSLAB program), a failed allocation is
 # reported with a stack (warn_alloc, kmemleak's own scan areas): those
 # reports and their "Call Trace:" lines are what was asked for. Any
@@ -763,6 +769,28 @@ def docs_check(res, path):
             ' | '.join(msgs[:4]) + (' | ...' if len(msgs) > 4 else ''))
 
 
+def sparse_check(res, path):
+    """One result per target: harness/sparse.sh ended with "PC-SPARSE
+    TARGET ok". On failure the warnings it printed are printed whole,
+    and the first ones are the detail."""
+    name = os.path.basename(path)[len('sparse-'):-len('.log')]
+    label = f'sparse: no warning on our files ({name})'
+    try:
+        with open(path, errors='replace') as f:
+            lines = [line.rstrip('\n') for line in f]
+    except OSError as e:
+        res.add(label, 'fail', f'{path}: {e}')
+        return
+    if lines and lines[-1].startswith(f'PC-SPARSE {name} ok'):
+        res.add(label, 'ok')
+        return
+    msgs = [line for line in lines[:-1] if line.strip()]
+    print('\n'.join('    ' + m for m in lines if m.strip()))
+    last = lines[-1] if lines else 'empty log'
+    res.add(label, 'fail', f'{last}: ' + ' | '.join(msgs[:3]) +
+            (' | ...' if len(msgs) > 3 else ''))
+
+
 def main():
     res = Results()
     args = sys.argv[1:]
@@ -778,6 +806,14 @@ def main():
             print('== documentation ==')
             docs_check(res, args[1])
             args = args[2:]
+    while args[:1] == ['--sparse']:
+        if len(args) < 2:
+            res.add('--sparse LOG: a log', 'fail')
+            args = args[1:]
+            break
+        print('== sparse ==')
+        sparse_check(res, args[1])
+        args = args[2:]
     if not args:
         res.add('at least one boot log', 'fail')
     for path in args:

@@ -323,6 +323,19 @@ class ExistingChecks(ReportTest):
                         ['<4>[   30.000000] WARNING: CPU: 0 at x.c:1'])
         self.assertFails(lines, 'kernel log has no BUG', 'WARNING: CPU: 0')
 
+    def test_kmemleak_count_alone_is_no_trouble(self):
+        # /init's first scans count what boot left, then forget it
+        lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
+                        ['<6>[   30.000000] kmemleak: 3 new suspected '
+                         'memory leaks (see /sys/kernel/debug/kmemleak)'])
+        self.assertPasses(lines)
+
+    def test_other_kmemleak_lines_are_trouble(self):
+        lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
+                        ['<6>[   30.000000] kmemleak: Memory pool empty, '
+                         'consider increasing CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE'])
+        self.assertFails(lines, 'kernel log has no BUG', 'kmemleak: Memory')
+
     def test_unexpected_skip(self):
         self.write_skips(TARGET, SKIPS[1:])
         self.assertFails(guest_log(), 'a_test: global.two: skip expected',
@@ -770,6 +783,41 @@ class SlabCounts(ReportTest):
 
     def test_boot_with_slab_nomerge_without_counts_fails(self):
         self.assertFails(guest_log(), self.LABEL, 'no slab counts from /init')
+
+
+class SparseChecks(ReportTest):
+    """--sparse LOG: harness/sparse.sh's verdict is one result a target."""
+
+    def run_sparse(self, text):
+        """report.py on a good guest log and @text as sparse-T.log."""
+        log = self.write(f'build/{TARGET}/test/console-{CPU}.log',
+                         '\n'.join(guest_log()) + '\n')
+        sparse = self.write('build/budget/sparse-t.log', text)
+        env = dict(os.environ, PC_REPORT_TOP=self.top)
+        out = subprocess.run([sys.executable, REPORT, '--sparse', sparse,
+                              log], env=env, capture_output=True, text=True)
+        return out.returncode, out.stdout
+
+    def test_clean_sparse_run_is_one_pass(self):
+        status, out = self.run_sparse('PC-SPARSE t ok (kernel/x)\n')
+        self.assertEqual(status, 0, out)
+        self.assertIn('  PASS  sparse: no warning on our files (t)', out)
+
+    def test_a_warning_fails_and_is_named(self):
+        status, out = self.run_sparse(
+            'kernel/x/a.c:1:2: warning: context imbalance in \'f\'\n'
+            'PC-SPARSE t fail: 1 warnings\n')
+        self.assertEqual(status, 1, out)
+        fails = [line for line in out.split('\nFailures:\n')[0].split('\n')
+                 if line.startswith('  FAIL  sparse: no warning on our '
+                                    'files (t)')]
+        self.assertEqual(len(fails), 1, out)
+        self.assertIn('context imbalance', fails[0])
+
+    def test_a_log_without_its_verdict_fails(self):
+        status, out = self.run_sparse('make: *** [Makefile] Error 2\n')
+        self.assertEqual(status, 1, out)
+        self.assertIn('  FAIL  sparse: no warning on our files (t)', out)
 
 
 class KtapResult(unittest.TestResult):
