@@ -149,6 +149,7 @@ static void pc_clock_resume(struct perf_counter *counter)
 }
 
 const struct pc_ops pc_clock_ops = {
+	.caps		= PC_CAP_CLOCK | PC_CAP_SWITCH_QUIET,
 	.init		= pc_clock_init,
 	.destroy	= pc_clock_destroy,
 	.start		= pc_clock_start,

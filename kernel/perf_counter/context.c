@@ -66,7 +66,7 @@ static void pc_ctx_sched_out_at(struct perf_counter_context *ctx, u64 now)
 {
 	struct perf_counter *leader;
 
-	list_for_each_entry(leader, &ctx->groups, group_entry)
+	pc_for_each_leader(leader, ctx)
 		pc_group_sched_out(leader, now);
 	WRITE_ONCE(ctx->is_active, false);
 }
@@ -118,10 +118,9 @@ static void pc_cpu_idle(bool idle)
 	raw_spin_lock(&ctx->lock);
 	if (ctx->is_active) {
 		pc_ctx_update_time(ctx);
-		list_for_each_entry(leader, &ctx->groups, group_entry) {
+		pc_for_each_leader(leader, ctx) {
 			pc_counter_idle(leader, idle);
-			list_for_each_entry(member, &leader->siblings,
-					    group_entry)
+			pc_for_each_member(member, leader)
 				pc_counter_idle(member, idle);
 		}
 	}
@@ -500,7 +499,7 @@ struct perf_counter **pc_ctx_leaders(struct perf_counter_context *ctx,
 		return ERR_PTR(-ENOMEM);
 	pc_object_made(PC_OBJ_ARRAY);
 	raw_spin_lock_irq(&ctx->lock);
-	list_for_each_entry(leader, &ctx->groups, group_entry)
+	pc_for_each_leader(leader, ctx)
 		if ((!inherited || leader->hw_event.inherit) &&
 		    !WARN_ON_ONCE(n == max))
 			leaders[n++] = leader;
@@ -521,73 +520,6 @@ void pc_ctx_leaders_free(struct perf_counter **leaders)
 		return;
 	kvfree(leaders);
 	pc_object_ended(PC_OBJ_ARRAY);
-}
-
-/*
- * prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current, but
- * for those a more privileged monitor opened and those the security
- * module will not let current write (see __pc_set_leaders()). The
- * module is asked outside ctx->lock, for each leader from a copy of
- * the list, and only if there is a module to ask.
- */
-static int pc_task_set_leaders(bool enable)
-{
-	struct perf_counter_context *ctx = pc_task_ctx_hold(current, true);
-	struct perf_counter **leaders = NULL;
-	struct perf_counter *leader;
-	unsigned int i, nr = 0;
-	int err = 0;
-
-	if (!ctx)
-		return 0;
-	mutex_lock(&ctx->mutex);
-	if (IS_ENABLED(CONFIG_PERF_COUNTERS_LSM))
-		leaders = pc_ctx_leaders(ctx, false, &nr, NULL);
-	if (IS_ERR(leaders)) {
-		err = PTR_ERR(leaders);
-		leaders = NULL;
-	} else {
-		/* A copy is its top-level counter's, opener and all. */
-		for (i = 0; i < nr; i++) {
-			leader = leaders[i];
-			leader->prctl_refused = !leader->prctl_exempt &&
-				pc_lsm_write(leader->parent ?: leader);
-		}
-		pc_ctx_call(ctx, __pc_set_leaders, &enable);
-	}
-	mutex_unlock(&ctx->mutex);
-	pc_ctx_leaders_free(leaders);
-	pc_ctx_put(ctx);
-	return err;
-}
-
-/**
- * perf_counter_task_disable() - disable every counter group on current
- *
- * Only the group leaders change state, so members keep their own
- * enable bit. Counters current opened on other tasks are not touched,
- * nor those a task that current could not trace opened on current
- * (pc_task_could_trace()), nor those a security module will not let
- * current change (lsm.c).
- *
- * Return: 0, or -ENOMEM (with a security module to ask, and nothing
- * changed).
- */
-int perf_counter_task_disable(void)
-{
-	return pc_task_set_leaders(false);
-}
-
-/**
- * perf_counter_task_enable() - enable every counter group on current
- *
- * The same counters as perf_counter_task_disable() turns off.
- *
- * Return: as perf_counter_task_disable().
- */
-int perf_counter_task_enable(void)
-{
-	return pc_task_set_leaders(true);
 }
 
 /*

@@ -64,13 +64,13 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 
 	/* Inherited copies write to their top-level counter's queue. */
 	if (pc_has_records(hw) && !parent) {
-		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT);
+		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT,
+						pc_format_2009(hw));
 		if (!counter->queue) {
 			pc_object_ended(PC_OBJ_COUNTER);
 			kmem_cache_free(pc_counter_cache, counter);
 			return ERR_PTR(-ENOMEM);
 		}
-		counter->queue->format_2009 = pc_format_2009(hw);
 	}
 	/* Known to init (an inherited copy); the reference comes after. */
 	counter->parent = parent;

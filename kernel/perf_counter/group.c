@@ -14,8 +14,8 @@
  * @leader:	the group leader, under ctx->lock with irqs off
  * @ctx_time:	the context's time now
  *
- * A pinned group that cannot go on enters the error state, where it
- * stays until it is enabled or disabled again.
+ * The mechanism only: what becomes of a group that cannot go on is
+ * pc_group_missed()'s to say (rotate.c), for every caller.
  *
  * Return: 0, or the error of the counter that could not start.
  */
@@ -31,8 +31,8 @@ int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time)
 
 	err = pc_counter_sched_in(leader, ctx_time);
 	if (err)
-		goto error;
-	list_for_each_entry(member, &leader->siblings, group_entry) {
+		return err;
+	pc_for_each_member(member, leader) {
 		err = pc_counter_sched_in(member, ctx_time);
 		if (err) {
 			failed = member;
@@ -42,15 +42,12 @@ int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time)
 	return 0;
 
 undo:
-	list_for_each_entry(member, &leader->siblings, group_entry) {
+	pc_for_each_member(member, leader) {
 		if (member == failed)
 			break;
 		pc_counter_sched_out(member, ctx_time);
 	}
 	pc_counter_sched_out(leader, ctx_time);
-error:
-	if (leader->hw_event.pinned)
-		pc_counter_set_state(leader, PC_STATE_ERROR, ctx_time);
 	return err;
 }
 
@@ -59,7 +56,7 @@ void pc_group_sched_out(struct perf_counter *leader, u64 ctx_time)
 {
 	struct perf_counter *member;
 
-	list_for_each_entry(member, &leader->siblings, group_entry)
+	pc_for_each_member(member, leader)
 		pc_counter_sched_out(member, ctx_time);
 	pc_counter_sched_out(leader, ctx_time);
 }
@@ -81,10 +78,70 @@ static void pc_member_sched_in(struct perf_counter_context *ctx,
 	} else if (leader->state == PC_STATE_ACTIVE &&
 		   pc_counter_sched_in(counter, now)) {
 		pc_group_sched_out(leader, now);
-		if (leader->hw_event.pinned)
-			pc_counter_set_state(leader, PC_STATE_ERROR, now);
-		else
-			ctx->rotate = true;
+		pc_group_missed(ctx, leader, now);
+	}
+}
+
+/**
+ * pc_ctx_link() - put a counter on its context's lists
+ * @ctx:	the context, under ctx->lock, its mutex held by the caller's
+ *		task (across pc_ctx_call(), which may run this on another
+ *		CPU, where lockdep cannot see it)
+ * @counter:	a counter on no context's lists, @counter->leader set: the
+ *		counter itself to lead a group, else the group's leader
+ *
+ * The one way a counter joins a context: an install, and fork's copies
+ * (inherit.c). The context's reference to the counter is the caller's to
+ * take; putting the counter on the CPU is the caller's too.
+ */
+void pc_ctx_link(struct perf_counter_context *ctx, struct perf_counter *counter)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (pc_is_leader(counter))
+		list_add_tail(&counter->group_entry, &ctx->groups);
+	else
+		list_add_tail(&counter->group_entry, &counter->leader->siblings);
+	counter->attached = true;
+	ctx->nr_counters++;
+	if (!ctx->task && counter->hw_event.exclude_idle)
+		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle + 1);
+	pc_ctx_changed(ctx);
+}
+
+/**
+ * pc_ctx_unlink() - take a counter off its context's lists
+ * @ctx:	the context, under ctx->lock, its mutex held as for
+ *		pc_ctx_link()
+ * @counter:	a counter on them, off the CPU
+ * @ctx_time:	the context's time now
+ *
+ * The one way a counter leaves a context: a removal, and its task's
+ * teardown (inherit.c). The members of a leader that leaves lead groups
+ * of one, at the end of @ctx->groups, and go on if the context is active
+ * and they fit. The context's reference is the caller's to drop.
+ */
+void pc_ctx_unlink(struct perf_counter_context *ctx,
+		   struct perf_counter *counter, u64 ctx_time)
+{
+	struct perf_counter *member, *tmp;
+	LIST_HEAD(orphans);
+
+	lockdep_assert_held(&ctx->lock);
+	list_del_init(&counter->group_entry);
+	list_splice_init(&counter->siblings, &orphans);
+	counter->leader = counter;
+	counter->attached = false;
+	ctx->nr_counters--;
+	if (counter->page)
+		WRITE_ONCE(ctx->nr_pages, ctx->nr_pages - 1);
+	if (!ctx->task && counter->hw_event.exclude_idle)
+		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle - 1);
+	pc_ctx_changed(ctx);
+
+	list_for_each_entry_safe(member, tmp, &orphans, group_entry) {
+		list_move_tail(&member->group_entry, &ctx->groups);
+		member->leader = member;
+		pc_member_sched_in(ctx, member, ctx_time);
 	}
 }
 
@@ -93,17 +150,8 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
 	struct perf_counter *counter = info;
 	u64 now = pc_ctx_update_time(ctx);
 
-	lockdep_assert_held(&ctx->lock);
 	counter->tstamp = now;
-	if (pc_is_leader(counter))
-		list_add_tail(&counter->group_entry, &ctx->groups);
-	else
-		list_add_tail(&counter->group_entry, &counter->leader->siblings);
-	counter->attached = true;
-	ctx->nr_counters++;
-	pc_ctx_changed(ctx);
-	if (!ctx->task && counter->hw_event.exclude_idle)
-		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle + 1);
+	pc_ctx_link(ctx, counter);
 	pc_member_sched_in(ctx, counter, now);
 }
 
@@ -142,7 +190,7 @@ int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 
 static void __pc_remove(struct perf_counter_context *ctx, void *info)
 {
-	struct perf_counter *counter = info, *member, *tmp;
+	struct perf_counter *counter = info;
 	u64 now;
 
 	lockdep_assert_held(&ctx->lock);
@@ -150,22 +198,7 @@ static void __pc_remove(struct perf_counter_context *ctx, void *info)
 		return;
 	now = pc_ctx_update_time(ctx);
 	pc_counter_sched_out(counter, now);
-	list_del_init(&counter->group_entry);
-
-	/* The members of a group whose leader goes lead groups of one. */
-	list_for_each_entry_safe(member, tmp, &counter->siblings, group_entry) {
-		list_move_tail(&member->group_entry, &ctx->groups);
-		member->leader = member;
-		pc_member_sched_in(ctx, member, now);
-	}
-	counter->leader = counter;
-	counter->attached = false;
-	ctx->nr_counters--;
-	if (counter->page)
-		WRITE_ONCE(ctx->nr_pages, ctx->nr_pages - 1);
-	pc_ctx_changed(ctx);
-	if (!ctx->task && counter->hw_event.exclude_idle)
-		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle - 1);
+	pc_ctx_unlink(ctx, counter, now);
 }
 
 /**
@@ -191,7 +224,12 @@ void pc_remove(struct perf_counter *counter)
 		pc_counter_put(counter);
 }
 
-static void __pc_enable(struct perf_counter_context *ctx, void *info)
+/*
+ * Where @ctx is (a pc_ctx_fn): enable the counter @info, which goes on
+ * if its group is on (or, a leader, if its group fits). The ioctl's and
+ * prctl()'s (prctl.c).
+ */
+void __pc_enable(struct perf_counter_context *ctx, void *info)
 {
 	struct perf_counter *counter = info;
 	u64 now;
@@ -204,7 +242,8 @@ static void __pc_enable(struct perf_counter_context *ctx, void *info)
 	pc_member_sched_in(ctx, counter, now);
 }
 
-static void __pc_disable(struct perf_counter_context *ctx, void *info)
+/* Where @ctx is: disable the counter @info, a leader with its group. */
+void __pc_disable(struct perf_counter_context *ctx, void *info)
 {
 	struct perf_counter *counter = info;
 	u64 now;
@@ -218,28 +257,6 @@ static void __pc_disable(struct perf_counter_context *ctx, void *info)
 	else
 		pc_counter_sched_out(counter, now);
 	pc_counter_set_state(counter, PC_STATE_OFF, now);
-}
-
-/*
- * prctl: enable (*@enable true) or disable every group leader, but for
- * those a more privileged monitor opened (@prctl_exempt, set at the open
- * by pc_task_could_trace()) and those the security module refused the
- * caller (@prctl_refused, set by the caller under ctx->mutex). Members
- * follow their leader: only leaders change state here.
- */
-void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
-{
-	struct perf_counter *leader;
-
-	lockdep_assert_held(&ctx->lock);
-	list_for_each_entry(leader, &ctx->groups, group_entry) {
-		if (leader->prctl_exempt || leader->prctl_refused)
-			continue;
-		if (*(bool *)enable)
-			__pc_enable(ctx, leader);
-		else
-			__pc_disable(ctx, leader);
-	}
 }
 
 static void pc_counter_apply(struct perf_counter *counter, pc_ctx_fn fn)

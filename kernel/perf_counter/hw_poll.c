@@ -32,7 +32,7 @@
 #include <linux/sched/task_stack.h>
 #include <asm/irq_regs.h>
 
-#include "internal.h"
+#include "hw_counter.h"
 
 static enum hrtimer_restart pc_hw_poll_tick(struct hrtimer *timer)
 {
@@ -97,4 +97,38 @@ void pc_hw_poll_reset(struct pc_hw_cpu *cpuc)
 	if (cpuc->nr_on)
 		pc_hw_poll_start(cpuc);
 	local_irq_enable();
+}
+
+/**
+ * pc_hw_poll_fold() - the poll timer's work on one CPU
+ * @cpuc:	the CPU's registers, its counters stopped by the driver
+ * @regs:	the interrupted state
+ *
+ * Does the overflow interrupt's work for every counter that wrapped
+ * (pc_hw_handle_overflow()), then folds every counter on and loads the
+ * counting ones again, for their longest period: between two polls a
+ * counting register never comes near its interrupt. A sampling counter
+ * keeps its register, to interrupt at its period; one paused for idle
+ * is loaded when it resumes.
+ *
+ * Return: how many counters had wrapped.
+ */
+int pc_hw_poll_fold(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
+{
+	int handled = pc_hw_handle_overflow(cpuc, regs);
+	unsigned int idx;
+
+	for (idx = 0; idx < cpuc->pmu->nr_counters; idx++) {
+		struct perf_counter *counter = READ_ONCE(cpuc->on[idx]);
+
+		if (!counter)
+			continue;
+		pc_hw_fold(cpuc, counter);
+		if (pc_is_sampling(counter) || READ_ONCE(counter->idle_paused))
+			continue;
+		pc_hw_load(cpuc, counter);
+		if (cpuc->pmu->user_read)
+			pc_page_reg(counter);
+	}
+	return handled;
 }

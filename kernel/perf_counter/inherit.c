@@ -59,12 +59,7 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 		      PC_STATE_INACTIVE : PC_STATE_OFF;
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
-	if (leader)
-		list_add_tail(&copy->group_entry, &leader->siblings);
-	else
-		list_add_tail(&copy->group_entry, &ctx->groups);
-	copy->attached = true;
-	ctx->nr_counters++;
+	pc_ctx_link(ctx, copy);
 	raw_spin_unlock_irq(&ctx->lock);
 	/* The allocation's reference is now the context's. */
 
@@ -90,7 +85,7 @@ static int pc_inherit_group(struct perf_counter *leader,
 	if (IS_ERR(copy))
 		return PTR_ERR(copy);
 	*whole &= !!copy;
-	list_for_each_entry(member, &leader->siblings, group_entry) {
+	pc_for_each_member(member, leader) {
 		m = pc_inherit_counter(member, ctx, copy);
 		if (IS_ERR(m))
 			return PTR_ERR(m);
@@ -118,9 +113,9 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 	raw_spin_unlock_irq(&parent_ctx->lock);
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
-	list_for_each_entry(leader, &ctx->groups, group_entry) {
+	pc_for_each_leader(leader, ctx) {
 		whole &= pc_counter_swappable(leader);
-		list_for_each_entry(member, &leader->siblings, group_entry)
+		pc_for_each_member(member, leader)
 			whole &= pc_counter_swappable(member);
 	}
 	ctx->clone_id = whole && same ? snapshot : 0;
@@ -232,13 +227,8 @@ static void pc_task_ended(struct perf_counter *counter)
 		pc_queue_set_gone(counter->queue);
 }
 
-/*
- * The task's context, if it has one, taken off the CPU and marked dead
- * (never put on again, nothing new installed), returned under its mutex
- * and its lock (irqs saved in @flags).
- */
-static struct perf_counter_context *
-pc_task_ctx_stop(struct task_struct *task, unsigned long *flags)
+/* An exiting task's context, or NULL. */
+static struct perf_counter_context *pc_exiting_ctx(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
 
@@ -246,13 +236,19 @@ pc_task_ctx_stop(struct task_struct *task, unsigned long *flags)
 	task_lock(task);
 	ctx = task->perf_counter_ctxp;
 	task_unlock(task);
-	if (!ctx)
-		return NULL;
-	mutex_lock(&ctx->mutex);
-	raw_spin_lock_irqsave(&ctx->lock, *flags);
+	return ctx;
+}
+
+/*
+ * Take an exiting task's context off the CPU for good: marked dead, it
+ * is never put on again and nothing new is installed.
+ */
+static void pc_ctx_stop(struct perf_counter_context *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	lockdep_assert_held(&ctx->lock);
 	pc_ctx_sched_out(ctx);
 	ctx->dead = true;
-	return ctx;
 }
 
 /**
@@ -267,29 +263,30 @@ pc_task_ctx_stop(struct task_struct *task, unsigned long *flags)
 void pc_task_teardown(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
-	struct perf_counter *counter, *member, *tmp, *tmp2;
+	struct perf_counter *counter, *tmp;
 	unsigned long flags;
 	LIST_HEAD(gone);
 
-	ctx = pc_task_ctx_stop(task, &flags);
+	ctx = pc_exiting_ctx(task);
 	if (!ctx)
 		return;
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	pc_ctx_stop(ctx);
 	WRITE_ONCE(task->perf_counter_ctxp, NULL);
-	list_for_each_entry_safe(counter, tmp, &ctx->groups, group_entry) {
+	/*
+	 * Ends: each round takes a counter off, and a leader's members,
+	 * leading groups of one now, come round later. The context is off
+	 * the CPU and dead: none goes on again.
+	 */
+	while ((counter = list_first_entry_or_null(&ctx->groups,
+						   struct perf_counter,
+						   group_entry))) {
 		/* Enabled but not on (multiplexed out, another CPU's): */
 		pc_counter_update_times(counter, ctx->time);
-		list_for_each_entry_safe(member, tmp2, &counter->siblings,
-					 group_entry) {
-			pc_counter_update_times(member, ctx->time);
-			member->leader = member;
-			member->attached = false;
-			list_move_tail(&member->group_entry, &gone);
-		}
-		counter->attached = false;
-		list_move_tail(&counter->group_entry, &gone);
+		pc_ctx_unlink(ctx, counter, ctx->time);
+		list_add_tail(&counter->group_entry, &gone);
 	}
-	ctx->nr_counters = 0;
-	ctx->nr_pages = 0;
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	mutex_unlock(&ctx->mutex);
 
@@ -319,9 +316,12 @@ void __perf_counter_exit_task_stop(struct task_struct *task)
 	struct perf_counter_context *ctx;
 	unsigned long flags;
 
-	ctx = pc_task_ctx_stop(task, &flags);
+	ctx = pc_exiting_ctx(task);
 	if (!ctx)
 		return;
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	pc_ctx_stop(ctx);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	mutex_unlock(&ctx->mutex);
 }

@@ -4,6 +4,11 @@
  *
  * Locking, outermost first:
  *
+ *   task->signal->exec_update_lock
+ *                      read, by an open on another task (syscall.c):
+ *                      held from the permission check to the install,
+ *                      so no exec slips between; everything below may
+ *                      be taken inside it.
  *   ctx->mutex         structural changes to a context: installing and
  *                      removing counters, a group's members, its task's
  *                      exit, prctl, each held across its pc_ctx_call().
@@ -15,10 +20,19 @@
  *                      (read, ioctl, release, a copy's fold at exit),
  *                      never around one.
  *   pc_hw_reserve_mutex
- *                      the PMU registers' users (hw_counter.c); taken
+ *                      the PMU registers' users (hw_pmu.c); taken
  *                      inside ctx->mutex (a hardware copy made at fork)
  *                      and in the CPU hotplug callbacks, never around
  *                      anything here.
+ *   pc_tp_mutex        the tracepoints in use (tp_counter.c): inside
+ *                      ctx->mutex (fork) and exec_update_lock (open);
+ *                      takes only the tracing code's own locks inside.
+ *   q->read_mutex      a queue's reader (queue.c), held around
+ *                      mmap_lock, which copying records to user memory
+ *                      may fault on; a resize only tries it, inside
+ *                      ctx->mutex. So ctx->mutex is never taken under
+ *                      mmap_lock (page.c's first mmap() installs its
+ *                      page under ctx->lock alone).
  *   ctx->lock          raw, irqs off: everything the scheduler touches.
  *                      May be taken inside child_mutex (fork links a
  *                      copy into the child's context).
@@ -70,6 +84,7 @@
 #define _KERNEL_PERF_COUNTER_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
@@ -87,6 +102,11 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include "lsm.h"
+#include "objects.h"
+#include "queue.h"
+#include "sample.h"
+
 /* Counter states, ordered: >= PC_STATE_INACTIVE means "enabled". */
 enum pc_state {
 	PC_STATE_ERROR		= -2,	/* pinned group could not go on */
@@ -100,17 +120,6 @@ struct iov_iter;
 struct vm_area_struct;
 struct pc_tp;
 
-/*
- * A sampling counter's queue: a ring of words, see queue.c. Positions
- * are word-sized (acquire/release needs that on 32-bit) and only their
- * differences, never above the ring size, are used: they may wrap.
- */
-#define PC_QUEUE_MIN		SZ_4K
-#define PC_QUEUE_DEFAULT	SZ_64K
-#define PC_QUEUE_MAX		SZ_1M
-
-/* A LOST record: header, count. */
-#define PC_LOST_WORDS		2
 
 /* The shortest sampling period of a clock counter, ns. */
 #define PC_CLOCK_PERIOD_MIN	(50 * NSEC_PER_USEC)
@@ -127,27 +136,22 @@ struct pc_tp;
  */
 #define PC_SAMPLE_BURST		8
 
-struct pc_queue {
-	u64			*ring;
-	u32			mask;		/* ring size in words - 1 */
-	unsigned long		head;		/* words written, under lock */
-	unsigned long		tail;		/* words read, by the reader */
-	u64			lost;		/* records dropped, not reported */
-	atomic_long_t		missed;		/* dropped without the lock */
-	u64			dropped;	/* no longer pending, under lock */
-	bool			format_2009;	/* read() leaves headers out */
-	bool			error;		/* its counter is in error */
-	bool			gone;		/* its task and copies ended */
-	raw_spinlock_t		lock;		/* producers */
-	/*
-	 * The reader's, held while it copies records to user memory, a
-	 * fault user space may answer late or never: others only trylock.
-	 */
-	struct mutex		read_mutex;
-	wait_queue_head_t	wait;
-	struct irq_work		wakeup;
-	struct ucounts		*ucounts;	/* charged for the ring */
-};
+
+/*
+ * pc_ops.caps. PC_CAP_REGISTER: counts on a PMU register (hw_*.c): a
+ * group's such counters must fit the PMU together, and user mode may
+ * read the register. PC_CAP_CLOCK: counts context time, which a reader
+ * of the counter page extrapolates. PC_CAP_COUNT_CURRENT: @count is
+ * current whenever the counter is on, so the page shows it as it is.
+ * PC_CAP_SWITCH_QUIET: counts nothing between a context switch's two
+ * hooks, so a context of such copies may swap (swap.c);
+ * PC_CAP_SWITCH_QUIET_USER: the same only if it excludes the kernel.
+ */
+#define PC_CAP_REGISTER			BIT(0)
+#define PC_CAP_CLOCK			BIT(1)
+#define PC_CAP_COUNT_CURRENT		BIT(2)
+#define PC_CAP_SWITCH_QUIET		BIT(3)
+#define PC_CAP_SWITCH_QUIET_USER	BIT(4)
 
 /**
  * struct pc_ops - how one kind of counter counts
@@ -166,6 +170,8 @@ struct pc_queue {
  *		a switch record is about to be written: on the counter's CPU,
  *		irqs off, ctx->lock held, the context's time up to date.
  *		Optional: kinds that sample as their events happen need none.
+ * @caps:	what the kind is, where the core's rules tell kinds apart:
+ *		PC_CAP_* below
  * @peek:	the value counted until now, for a group record: on the
  *		counter's CPU with irqs off, the counter on, the context's
  *		lock held or not (in NMI it is: a trylock, so that the
@@ -176,6 +182,7 @@ struct pc_queue {
  * off the CPU and its group with it.
  */
 struct pc_ops {
+	unsigned int caps;
 	int	(*init)(struct perf_counter *counter);
 	void	(*destroy)(struct perf_counter *counter);
 	int	(*start)(struct perf_counter *counter);
@@ -363,41 +370,6 @@ bool pc_task_could_trace(struct task_struct *task);
 int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
 		       const u64 *extra, bool cpu_wide);
 
-/* lsm.c: what a security module decides */
-#ifdef CONFIG_PERF_COUNTERS_LSM
-int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
-		const u64 *extra, int type);
-int pc_lsm_alloc(struct perf_counter *counter);
-void pc_lsm_free(struct perf_counter *counter);
-int pc_lsm_read(struct perf_counter *counter);
-int pc_lsm_write(struct perf_counter *counter);
-#else
-static inline int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
-			      const u64 *extra, int type)
-{
-	return 0;
-}
-
-static inline int pc_lsm_alloc(struct perf_counter *counter)
-{
-	return 0;
-}
-
-static inline void pc_lsm_free(struct perf_counter *counter)
-{
-}
-
-static inline int pc_lsm_read(struct perf_counter *counter)
-{
-	return 0;
-}
-
-static inline int pc_lsm_write(struct perf_counter *counter)
-{
-	return 0;
-}
-#endif
-
 /* counter.c: one counter's life, time and value */
 struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 				      const u64 *extra, const struct pc_ops *ops,
@@ -421,11 +393,15 @@ void pc_counter_read(struct perf_counter *counter, struct pc_values *vals);
 /* group.c: groups on and off the CPU; enable, disable, install, remove */
 int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time);
 void pc_group_sched_out(struct perf_counter *leader, u64 ctx_time);
+void pc_ctx_link(struct perf_counter_context *ctx, struct perf_counter *counter);
+void pc_ctx_unlink(struct perf_counter_context *ctx,
+		   struct perf_counter *counter, u64 ctx_time);
 int pc_install(struct perf_counter *counter, struct perf_counter *leader);
 void pc_remove(struct perf_counter *counter);
 void pc_counter_enable(struct perf_counter *counter);
 void pc_counter_disable(struct perf_counter *counter);
-void __pc_set_leaders(struct perf_counter_context *ctx, void *enable);
+void __pc_enable(struct perf_counter_context *ctx, void *info);
+void __pc_disable(struct perf_counter_context *ctx, void *info);
 
 /* context.c: contexts, where they run, and the scheduler hooks */
 typedef void (*pc_ctx_fn)(struct perf_counter_context *ctx, void *info);
@@ -462,6 +438,8 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		 struct perf_counter_context *ctx);
 
 /* rotate.c: placement, pinned first, and multiplexing */
+void pc_group_missed(struct perf_counter_context *ctx,
+		     struct perf_counter *leader, u64 ctx_time);
 void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time);
 void pc_ctx_group_in(struct perf_counter_context *ctx,
 		     struct perf_counter *leader, u64 ctx_time);
@@ -470,115 +448,6 @@ void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 /* inherit.c: fork, exit and the end of inherited copies */
 void pc_task_teardown(struct task_struct *task);
 void pc_release_children(struct perf_counter *counter);
-
-/* queue.c: the record queue of a sampling counter */
-struct pc_queue *pc_queue_alloc(u32 bytes);
-void pc_queue_free(struct pc_queue *q);
-int pc_queue_resize(struct pc_queue *q, u32 bytes);
-bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
-		      unsigned long *at);
-void pc_queue_commit(struct pc_queue *q, unsigned long at);
-u64 pc_queue_dropped(struct pc_queue *q);
-void pc_queue_set_error(struct pc_queue *q, bool error);
-void pc_queue_set_gone(struct pc_queue *q);
-ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);
-__poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
-		       struct poll_table_struct *wait);
-
-static inline void pc_queue_put(struct pc_queue *q, unsigned long *at,
-				u64 word)
-{
-	q->ring[(*at)++ & q->mask] = word;
-}
-
-/* sample.c: records of overflows and context switches */
-u32 pc_record_words_max(struct perf_counter *counter, u32 joining);
-int pc_counter_queue_resize(struct perf_counter *counter, u32 bytes);
-int pc_group_record_fits(struct perf_counter *leader);
-bool pc_sample(struct perf_counter *counter, struct pt_regs *regs);
-void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs);
-bool pc_sample_excluded(const struct perf_counter *counter,
-			struct pt_regs *regs);
-void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs);
-void pc_sample_lost(struct perf_counter *counter, u64 n);
-void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
-			   struct task_struct *task, struct task_struct *other);
-extern struct static_key_false_deferred pc_switch_key;
-
-/*
- * How deep this CPU is in a record queue's lock, or in the tracepoint
- * probe: a tracepoint hit meanwhile — the lock's own events, the
- * probe's irq toggles — is not counted, so no record is written inside
- * another and the probe never recurses (tp_counter.c). Every q->lock
- * section goes through pc_queue_lock() and pc_queue_unlock().
- */
-DECLARE_PER_CPU(unsigned int, pc_recording);
-
-static inline void pc_queue_lock(struct pc_queue *q, unsigned long *flags)
-{
-	this_cpu_inc(pc_recording);
-	raw_spin_lock_irqsave(&q->lock, *flags);
-}
-
-/* From NMI: only tried. Return: true if @q is now locked. */
-static inline bool pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
-{
-	this_cpu_inc(pc_recording);
-	if (raw_spin_trylock_irqsave(&q->lock, *flags))
-		return true;
-	this_cpu_dec(pc_recording);
-	return false;
-}
-
-static inline void pc_queue_unlock(struct pc_queue *q, unsigned long flags)
-{
-	raw_spin_unlock_irqrestore(&q->lock, flags);
-	this_cpu_dec(pc_recording);
-}
-
-/**
- * pc_periods_due() - how many periods of @period ran out at @left
- * @left:	events left to the next sample; <= 0 when one is due
- * @period:	irq_period, 1 to 2^63 - 1
- *
- * Add the result times @period to @left to start the next period where
- * the count stands: @left > -2^63 and @period < 2^63, so that fits. The
- * usual case, one period, costs no division (a library call on 32-bit,
- * and this runs in the overflow NMI).
- *
- * Return: 0 if none is due.
- */
-static inline u64 pc_periods_due(s64 left, u64 period)
-{
-	if (left > 0)
-		return 0;
-	if ((u64)-left < period)
-		return 1;
-	return div64_u64((u64)-left, period) + 1;
-}
-
-static inline bool pc_is_sampling(const struct perf_counter *counter)
-{
-	return counter->hw_event.irq_period != 0;
-}
-
-/*
- * The 2009 perf-counters.txt's records, with no header: a sampling counter whose
- * record_type is PERF_RECORD_IRQ or PERF_RECORD_GROUP alone, and no
- * switch records. Every other counter with a queue reads records with
- * headers (see the uapi header).
- */
-static inline bool pc_format_2009(const struct perf_counter_hw_event *hw)
-{
-	return (hw->record_type == PERF_RECORD_IRQ ||
-		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
-}
-
-/* Sampling counters and those asking for switch records have a queue. */
-static inline bool pc_has_records(const struct perf_counter_hw_event *hw)
-{
-	return hw->irq_period || hw->context_switch;
-}
 
 /* throttle.c: the per-CPU sample budget */
 unsigned long pc_samples_per_tick(void);
@@ -622,51 +491,90 @@ extern const struct pc_ops pc_sw_event_ops;
 extern const struct pc_ops pc_hw_ops;
 extern const struct pc_ops pc_tp_ops;
 
-/* hw_counter.c: the hardware counters' share of group rules */
+/*
+ * The hardware counters' share of the core's rules: hw_pmu.c (a group's
+ * fit, a CPU coming online), hw_counter.c (the register user mode may
+ * read), hw_poll.c (the poll timer).
+ */
 int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter);
+void pc_hw_cpu_online(void);
 bool pc_hw_user_reg(struct perf_counter *counter, u16 *reg, u16 *bits,
 		    u64 *base);
-void pc_hw_cpu_online(void);
 void pc_hw_poll_init(struct pc_hw_cpu *cpuc);
 void pc_hw_poll_start(struct pc_hw_cpu *cpuc);
 void pc_hw_poll_reset(struct pc_hw_cpu *cpuc);
 
-/* objects.c: the objects alive, for tests to see that none is left */
-enum pc_object_kind {
-	PC_OBJ_COUNTER,
-	PC_OBJ_CONTEXT,
-	PC_OBJ_QUEUE,
-	PC_OBJ_ARRAY,		/* a call's scratch array, freed by it */
-	PC_OBJ_TRACEPOINT,	/* a tracepoint's probe and its lists */
-	PC_OBJ_PAGE,		/* a counter's mmap() page */
-	PC_OBJ_KINDS
-};
-
-extern atomic_long_t pc_objects[PC_OBJ_KINDS];
-
-/*
- * The slab caches of counters, task contexts and record queues, made
- * at boot before any counter can exist. Caches of their own let a test
- * count in /sys/kernel/slab/ what is allocated, apart from the counts
- * above (on a kernel booted with slab_nomerge).
- */
-extern struct kmem_cache *pc_counter_cache;
-extern struct kmem_cache *pc_ctx_cache;
-extern struct kmem_cache *pc_queue_cache;
-
-static inline void pc_object_made(enum pc_object_kind kind)
-{
-	atomic_long_inc(&pc_objects[kind]);
-}
-
-static inline void pc_object_ended(enum pc_object_kind kind)
-{
-	atomic_long_dec(&pc_objects[kind]);
-}
-
 static inline bool pc_is_leader(const struct perf_counter *counter)
 {
 	return counter->leader == counter;
+}
+
+/*
+ * Walks of a context's groups and of a group's members, each asserting
+ * the rule (top of this file) that keeps its list still. The list head
+ * is asserted once, at the walk's start.
+ */
+static inline struct list_head *pc_ctx_groups(struct perf_counter_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	return &ctx->groups;
+}
+
+/* Every group leader of @ctx, under ctx->lock. */
+#define pc_for_each_leader(leader, ctx)					\
+	for (leader = list_first_entry(pc_ctx_groups(ctx),		\
+				       struct perf_counter, group_entry); \
+	     !list_entry_is_head(leader, &(ctx)->groups, group_entry);	\
+	     leader = list_next_entry(leader, group_entry))
+
+static inline struct list_head *pc_members(struct perf_counter *leader)
+{
+	lockdep_assert(!leader->ctx ||
+		       lockdep_is_held(&leader->ctx->mutex) ||
+		       lockdep_is_held(&leader->ctx->lock));
+	return &leader->siblings;
+}
+
+/*
+ * Every member of @leader's group, the leader left out: under its
+ * context's mutex or its lock (a leader on no context yet has no other
+ * user).
+ */
+#define pc_for_each_member(member, leader)				\
+	for (member = list_first_entry(pc_members(leader),		\
+				       struct perf_counter, group_entry); \
+	     !list_entry_is_head(member, &(leader)->siblings, group_entry); \
+	     member = list_next_entry(member, group_entry))
+
+static inline struct list_head *pc_members_here(struct perf_counter *leader)
+{
+	lockdep_assert_irqs_disabled();
+	return &leader->siblings;
+}
+
+/*
+ * The same, from where the group counts: on the CPU its context is
+ * active on, irqs off (an overflow, a software event, the NMI under a
+ * tried ctx->lock), where every change to the group runs with irqs off
+ * too (pc_ctx_call()), so none can be half done.
+ */
+#define pc_for_each_member_here(member, leader)				\
+	for (member = list_first_entry(pc_members_here(leader),		\
+				       struct perf_counter, group_entry); \
+	     !list_entry_is_head(member, &(leader)->siblings, group_entry); \
+	     member = list_next_entry(member, group_entry))
+
+/* A sampling counter: one with a period (sample.h has the rest). */
+static inline bool pc_is_sampling(const struct perf_counter *counter)
+{
+	return counter->hw_event.irq_period != 0;
+}
+
+/* Is @counter of a kind with @cap (PC_CAP_*)? */
+static inline bool pc_has_cap(const struct perf_counter *counter,
+			      unsigned int cap)
+{
+	return counter->ops->caps & cap;
 }
 
 #endif /* _KERNEL_PERF_COUNTER_INTERNAL_H */

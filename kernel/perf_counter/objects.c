@@ -40,14 +40,13 @@ atomic_long_t pc_objects[PC_OBJ_KINDS];
 
 struct kmem_cache *pc_counter_cache;
 struct kmem_cache *pc_ctx_cache;
-struct kmem_cache *pc_queue_cache;
 
 /*
  * At core_initcall, long before any program or KUnit suite runs,
  * so before any counter can exist. SLAB_ACCOUNT charges every object to
  * the allocating task's memory cgroup, as GFP_KERNEL_ACCOUNT did; a
- * kernel that cannot make three caches at boot cannot run, hence
- * SLAB_PANIC.
+ * kernel that cannot make its caches at boot cannot run, hence
+ * SLAB_PANIC. The queues' cache is queue.c's, made the same way.
  */
 static int __init pc_caches_init(void)
 {
@@ -57,9 +56,6 @@ static int __init pc_caches_init(void)
 	pc_ctx_cache = kmem_cache_create("perf_counter_ctx",
 					 sizeof(struct perf_counter_context),
 					 0, SLAB_PANIC | SLAB_ACCOUNT, NULL);
-	pc_queue_cache = kmem_cache_create("perf_counter_queue",
-					   sizeof(struct pc_queue), 0,
-					   SLAB_PANIC | SLAB_ACCOUNT, NULL);
 	return 0;
 }
 core_initcall(pc_caches_init);

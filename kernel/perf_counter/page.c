@@ -88,11 +88,11 @@ void __pc_page_publish(struct perf_counter *counter)
 		if (!ctx->is_active)
 			break;
 		flags = PERF_COUNTER_PAGE_RUNNING;
-		if (counter->ops == &pc_clock_ops) {
+		if (pc_has_cap(counter, PC_CAP_CLOCK)) {
 			value += now - counter->clock.start;
 			flags |= PERF_COUNTER_PAGE_READ | PERF_COUNTER_PAGE_CLOCK;
-		} else if (counter->ops == &pc_sw_event_ops ||
-			   (counter->ops == &pc_hw_ops &&
+		} else if (pc_has_cap(counter, PC_CAP_COUNT_CURRENT) ||
+			   (pc_has_cap(counter, PC_CAP_REGISTER) &&
 			    pc_hw_user_reg(counter, &reg, &bits, &base))) {
 			flags |= PERF_COUNTER_PAGE_READ;
 		}
@@ -206,10 +206,9 @@ void pc_page_tick(struct perf_counter_context *ctx)
 	raw_spin_lock(&ctx->lock);
 	if (ctx->is_active && ctx->active_cpu == smp_processor_id()) {
 		pc_ctx_update_time(ctx);
-		list_for_each_entry(leader, &ctx->groups, group_entry) {
+		pc_for_each_leader(leader, ctx) {
 			pc_page_renew(leader);
-			list_for_each_entry(member, &leader->siblings,
-					    group_entry)
+			pc_for_each_member(member, leader)
 				pc_page_renew(member);
 		}
 	}

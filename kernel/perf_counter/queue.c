@@ -30,80 +30,69 @@
  * Wakeups go through irq_work: producers may run where waking a task is
  * not allowed.
  *
- * A ring is kernel memory a user can ask for in megabytes, so it is
- * charged twice: to the memory cgroup of the task that allocates it
- * (the opener; for a resize, the caller of the ioctl), and to the
- * opener's RLIMIT_MEMLOCK count of pinned pages, which its user shares
- * with SHM_LOCK'ed memory in its user namespace. Past the limit a queue
- * is refused with ENOMEM, unless the caller has CAP_IPC_LOCK.
+ * A ring's memory is charged to its user (ring.c).
  */
 #include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/user_namespace.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 
 #include "internal.h"
 
+/*
+ * Positions are word-sized (acquire/release needs that on 32-bit) and
+ * only their differences, never above the ring size, are used: they may
+ * wrap.
+ */
+struct pc_queue {
+	u64			*ring;
+	u32			mask;		/* ring size in words - 1 */
+	unsigned long		head;		/* words written, under lock */
+	unsigned long		tail;		/* words read, by the reader */
+	u64			lost;		/* records dropped, not reported */
+	atomic_long_t		missed;		/* dropped without the lock */
+	u64			dropped;	/* no longer pending, under lock */
+	bool			format_2009;	/* read() leaves headers out */
+	bool			error;		/* its counter is in error */
+	bool			gone;		/* its task and copies ended */
+	raw_spinlock_t		lock;		/* producers */
+	/*
+	 * The reader's, held while it copies records to user memory, a
+	 * fault user space may answer late or never: others only trylock.
+	 */
+	struct mutex		read_mutex;
+	wait_queue_head_t	wait;
+	struct irq_work		wakeup;
+	struct ucounts		*ucounts;	/* charged for the ring */
+};
+
+/*
+ * Counters' queues, from a cache of their own so that a test can count
+ * them in /sys/kernel/slab/perf_counter_queue apart from the subsystem's
+ * count (objects.c), on a kernel booted with slab_nomerge. Made at
+ * core_initcall, before any counter can exist; SLAB_ACCOUNT charges each
+ * to the allocating task's memory cgroup.
+ */
+static struct kmem_cache *pc_queue_cache;
+
+static int __init pc_queue_cache_init(void)
+{
+	pc_queue_cache = kmem_cache_create("perf_counter_queue",
+					   sizeof(struct pc_queue), 0,
+					   SLAB_PANIC | SLAB_ACCOUNT, NULL);
+	return 0;
+}
+core_initcall(pc_queue_cache_init);
 
 static void pc_queue_wakeup(struct irq_work *work)
 {
 	struct pc_queue *q = container_of(work, struct pc_queue, wakeup);
 
 	wake_up_all(&q->wait);
-}
-
-static unsigned long pc_ring_pages(u32 bytes)
-{
-	return DIV_ROUND_UP(bytes, PAGE_SIZE);
-}
-
-/* Charge @bytes of ring to @ucounts' RLIMIT_MEMLOCK count. */
-static bool pc_ring_charge(struct ucounts *ucounts, u32 bytes)
-{
-	unsigned long limit = rlimit(RLIMIT_MEMLOCK);
-	long pages = pc_ring_pages(bytes);
-	long locked;
-
-	if (limit != RLIM_INFINITY)
-		limit >>= PAGE_SHIFT;
-	locked = inc_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pages);
-	if ((locked == LONG_MAX || locked > limit) && !capable(CAP_IPC_LOCK)) {
-		dec_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pages);
-		return false;
-	}
-	return true;
-}
-
-static void pc_ring_uncharge(struct ucounts *ucounts, u32 bytes)
-{
-	dec_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pc_ring_pages(bytes));
-}
-
-/* A zeroed ring of @bytes, charged; NULL past the limit or without memory. */
-static u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes)
-{
-	u64 *ring;
-
-	if (!pc_ring_charge(ucounts, bytes))
-		return NULL;
-	/* A size the user chose: failing is ENOMEM, not a warning. */
-	ring = kvzalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
-	if (!ring)
-		pc_ring_uncharge(ucounts, bytes);
-	return ring;
-}
-
-static void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes)
-{
-	kvfree(ring);
-	pc_ring_uncharge(ucounts, bytes);
 }
 
 static u32 pc_queue_bytes(const struct pc_queue *q)
@@ -114,11 +103,12 @@ static u32 pc_queue_bytes(const struct pc_queue *q)
 /**
  * pc_queue_alloc() - a record queue of @bytes, charged to current
  * @bytes: a power of two between PC_QUEUE_MIN and PC_QUEUE_MAX
+ * @format_2009: read() leaves the headers out (pc_format_2009())
  *
  * Return: the queue, or NULL without memory or past current's
  * RLIMIT_MEMLOCK.
  */
-struct pc_queue *pc_queue_alloc(u32 bytes)
+struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009)
 {
 	/* charged to current's memory cgroup: the cache is SLAB_ACCOUNT */
 	struct pc_queue *q = kmem_cache_zalloc(pc_queue_cache, GFP_KERNEL);
@@ -138,6 +128,7 @@ struct pc_queue *pc_queue_alloc(u32 bytes)
 	}
 	pc_object_made(PC_OBJ_QUEUE);
 	q->mask = bytes / sizeof(u64) - 1;
+	q->format_2009 = format_2009;
 	raw_spin_lock_init(&q->lock);
 	mutex_init(&q->read_mutex);
 	init_waitqueue_head(&q->wait);
@@ -211,6 +202,93 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	mutex_unlock(&q->read_mutex);
 	pc_ring_free(q->ucounts, old, old_bytes);
 	return err;
+}
+
+/**
+ * pc_queue_words() - the size of @q's ring, in words
+ * @q:		the queue
+ *
+ * Return: the most words a record may have, header included.
+ */
+u32 pc_queue_words(const struct pc_queue *q)
+{
+	return q->mask + 1;
+}
+
+/**
+ * pc_queue_lock() - take @q's producers' lock, irqs off
+ * @q:		the queue
+ * @flags:	where the irq state goes, for pc_queue_unlock()
+ *
+ * Not from NMI: see pc_queue_trylock(). Counts this CPU as recording
+ * meanwhile (pc_recording).
+ */
+void pc_queue_lock(struct pc_queue *q, unsigned long *flags)
+{
+	this_cpu_inc(pc_recording);
+	raw_spin_lock_irqsave(&q->lock, *flags);
+}
+
+/**
+ * pc_queue_trylock() - try @q's producers' lock, as NMI must
+ * @q:		the queue
+ * @flags:	where the irq state goes, for pc_queue_unlock()
+ *
+ * Return: true if @q is now locked.
+ */
+bool pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
+{
+	this_cpu_inc(pc_recording);
+	if (raw_spin_trylock_irqsave(&q->lock, *flags))
+		return true;
+	this_cpu_dec(pc_recording);
+	return false;
+}
+
+/**
+ * pc_queue_unlock() - release what pc_queue_lock() or _trylock() took
+ * @q:		the queue
+ * @flags:	the irq state they saved
+ */
+void pc_queue_unlock(struct pc_queue *q, unsigned long flags)
+{
+	raw_spin_unlock_irqrestore(&q->lock, flags);
+	this_cpu_dec(pc_recording);
+}
+
+/**
+ * pc_queue_put() - write the next word of a reserved record
+ * @q:		the queue, under its lock
+ * @at:		the position, moved on by one
+ * @word:	the word
+ */
+void pc_queue_put(struct pc_queue *q, unsigned long *at, u64 word)
+{
+	q->ring[(*at)++ & q->mask] = word;
+}
+
+/**
+ * pc_queue_put_at() - fill in a word of a reserved record put earlier
+ * @q:		the queue, under its lock, the record not yet committed
+ * @at:		the word's position, as pc_queue_put() had it
+ * @word:	the word
+ */
+void pc_queue_put_at(struct pc_queue *q, unsigned long at, u64 word)
+{
+	q->ring[at & q->mask] = word;
+}
+
+/**
+ * pc_queue_missed() - count records that could not even be tried
+ * @q:		the queue; any context, NMI included, its lock not needed
+ * @n:		how many
+ *
+ * They are reported, as any drop is, before the next record that fits.
+ */
+void pc_queue_missed(struct pc_queue *q, u64 n)
+{
+	/* A long is what the queue keeps: 2^31 losses at once on 32-bit. */
+	atomic_long_add(min_t(u64, n, LONG_MAX), &q->missed);
 }
 
 static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
@@ -507,3 +585,11 @@ __poll_t pc_queue_poll(struct pc_queue *q, struct file *file, poll_table *wait)
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLHUP;
 	return mask;
 }
+
+#ifdef CONFIG_PERF_COUNTER_KUNIT_TEST
+/*
+ * The queue's own suite, and what the others ask of a queue, see inside
+ * it: built as a part of queue.c.
+ */
+#include "kunit/queue_test.c"
+#endif

@@ -49,26 +49,40 @@ static bool pc_bound_elsewhere(const struct perf_counter *leader)
 	return leader->cpu >= 0 && leader->cpu != smp_processor_id();
 }
 
-/*
- * Try one enabled group. A pinned one that cannot go on is in error
- * (pc_group_sched_in() sees to that when the hardware refuses). Return
- * false if the group should have gone on here and did not.
+/**
+ * pc_group_missed() - a group that should have gone on did not
+ * @ctx:	its context, active, under ctx->lock on its CPU
+ * @leader:	the group's leader, off the CPU, its members with it
+ * @ctx_time:	the context's time now
+ *
+ * The one rule for a group left off, whatever left it off (an exclusive
+ * group in the way, a register the hardware did not have, a member that
+ * could not join its running group): a pinned group enters the error
+ * state, where it stays until it is enabled or disabled again; a
+ * flexible one waits for its turn at the tick's rotation.
  */
-static bool pc_place(struct pc_placement *p, struct perf_counter *leader,
-		     u64 ctx_time)
+void pc_group_missed(struct perf_counter_context *ctx,
+		     struct perf_counter *leader, u64 ctx_time)
 {
-	bool placed;
+	lockdep_assert_held(&ctx->lock);
+	if (leader->hw_event.pinned)
+		pc_counter_set_state(leader, PC_STATE_ERROR, ctx_time);
+	else
+		ctx->rotate = true;
+}
 
+/*
+ * Try one enabled group. One that should go on here and does not has
+ * missed its turn: pc_group_missed() says what becomes of it.
+ */
+static void pc_place(struct perf_counter_context *ctx, struct pc_placement *p,
+		     struct perf_counter *leader, u64 ctx_time)
+{
 	if (pc_bound_elsewhere(leader))
-		return true;
-	if (!pc_fits_beside(p, leader)) {
-		if (leader->hw_event.pinned)
-			pc_counter_set_state(leader, PC_STATE_ERROR, ctx_time);
-		return false;
-	}
-	placed = !pc_group_sched_in(leader, ctx_time);
+		return;
+	if (!pc_fits_beside(p, leader) || pc_group_sched_in(leader, ctx_time))
+		pc_group_missed(ctx, leader, ctx_time);
 	pc_placement_add(p, leader);
-	return placed;
 }
 
 /**
@@ -76,7 +90,8 @@ static bool pc_place(struct pc_placement *p, struct perf_counter *leader,
  * @ctx:	an active context, under ctx->lock on its CPU
  * @ctx_time:	its time now
  *
- * Marks the context for rotation if a flexible group did not fit.
+ * What did not go on is pc_group_missed()'s: the context is marked for
+ * rotation anew if a flexible group did not fit.
  */
 void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time)
 {
@@ -84,20 +99,19 @@ void pc_ctx_groups_in(struct perf_counter_context *ctx, u64 ctx_time)
 	struct perf_counter *leader;
 
 	lockdep_assert_held(&ctx->lock);
-	list_for_each_entry(leader, &ctx->groups, group_entry)
+	pc_for_each_leader(leader, ctx)
 		pc_placement_add(&p, leader);
 
-	list_for_each_entry(leader, &ctx->groups, group_entry)
+	pc_for_each_leader(leader, ctx)
 		if (leader->hw_event.pinned &&
 		    leader->state == PC_STATE_INACTIVE)
-			pc_place(&p, leader, ctx_time);
+			pc_place(ctx, &p, leader, ctx_time);
 
 	ctx->rotate = false;
-	list_for_each_entry(leader, &ctx->groups, group_entry)
+	pc_for_each_leader(leader, ctx)
 		if (!leader->hw_event.pinned &&
-		    leader->state == PC_STATE_INACTIVE &&
-		    !pc_place(&p, leader, ctx_time))
-			ctx->rotate = true;
+		    leader->state == PC_STATE_INACTIVE)
+			pc_place(ctx, &p, leader, ctx_time);
 }
 
 /**
@@ -117,10 +131,9 @@ void pc_ctx_group_in(struct perf_counter_context *ctx,
 	lockdep_assert_held(&ctx->lock);
 	if (leader->state != PC_STATE_INACTIVE)
 		return;
-	list_for_each_entry(other, &ctx->groups, group_entry)
+	pc_for_each_leader(other, ctx)
 		pc_placement_add(&p, other);
-	if (!pc_place(&p, leader, ctx_time) && !leader->hw_event.pinned)
-		ctx->rotate = true;
+	pc_place(ctx, &p, leader, ctx_time);
 }
 
 /* A group's share of its enabled time spent running, in 1/2^20ths. */
@@ -165,7 +178,7 @@ void pc_ctx_rotate(struct perf_counter_context *ctx, u64 now)
 		return;
 	ctx_time = pc_ctx_advance(ctx, now);
 	/* Off, and every share up to now: the ones that waited too. */
-	list_for_each_entry(leader, &ctx->groups, group_entry) {
+	pc_for_each_leader(leader, ctx) {
 		if (leader->hw_event.pinned)
 			continue;
 		pc_group_sched_out(leader, ctx_time);

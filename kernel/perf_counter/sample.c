@@ -57,9 +57,9 @@ static u64 pc_member_value(struct perf_counter *member)
 	return atomic64_read(&member->count);
 }
 
-static u32 pc_sample_words(struct perf_counter *counter, u64 type)
+static u32 pc_sample_words(struct perf_counter *counter, u64 type,
+			   u32 members)
 {
-	struct perf_counter *member;
 	u32 words = 1;			/* the header */
 
 	if (type & PERF_RECORD_IRQ)
@@ -73,8 +73,7 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type)
 	if (type & PERF_RECORD_GROUP) {
 		if (!pc_format_2009(&counter->hw_event))
 			words++;	/* the number of members */
-		list_for_each_entry(member, &counter->siblings, group_entry)
-			words += 2;
+		words += 2 * members;
 	}
 	return words;
 }
@@ -95,9 +94,12 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 	u32 words = 0;
 
 	if (pc_is_sampling(counter)) {
-		words = pc_sample_words(counter, type);
-		if (type & PERF_RECORD_GROUP)
-			words += 2 * joining;
+		struct perf_counter *member;
+		u32 members = joining;
+
+		pc_for_each_member(member, counter)
+			members++;
+		words = pc_sample_words(counter, type, members);
 	}
 	if (counter->hw_event.context_switch)
 		words = max_t(u32, words, 4);
@@ -118,7 +120,7 @@ int pc_group_record_fits(struct perf_counter *leader)
 	if (!leader->queue ||
 	    !(leader->hw_event.record_type & PERF_RECORD_GROUP))
 		return 0;
-	if (pc_record_words_max(leader, 1) > leader->queue->mask + 1)
+	if (pc_record_words_max(leader, 1) > pc_queue_words(leader->queue))
 		return -ENOSPC;
 	return 0;
 }
@@ -190,8 +192,7 @@ void pc_sample_lost(struct perf_counter *counter, u64 n)
 {
 	struct perf_counter *top = counter->parent ?: counter;
 
-	/* A long is what the queue keeps: 2^31 losses at once on 32-bit. */
-	atomic_long_add(min_t(u64, n, LONG_MAX), &top->queue->missed);
+	pc_queue_missed(top->queue, n);
 }
 
 /**
@@ -252,13 +253,17 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	struct perf_counter *member;
 	unsigned long flags;
 	unsigned long at;
-	u32 words = pc_sample_words(counter, type);
+	u32 words, members = 0;
 
+	if (type & PERF_RECORD_GROUP)
+		pc_for_each_member_here(member, counter)
+			members++;
+	words = pc_sample_words(counter, type, members);
 	if (words == 1)
 		return;			/* 2009 format: nothing to record */
 	if (in_nmi()) {
 		if (!pc_queue_trylock(q, &flags)) {
-			atomic_long_inc(&q->missed);
+			pc_queue_missed(q, 1);
 			return;
 		}
 	} else {
@@ -276,18 +281,19 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	if (type & PERF_RECORD_VALUE)
 		pc_queue_put(q, &at, atomic64_read(&counter->count));
 	if (type & PERF_RECORD_GROUP) {
-		u64 *nr = &q->ring[at & q->mask];
+		bool format_2009 = pc_format_2009(&top->hw_event);
+		unsigned long nr_at = at;
 		u64 n = 0;
 
-		if (!q->format_2009)
+		if (!format_2009)
 			pc_queue_put(q, &at, 0);
-		list_for_each_entry(member, &counter->siblings, group_entry) {
+		pc_for_each_member_here(member, counter) {
 			pc_queue_put(q, &at, member->hw_event.event_config);
 			pc_queue_put(q, &at, pc_member_value(member));
 			n++;
 		}
-		if (!q->format_2009)
-			*nr = n;
+		if (!format_2009)
+			pc_queue_put_at(q, nr_at, n);
 	}
 	pc_queue_commit(q, at);
 out:
@@ -350,19 +356,19 @@ void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 	 * A task context switched in has just started its clocks: what
 	 * they count from here is after the switch-in record.
 	 */
-	list_for_each_entry(leader, &ctx->groups, group_entry) {
+	pc_for_each_leader(leader, ctx) {
 		if (ctx->task && kind == PERF_COUNTER_REC_SWITCH_IN)
 			break;
 		pc_flush(leader);
-		list_for_each_entry(member, &leader->siblings, group_entry)
+		pc_for_each_member(member, leader)
 			pc_flush(member);
 	}
-	list_for_each_entry(leader, &ctx->groups, group_entry) {
+	pc_for_each_leader(leader, ctx) {
 		if (leader->state != PC_STATE_ACTIVE)
 			continue;
 		if (leader->hw_event.context_switch)
 			pc_switch_record(leader, kind, task, other);
-		list_for_each_entry(member, &leader->siblings, group_entry)
+		pc_for_each_member(member, leader)
 			if (member->hw_event.context_switch &&
 			    member->state == PC_STATE_ACTIVE)
 				pc_switch_record(member, kind, task, other);

@@ -54,6 +54,7 @@ static void pc_sw_read(struct perf_counter *counter)
 }
 
 const struct pc_ops pc_sw_event_ops = {
+	.caps		= PC_CAP_COUNT_CURRENT | PC_CAP_SWITCH_QUIET,
 	.init		= pc_sw_init,
 	.destroy	= pc_sw_destroy,
 	.start		= pc_sw_start,

@@ -91,9 +91,10 @@ bool pc_counter_swappable(const struct perf_counter *counter)
 {
 	if (pc_is_sampling(counter))
 		return false;
-	if (counter->ops == &pc_sw_event_ops || counter->ops == &pc_clock_ops)
+	if (pc_has_cap(counter, PC_CAP_SWITCH_QUIET))
 		return true;
-	return counter->ops == &pc_hw_ops && counter->hw_event.exclude_kernel;
+	return pc_has_cap(counter, PC_CAP_SWITCH_QUIET_USER) &&
+	       counter->hw_event.exclude_kernel;
 }
 
 /**
@@ -114,6 +115,42 @@ u64 pc_ctx_snapshot(struct perf_counter_context *ctx)
 	return ctx->snapshot;
 }
 
+/*
+ * One try of pc_task_ctx_hold(): @task's context, held as it says, or
+ * NULL, with *@none set if @task has no context, else because a swap
+ * moved @task's context between the read and the lock.
+ */
+static struct perf_counter_context *
+pc_task_ctx_try(struct task_struct *task, bool bind, bool *none)
+{
+	struct perf_counter_context *ctx;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	rcu_read_lock();
+	ctx = READ_ONCE(task->perf_counter_ctxp);
+	if (!ctx) {
+		rcu_read_unlock();
+		local_irq_restore(flags);
+		*none = true;
+		return NULL;
+	}
+	raw_spin_lock(&ctx->lock);
+	rcu_read_unlock();
+	if (ctx != READ_ONCE(task->perf_counter_ctxp)) {
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return NULL;
+	}
+	/* The task's own reference is alive while it names the context. */
+	refcount_inc(&ctx->refcount);
+	if (bind)
+		pc_ctx_changed(ctx);
+	else
+		ctx->pins++;
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return ctx;
+}
+
 /**
  * pc_task_ctx_hold() - a task's context, made sure to stay the task's
  * @task:	the task
@@ -128,8 +165,7 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 					      bool bind)
 {
 	struct perf_counter_context *ctx;
-	bool held_off = false;
-	unsigned long flags;
+	bool held_off = false, none = false;
 	unsigned int tries;
 
 	/*
@@ -163,34 +199,15 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 			held_off = true;
 		}
 		WARN_ON_ONCE(tries > PC_HOLD_TRIES + 2);
-		local_irq_save(flags);
-		rcu_read_lock();
-		ctx = READ_ONCE(task->perf_counter_ctxp);
-		if (!ctx) {
-			rcu_read_unlock();
-			local_irq_restore(flags);
+		ctx = pc_task_ctx_try(task, bind, &none);
+		if (ctx || none)
 			break;
-		}
-		raw_spin_lock(&ctx->lock);
-		rcu_read_unlock();
-		if (ctx == READ_ONCE(task->perf_counter_ctxp))
-			break;
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		cpu_relax();
 	}
 	if (held_off) {
 		atomic_dec(&pc_swaps_held_off);
 		preempt_enable();
 	}
-	if (!ctx)
-		return NULL;
-	/* The task's own reference is alive while it names the context. */
-	refcount_inc(&ctx->refcount);
-	if (bind)
-		pc_ctx_changed(ctx);
-	else
-		ctx->pins++;
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return ctx;
 }
 

@@ -2,7 +2,9 @@
 /*
  * KUnit: groups. Who may join a group, and that a group goes onto the
  * CPU all or nothing: when one member cannot start, none of the group
- * counts, and a pinned group enters the error state.
+ * counts, and a pinned group enters the error state while a flexible
+ * one waits for the rotation (pc_group_missed(), whichever path left
+ * the group off).
  */
 #include <kunit/test.h>
 
@@ -43,6 +45,17 @@ static int group_in(struct pc_group_fixture *f, u64 t)
 	err = pc_group_sched_in(f->leader, t);
 	raw_spin_unlock_irq(&f->ctx.lock);
 	return err;
+}
+
+/*
+ * The group placed as a context places it, at context time @t: what
+ * becomes of it if it cannot go on is pc_group_missed()'s rule.
+ */
+static void group_placed(struct pc_group_fixture *f, u64 t)
+{
+	raw_spin_lock_irq(&f->ctx.lock);
+	pc_ctx_group_in(&f->ctx, f->leader, t);
+	raw_spin_unlock_irq(&f->ctx.lock);
 }
 
 static void group_out(struct pc_group_fixture *f, u64 t)
@@ -125,14 +138,26 @@ static void failing_pinned_group_enters_error(struct kunit *test)
 
 	f->leader->hw_event.pinned = 1;
 	pc_fake_fail_config = 10;
-	KUNIT_EXPECT_EQ(test, group_in(f, 0), -ENOSPC);
+	group_placed(f, 0);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_ERROR);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
+	KUNIT_EXPECT_FALSE(test, f->ctx.rotate);
 	/* and stays there: an error group is not retried by scheduling */
 	pc_fake_fail_config = ~0ULL;
-	KUNIT_EXPECT_EQ(test, group_in(f, 5), 0);
+	group_placed(f, 5);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_ERROR);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
+}
+
+static void failing_flexible_group_waits_for_rotation(struct kunit *test)
+{
+	struct pc_group_fixture *f = test->priv;
+
+	pc_fake_fail_config = 12;
+	group_placed(f, 0);
+	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
+	KUNIT_EXPECT_TRUE(test, f->ctx.rotate);
 }
 
 static void disabled_member_stays_off_with_its_group(struct kunit *test)
@@ -188,6 +213,7 @@ static void enabled_member_that_cannot_start_takes_group_off(struct kunit *test)
 	pc_fake_fail_config = 12;
 	pc_counter_enable(f->member[1]);
 	KUNIT_EXPECT_EQ(test, pc_fake_running, 0);
+	KUNIT_EXPECT_TRUE(test, f->ctx.rotate);
 	KUNIT_EXPECT_EQ(test, f->leader->state, PC_STATE_INACTIVE);
 	KUNIT_EXPECT_EQ(test, f->member[0]->state, PC_STATE_INACTIVE);
 	KUNIT_EXPECT_EQ(test, f->member[1]->state, PC_STATE_INACTIVE);
@@ -216,6 +242,7 @@ static struct kunit_case pc_group_cases[] = {
 	KUNIT_CASE(whole_group_goes_on),
 	KUNIT_CASE(one_member_failing_keeps_all_off),
 	KUNIT_CASE(failing_pinned_group_enters_error),
+	KUNIT_CASE(failing_flexible_group_waits_for_rotation),
 	KUNIT_CASE(disabled_member_stays_off_with_its_group),
 	KUNIT_CASE(disabled_leader_keeps_members_off),
 	KUNIT_CASE(enabled_member_that_cannot_start_takes_group_off),

@@ -2,6 +2,10 @@
 /*
  * Counters for the register-model suites, see hw_model.h.
  */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
 #include "hw_model.h"
 
 struct perf_counter_hw_event pc_hw_model_generic(unsigned int id)
@@ -22,24 +26,47 @@ struct perf_counter_hw_event pc_hw_model_raw(u64 code)
 	return hw;
 }
 
+/*
+ * The words of @counter's records not yet read, copied from its queue
+ * (pc_queue_kunit_copy()), for the caller to kvfree(); NULL without
+ * memory, which the callers' counts then show as no record.
+ */
+static u64 *pc_hw_model_words(struct perf_counter *counter, u32 *nr)
+{
+	u32 max = pc_queue_words(counter->queue);
+	u64 *buf = kvmalloc_array(max, sizeof(u64), GFP_KERNEL);
+
+	*nr = buf ? pc_queue_kunit_copy(counter->queue, buf, max) : 0;
+	return buf;
+}
+
+/* The size in words of the record whose header is @word (0 if torn). */
+static u32 pc_hw_model_record(u64 word, u32 *type)
+{
+	struct perf_counter_record_header h;
+
+	memcpy(&h, &word, sizeof(h));
+	*type = h.type;
+	return h.size / sizeof(u64);
+}
+
 /* How many samples the queue holds; the last one's value field. */
 u64 pc_hw_model_records(struct perf_counter *counter, u64 *last_value)
 {
-	struct pc_queue *q = counter->queue;
-	unsigned long at = q->tail;
 	u64 n = 0;
+	u32 nr, at, size, type;
+	u64 *w = pc_hw_model_words(counter, &nr);
 
-	while (at != q->head) {
-		struct perf_counter_record_header h;
-		u64 word = q->ring[at & q->mask];
-
-		memcpy(&h, &word, sizeof(h));
-		if (h.type == PERF_COUNTER_REC_SAMPLE) {
-			*last_value = q->ring[(at + 1) & q->mask];
+	for (at = 0; at < nr; at += size) {
+		size = pc_hw_model_record(w[at], &type);
+		if (!size || at + size > nr)
+			break;
+		if (type == PERF_COUNTER_REC_SAMPLE && size > 1) {
+			*last_value = w[at + 1];
 			n++;
 		}
-		at += h.size / sizeof(u64);
 	}
+	kvfree(w);
 	return n;
 }
 
@@ -50,42 +77,39 @@ u64 pc_hw_model_records(struct perf_counter *counter, u64 *last_value)
 u64 pc_hw_model_last_sample(struct perf_counter *counter, u64 *words,
 			    unsigned int n)
 {
-	struct pc_queue *q = counter->queue;
-	unsigned long at = q->tail;
 	u64 samples = 0;
-	unsigned int i;
+	u32 nr, at, size, type, i;
+	u64 *w = pc_hw_model_words(counter, &nr);
 
-	while (at != q->head) {
-		struct perf_counter_record_header h;
-		u64 word = q->ring[at & q->mask];
-
-		memcpy(&h, &word, sizeof(h));
-		if (h.type == PERF_COUNTER_REC_SAMPLE) {
-			for (i = 0; i < n && i + 1 < h.size / sizeof(u64); i++)
-				words[i] = q->ring[(at + 1 + i) & q->mask];
+	for (at = 0; at < nr; at += size) {
+		size = pc_hw_model_record(w[at], &type);
+		if (!size || at + size > nr)
+			break;
+		if (type == PERF_COUNTER_REC_SAMPLE) {
+			for (i = 0; i < n && i + 1 < size; i++)
+				words[i] = w[at + 1 + i];
 			samples++;
 		}
-		at += h.size / sizeof(u64);
 	}
+	kvfree(w);
 	return samples;
 }
 
 /* Samples the queue reported lost, and those still to be reported. */
 u64 pc_hw_model_lost(struct perf_counter *counter)
 {
-	struct pc_queue *q = counter->queue;
-	u64 lost = q->lost + atomic_long_read(&q->missed);
-	unsigned long at = q->tail;
+	u64 lost = pc_queue_kunit_lost(counter->queue);
+	u32 nr, at, size, type;
+	u64 *w = pc_hw_model_words(counter, &nr);
 
-	while (at != q->head) {
-		struct perf_counter_record_header h;
-		u64 word = q->ring[at & q->mask];
-
-		memcpy(&h, &word, sizeof(h));
-		if (h.type == PERF_COUNTER_REC_LOST)
-			lost += q->ring[(at + 1) & q->mask];
-		at += h.size / sizeof(u64);
+	for (at = 0; at < nr; at += size) {
+		size = pc_hw_model_record(w[at], &type);
+		if (!size || at + size > nr)
+			break;
+		if (type == PERF_COUNTER_REC_LOST && size > 1)
+			lost += w[at + 1];
 	}
+	kvfree(w);
 	return lost;
 }
 

@@ -7,6 +7,10 @@
  * nothing and duplicates nothing. In the 2009 format the same records read
  * without their headers, and drops are counted, never written. The
  * reader is read()'s own, pc_queue_read(), into a kernel buffer.
+ *
+ * Built as a part of queue.c (included at its end), so that it sees the
+ * queue's fields, which are queue.c's alone; so is what the other suites
+ * ask of a queue (pc_queue_kunit_copy(), pc_queue_kunit_lost()).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -14,6 +18,37 @@
 #include <linux/uio.h>
 
 #include "../internal.h"
+
+/**
+ * pc_queue_kunit_copy() - KUnit: the words of the records not yet read
+ * @q:		the queue, no producer running
+ * @buf:	where they go, in order, records whole
+ * @max:	room in @buf, in words
+ *
+ * Nothing is taken: the reader still finds them.
+ *
+ * Return: the words copied.
+ */
+u32 pc_queue_kunit_copy(struct pc_queue *q, u64 *buf, u32 max)
+{
+	unsigned long at;
+	u32 n = 0;
+
+	for (at = q->tail; at != q->head && n < max; at++)
+		buf[n++] = q->ring[at & q->mask];
+	return n;
+}
+
+/**
+ * pc_queue_kunit_lost() - KUnit: drops not yet written as a LOST record
+ * @q:		the queue
+ *
+ * Return: their count.
+ */
+u64 pc_queue_kunit_lost(struct pc_queue *q)
+{
+	return q->lost + atomic_long_read(&q->missed);
+}
 
 union pc_test_header {
 	u64					word;
@@ -66,7 +101,7 @@ static u32 pop(struct pc_queue *q, u32 *type, u64 *payload)
 
 static void records_wrap_around_whole(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
 	u64 seq, got;
 	u32 type;
 
@@ -91,7 +126,7 @@ static void records_wrap_around_whole(struct kunit *test)
 
 static void full_queue_reports_every_drop_before_the_next_record(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
 	u64 seq = 0, got, dropped = 0;
 	u32 type, i;
 
@@ -130,12 +165,11 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
 
 static void format_2009_reads_bare_records_and_counts_drops(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, true);
 	u64 seq = 0, buf[8] = { 0 };
 	u32 i;
 
 	KUNIT_ASSERT_NOT_NULL(test, q);
-	q->format_2009 = true;
 	while (push(q, seq))
 		seq++;
 	KUNIT_EXPECT_EQ(test, seq, (q->mask + 1) / 2);	/* headers kept */
@@ -173,7 +207,7 @@ static void format_2009_reads_bare_records_and_counts_drops(struct kunit *test)
  */
 static void drops_with_no_record_after_them_are_read_once_empty(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
 	u64 seq = 0, got, buf[2];
 	u32 type;
 
@@ -196,7 +230,7 @@ static void drops_with_no_record_after_them_are_read_once_empty(struct kunit *te
 
 static void resize_rules(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
 	u64 got;
 	u32 type;
 
@@ -246,7 +280,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 	ssize_t n, off;
 
 	KUNIT_ASSERT_NOT_NULL(test, race);
-	race->q = pc_queue_alloc(PC_QUEUE_MIN);
+	race->q = pc_queue_alloc(PC_QUEUE_MIN, false);
 	KUNIT_ASSERT_NOT_NULL(test, race->q);
 	hrtimer_init(&race->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	race->timer.function = pc_race_tick;

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: prctl(PR_TASK_PERF_COUNTERS_DISABLE and _ENABLE), a
+ * task's switch for every counter group on it.
+ *
+ * The caller's own context only, its group leaders only (members keep
+ * their own enable bit and follow their leader), and never a group a
+ * more privileged monitor opened on it (@prctl_exempt) or one the
+ * security module will not let it change (@prctl_refused). Both marks
+ * are read under the context's mutex, held across the pc_ctx_call()
+ * that flips the leaders.
+ */
+#include <linux/err.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+/*
+ * prctl: enable (*@enable true) or disable every group leader, but for
+ * those a more privileged monitor opened (@prctl_exempt, set at the open
+ * by pc_task_could_trace()) and those the security module refused the
+ * caller (@prctl_refused, set by the caller under ctx->mutex). Members
+ * follow their leader: only leaders change state here.
+ */
+static void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
+{
+	struct perf_counter *leader;
+
+	lockdep_assert_held(&ctx->lock);
+	pc_for_each_leader(leader, ctx) {
+		if (leader->prctl_exempt || leader->prctl_refused)
+			continue;
+		if (*(bool *)enable)
+			__pc_enable(ctx, leader);
+		else
+			__pc_disable(ctx, leader);
+	}
+}
+
+/*
+ * prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current, but
+ * for those a more privileged monitor opened and those the security
+ * module will not let current write (see __pc_set_leaders()). The
+ * module is asked outside ctx->lock, for each leader from a copy of
+ * the list, and only if there is a module to ask.
+ */
+static int pc_task_set_leaders(bool enable)
+{
+	struct perf_counter_context *ctx = pc_task_ctx_hold(current, true);
+	struct perf_counter **leaders = NULL;
+	struct perf_counter *leader;
+	unsigned int i, nr = 0;
+	int err = 0;
+
+	if (!ctx)
+		return 0;
+	mutex_lock(&ctx->mutex);
+	if (IS_ENABLED(CONFIG_PERF_COUNTERS_LSM))
+		leaders = pc_ctx_leaders(ctx, false, &nr, NULL);
+	if (IS_ERR(leaders)) {
+		err = PTR_ERR(leaders);
+		leaders = NULL;
+	} else {
+		/* A copy is its top-level counter's, opener and all. */
+		for (i = 0; i < nr; i++) {
+			leader = leaders[i];
+			leader->prctl_refused = !leader->prctl_exempt &&
+				pc_lsm_write(leader->parent ?: leader);
+		}
+		pc_ctx_call(ctx, __pc_set_leaders, &enable);
+	}
+	mutex_unlock(&ctx->mutex);
+	pc_ctx_leaders_free(leaders);
+	pc_ctx_put(ctx);
+	return err;
+}
+
+/**
+ * perf_counter_task_disable() - disable every counter group on current
+ *
+ * Only the group leaders change state, so members keep their own
+ * enable bit. Counters current opened on other tasks are not touched,
+ * nor those a task that current could not trace opened on current
+ * (pc_task_could_trace()), nor those a security module will not let
+ * current change (lsm.c).
+ *
+ * Return: 0, or -ENOMEM (with a security module to ask, and nothing
+ * changed).
+ */
+int perf_counter_task_disable(void)
+{
+	return pc_task_set_leaders(false);
+}
+
+/**
+ * perf_counter_task_enable() - enable every counter group on current
+ *
+ * The same counters as perf_counter_task_disable() turns off.
+ *
+ * Return: as perf_counter_task_disable().
+ */
+int perf_counter_task_enable(void)
+{
+	return pc_task_set_leaders(true);
+}

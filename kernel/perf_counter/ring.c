@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: the memory of a record queue's ring (queue.c).
+ *
+ * A ring is kernel memory a user can ask for in megabytes, so it is
+ * charged twice: to the memory cgroup of the task that allocates it
+ * (the opener; for a resize, the caller of the ioctl), and to the
+ * opener's RLIMIT_MEMLOCK count of pinned pages, which its user shares
+ * with SHM_LOCK'ed memory in its user namespace. Past the limit a queue
+ * is refused with ENOMEM, unless the caller has CAP_IPC_LOCK.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/user_namespace.h>
+
+#include "internal.h"
+
+static unsigned long pc_ring_pages(u32 bytes)
+{
+	return DIV_ROUND_UP(bytes, PAGE_SIZE);
+}
+
+/* Charge @bytes of ring to @ucounts' RLIMIT_MEMLOCK count. */
+static bool pc_ring_charge(struct ucounts *ucounts, u32 bytes)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK);
+	long pages = pc_ring_pages(bytes);
+	long locked;
+
+	if (limit != RLIM_INFINITY)
+		limit >>= PAGE_SHIFT;
+	locked = inc_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pages);
+	if ((locked == LONG_MAX || locked > limit) && !capable(CAP_IPC_LOCK)) {
+		dec_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pages);
+		return false;
+	}
+	return true;
+}
+
+static void pc_ring_uncharge(struct ucounts *ucounts, u32 bytes)
+{
+	dec_rlimit_ucounts(ucounts, UCOUNT_RLIMIT_MEMLOCK, pc_ring_pages(bytes));
+}
+
+/**
+ * pc_ring_alloc() - a zeroed ring of @bytes, charged to its user
+ * @ucounts:	the user namespace count to charge (the queue's opener)
+ * @bytes:	the ring's size
+ *
+ * Return: the ring, or NULL past the limit or without memory.
+ */
+u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes)
+{
+	u64 *ring;
+
+	if (!pc_ring_charge(ucounts, bytes))
+		return NULL;
+	/* A size the user chose: failing is ENOMEM, not a warning. */
+	ring = kvzalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (!ring)
+		pc_ring_uncharge(ucounts, bytes);
+	return ring;
+}
+
+/**
+ * pc_ring_free() - free what pc_ring_alloc() gave, and its charge
+ * @ucounts:	the count it was charged to
+ * @ring:	the ring
+ * @bytes:	its size
+ */
+void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes)
+{
+	kvfree(ring);
+	pc_ring_uncharge(ucounts, bytes);
+}
