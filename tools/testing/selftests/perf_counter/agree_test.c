@@ -287,15 +287,6 @@ static void counts_equal(struct __test_metadata *_metadata,
 	}
 }
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* The workloads. */
 
 static void spin(void *ns)
@@ -330,7 +321,7 @@ static int partner_start(struct partner *pp, int rounds)
 	int to[2], from[2];
 	char c;
 
-	if (pin_to(0) || pipe(to) || pipe(from))
+	if (pc_pin_to(0) || pipe(to) || pipe(from))
 		return -1;
 	pp->pid = fork();
 	if (pp->pid < 0)
@@ -517,7 +508,7 @@ static void move_about(void *unused)
 	int i;
 
 	for (i = 0; i < 20; i++)
-		if (pin_to(!(i & 1)))
+		if (pc_pin_to(!(i & 1)))
 			abort();
 }
 
@@ -527,7 +518,7 @@ TEST(migrations_equal)
 		return;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	counts_equal(_metadata, &migrations, 0, "20 affinity moves",
 		     move_about, NULL, 20);
 }

@@ -12,15 +12,6 @@
 #include "../kselftest_harness.h"
 #include "pc_util.h"
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void unpin(void)
 {
 	cpu_set_t set;
@@ -30,34 +21,6 @@ static void unpin(void)
 	for (cpu = 0; cpu < n && cpu < CPU_SETSIZE; cpu++)
 		CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* K round trips of one byte between this task and a child. */
-static void ping_pong(int rounds)
-{
-	int to[2], from[2], status, i;
-	char c = 0;
-	pid_t pid;
-
-	if (pipe(to) || pipe(from))
-		return;
-	pid = fork();
-	if (pid == 0) {
-		for (i = 0; i < rounds; i++) {
-			if (read(to[0], &c, 1) != 1 || write(from[1], &c, 1) != 1)
-				_exit(1);
-		}
-		_exit(0);
-	}
-	for (i = 0; i < rounds; i++) {
-		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-			break;
-	}
-	waitpid(pid, &status, 0);
-	close(to[0]);
-	close(to[1]);
-	close(from[0]);
-	close(from[1]);
 }
 
 TEST(task_clock_matches_thread_cpu_time)
@@ -341,10 +304,10 @@ TEST(pipe_ping_pong_switches_at_least_twice_per_round)
 	 * comes after its exit folded its counters: 2K - 1 at least.
 	 */
 	hw.inherit = 1;
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ping_pong(500);
+	pc_ping_pong(500);
 	v = pc_read(fd);
 	unpin();
 	TH_LOG("%llu switches for 500 round trips", (unsigned long long)v);
@@ -362,12 +325,12 @@ TEST(migrations_count_affinity_moves)
 	ASSERT_GE(fd, 0);
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	v = pc_read(fd);
 	for (i = 0; i < 20; i++)
-		ASSERT_EQ(0, pin_to(i & 1 ? 0 : 1));
+		ASSERT_EQ(0, pc_pin_to(i & 1 ? 0 : 1));
 	v = pc_read(fd) - v;
-	/* each pin_to() moved the task once; it can move nowhere else */
+	/* each pc_pin_to() moved the task once; it can move nowhere else */
 	EXPECT_EQ(20, v);
 	unpin();
 	close(fd);
@@ -380,18 +343,18 @@ TEST(cpu_filter_counts_only_on_that_cpu)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, 1, -1);
 	ASSERT_GE(fd, 0);
 	pc_touch_pages(64);
 	EXPECT_EQ(0, pc_read(fd));
-	ASSERT_EQ(0, pin_to(1));
+	ASSERT_EQ(0, pc_pin_to(1));
 	pc_touch_pages(64);
 	v = pc_read(fd);
 	EXPECT_GE(v, 64);
 	EXPECT_LE(v, 64 + PC_OWN_FAULTS);
 	close(fd);
-	pin_to(0);
+	pc_pin_to(0);
 }
 
 TEST(counter_on_another_task_reads_its_work)
@@ -415,7 +378,7 @@ TEST(cpu_wide_counter_sees_every_task)
 	uint64_t v;
 	pid_t pid;
 
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	fd = pc_open_sw(PERF_COUNT_PAGE_FAULTS, -1, 0, -1);
 	ASSERT_GE(fd, 0);
 	v = pc_read(fd);
@@ -463,7 +426,7 @@ static pid_t work_on(int cpu, int sleeps, uint64_t spin_ns)
 	int i;
 
 	if (pid == 0) {
-		if (pin_to(cpu))
+		if (pc_pin_to(cpu))
 			_exit(1);
 		for (i = 0; i < sleeps; i++)
 			usleep(1000);
@@ -496,7 +459,7 @@ TEST(exclude_idle_counts_nothing_while_the_cpu_idles)
 	int cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	struct pc_pmu_info pmu;
 
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	all = open_cpu_wide(clock, cpu, 0);
 	busy = open_cpu_wide(clock, cpu, 1);
 	ASSERT_GE(all, 0);
@@ -604,7 +567,7 @@ static void touch_1000(void)
 
 static void ping_pong_300(void)
 {
-	ping_pong(300);
+	pc_ping_pong(300);
 }
 
 TEST(page_faults_equal_perf_events)

@@ -569,15 +569,6 @@ TEST(group_members_count_the_same_interval)
 	close(leader);
 }
 
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * A pinned group bound to CPU 1 is not in error while its task runs on
  * CPU 0 beside a pinned exclusive group there: it waits for its CPU,
@@ -591,7 +582,7 @@ TEST(pinned_group_bound_to_another_cpu_waits_for_that_cpu)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two CPUs");
-	ASSERT_EQ(0, pin_to(0));
+	ASSERT_EQ(0, pc_pin_to(0));
 	t0 = pc_now_ns();
 	hw.pinned = 1;
 	hw.exclusive = 1;
@@ -604,7 +595,7 @@ TEST(pinned_group_bound_to_another_cpu_waits_for_that_cpu)
 	pc_touch_pages(10);			/* on CPU 0: not its own */
 	ASSERT_EQ(8, read(g2, &v, 8));		/* a value, not end of file */
 	EXPECT_EQ(0, v);
-	ASSERT_EQ(0, pin_to(1));
+	ASSERT_EQ(0, pc_pin_to(1));
 	pc_touch_pages(50);
 	ASSERT_EQ(8, read(g2, &v, 8));
 	EXPECT_GE(v, 50);

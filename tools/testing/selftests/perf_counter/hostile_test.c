@@ -27,15 +27,6 @@ static char buf[1 << 16];
  */
 #define PC_RECORD_IP	(PERF_RECORD_IRQ | PERF_RECORD_TIME)
 
-static int open_sampler(unsigned int id, uint64_t period, uint64_t type)
-{
-	struct perf_counter_hw_event hw = pc_sw(id, 0);
-
-	hw.irq_period = period;
-	hw.record_type = type;
-	return sys_perf_counter_open(&hw, 0, -1, -1, 0);
-}
-
 /* A user-mode page-fault sampler, as an unprivileged task may open. */
 static int open_user_sampler(uint64_t period)
 {
@@ -81,14 +72,6 @@ static long drain(int fd, uint64_t *ips, long max, uint64_t *lost)
 		return -1;
 	fcntl(fd, F_SETFL, fl);
 	return n;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* Write @val to a /proc/sys file; the old value in *@old if asked. */
@@ -144,7 +127,8 @@ TEST(period_of_2_63_and_above_is_einval)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		for (j = 0; j < ARRAY_SIZE(ids); j++) {
-			int fd = open_sampler(ids[j], bad[i], PC_RECORD_IP);
+			int fd = pc_open_sampler(ids[j], bad[i], PC_RECORD_IP,
+						 -1, 0);
 
 			EXPECT_EQ(-1, fd);
 			EXPECT_EQ(EINVAL, errno);
@@ -156,10 +140,10 @@ TEST(period_of_2_63_and_above_is_einval)
 
 TEST(period_of_2_63_minus_1_counts_and_never_samples)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, (1ULL << 63) - 1,
-			      PC_RECORD_IP);
-	int clk = open_sampler(PERF_COUNT_TASK_CLOCK, (1ULL << 63) - 1,
-			       PC_RECORD_IP);
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, (1ULL << 63) - 1,
+				 PC_RECORD_IP, -1, 0);
+	int clk = pc_open_sampler(PERF_COUNT_TASK_CLOCK, (1ULL << 63) - 1,
+				  PC_RECORD_IP, -1, 0);
 	uint64_t lost = 0;
 
 	ASSERT_GE(fd, 0);
@@ -194,8 +178,8 @@ static long sample_getppid(int exclude_kernel, long *kernel)
 	if (fd < 0)
 		return -1;
 	pc_enable(fd);
-	end = now_ns() + 300000000ULL;
-	while (now_ns() < end) {
+	end = pc_now_ns() + 300000000ULL;
+	while (pc_now_ns() < end) {
 		for (i = 0; i < 1000; i++)
 			syscall(SYS_getppid);
 	}
@@ -244,7 +228,8 @@ static long fault_storm(int pages, uint64_t *faults, uint64_t *lost,
 			uint64_t *ns)
 {
 	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PC_RECORD_IP);
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PC_RECORD_IP,
+				 -1, 0);
 	uint32_t size = 1 << 20;
 	uint64_t t0;
 	long n, more;
@@ -253,9 +238,9 @@ static long fault_storm(int pages, uint64_t *faults, uint64_t *lost,
 	    ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size))
 		return -1;
 	*lost = 0;
-	t0 = now_ns();
+	t0 = pc_now_ns();
 	pc_touch_pages(pages);
-	*ns = now_ns() - t0;
+	*ns = pc_now_ns() - t0;
 	n = drain(fd, NULL, 0, lost);
 	/*
 	 * One more sample, in a tick with a budget, carries out a LOST
@@ -632,8 +617,8 @@ static int queues_in_memcg(void)
 		return 10;
 	before = cg_memory_current();
 	for (i = 0; i < 16; i++) {
-		fd[i] = open_sampler(PERF_COUNT_PAGE_FAULTS, 1000,
-				     PC_RECORD_IP);
+		fd[i] = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1000,
+					PC_RECORD_IP, -1, 0);
 		if (fd[i] < 0)
 			return 11;
 	}

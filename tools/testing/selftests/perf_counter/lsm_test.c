@@ -114,16 +114,6 @@ static int enter(const char *domain)
 	return 0;
 }
 
-/* The fd number the next open would get. */
-static int next_fd(void)
-{
-	int fd = dup(0);
-
-	if (fd >= 0)
-		close(fd);
-	return fd;
-}
-
 /* A task-clock counter on this task, counting user mode alone. */
 static struct perf_counter_hw_event user_clock(void)
 {
@@ -152,14 +142,14 @@ static int pe_clock(int exclude_kernel, pid_t pid, int cpu)
  */
 #define EXPECT_OPEN_REFUSED(hw, pid, cpu) do {				\
 	struct pc_objects before, after;				\
-	int fd_before = next_fd();					\
+	int fd_before = pc_next_fd();					\
 									\
 	ASSERT_EQ(0, pc_objects_read(&before));				\
 	EXPECT_EQ(-1, sys_perf_counter_open(&(hw), pid, cpu, -1, 0));	\
 	EXPECT_EQ(EACCES, errno);					\
 	ASSERT_EQ(0, pc_objects_read(&after));				\
 	EXPECT_SAME_OBJECTS(before, after);				\
-	EXPECT_EQ(fd_before, next_fd());				\
+	EXPECT_EQ(fd_before, pc_next_fd());				\
 } while (0)
 
 TEST(the_policy_loads_and_base_t_may_do_everything)

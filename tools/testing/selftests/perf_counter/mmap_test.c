@@ -483,14 +483,6 @@ static int pmu_user_read(const struct pc_pmu_info *pmu)
 	       !strcmp(pmu->name, "PowerPC 7450");
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /*
  * A hardware counter: read through its UPMC where the model has them
  * (PowerPC 750, 7400, 745x), else by read() while it counts; exact in
@@ -554,13 +546,13 @@ TEST(hardware_counter)
 	EXPECT_EQ(r[2], a.time_running);
 	ASSERT_EQ(0, pc_enable(fd));
 
-	t0 = now_ns();
+	t0 = pc_now_ns();
 	for (i = 0; i < LOOPS; i++)
 		pc_self_read(&self, &a);
-	t1 = now_ns();
+	t1 = pc_now_ns();
 	for (i = 0; i < SYS_LOOPS; i++)
 		syscall(SYS_getppid);
-	t2 = now_ns();
+	t2 = pc_now_ns();
 	printf("# %s instructions self-read (%s) %.1f ns, getppid %.1f ns: ratio %.3f\n",
 	       pmu.name, user ? "UPMC" : "read()",
 	       (double)(t1 - t0) / LOOPS, (double)(t2 - t1) / SYS_LOOPS,
@@ -784,19 +776,19 @@ TEST(timing)
 	ASSERT_LE(0, clock);
 	ASSERT_EQ(0, pc_self_map(&sf, faults, 0));
 	ASSERT_EQ(0, pc_self_map(&sc, clock, TIMES));
-	t0 = now_ns();
+	t0 = pc_now_ns();
 	for (i = 0; i < LOOPS; i++)
 		page += pc_self_read(&sf, &v) == PC_SELF_PAGE;
-	t1 = now_ns();
+	t1 = pc_now_ns();
 	for (i = 0; i < LOOPS; i++)
 		page += pc_self_read(&sc, &v) == PC_SELF_PAGE;
-	t2 = now_ns();
+	t2 = pc_now_ns();
 	for (i = 0; i < SYS_LOOPS; i++)
 		syscall(SYS_getppid);
-	t3 = now_ns();
+	t3 = pc_now_ns();
 	for (i = 0; i < SYS_LOOPS; i++)
 		pc_read(faults);
-	t4 = now_ns();
+	t4 = pc_now_ns();
 	nf = (double)(t1 - t0) / LOOPS;
 	nc = (double)(t2 - t1) / LOOPS;
 	np = (double)(t3 - t2) / SYS_LOOPS;

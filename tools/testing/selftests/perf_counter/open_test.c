@@ -9,21 +9,12 @@
 #include "../kselftest_harness.h"
 #include "pc_util.h"
 
-/* The lowest free fd: a refused open must not have used one. */
-static int next_fd(void)
-{
-	int fd = dup(0), ret = fd;
-
-	close(fd);
-	return ret;
-}
-
 #define EXPECT_REFUSED(hw, pid, cpu, group, flags, err) do {		\
-	int before = next_fd();						\
+	int before = pc_next_fd();						\
 	errno = 0;							\
 	EXPECT_EQ(-1, sys_perf_counter_open(hw, pid, cpu, group, flags)); \
 	EXPECT_EQ(err, errno);						\
-	EXPECT_EQ(before, next_fd());					\
+	EXPECT_EQ(before, pc_next_fd());					\
 } while (0)
 
 TEST(software_counter_opens_on_self)

@@ -486,14 +486,6 @@ static pthread_mutex_t kids_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kid kids[MAX_KIDS];
 static int nr_kids;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 static pid_t this_tid(void)
 {
 	return syscall(SYS_gettid);
@@ -648,7 +640,7 @@ static void set_stop(void)
 	 * libatomic.
 	 */
 	__atomic_compare_exchange_n(&shared->stop_ms, &none,
-				    (unsigned long)(now_ns() / 1000000), 0,
+				    (unsigned long)(pc_now_ns() / 1000000), 0,
 				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 	__atomic_store_n(&shared->stop, 1, __ATOMIC_RELAXED);
 }
@@ -658,7 +650,7 @@ static int take_call(void)
 {
 	if (__atomic_load_n(&shared->stop, __ATOMIC_RELAXED))
 		return 0;
-	if (now_ns() >= deadline_ns ||
+	if (pc_now_ns() >= deadline_ns ||
 	    __atomic_fetch_add(&shared->calls, 1, __ATOMIC_RELAXED) >=
 	    shared->max_calls) {
 		set_stop();
@@ -2684,7 +2676,7 @@ static void run_ops(struct worker *w, unsigned long max)
 		kind = pick_op(w);
 		if (is_syscall_op(kind) ? !take_call() :
 		    __atomic_load_n(&shared->stop, __ATOMIC_RELAXED) ||
-		    now_ns() >= deadline_ns)
+		    pc_now_ns() >= deadline_ns)
 			break;
 		__atomic_fetch_add(&shared->op_count[kind], 1,
 				   __ATOMIC_RELAXED);
@@ -2754,7 +2746,7 @@ static void target_loop(pid_t parent)
 	uint64_t end = deadline_ns + (WATCHDOG_S + REAP_S) * NSEC_PER_SEC;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	while (getppid() == parent && now_ns() < end) {
+	while (getppid() == parent && pc_now_ns() < end) {
 		pc_spin(20000);
 		pc_touch_pages(1);
 		usleep(1000);
@@ -2895,7 +2887,7 @@ static int run_exec_child(void)
 				errno);
 	}
 	shared->max_calls = nops;
-	deadline_ns = now_ns() + EXEC_CHILD_S * NSEC_PER_SEC;
+	deadline_ns = pc_now_ns() + EXEC_CHILD_S * NSEC_PER_SEC;
 	install_signals();
 	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	target_pid = getppid();
@@ -2967,7 +2959,7 @@ static void reap_rest(pid_t *pids, int n, uint64_t until)
 	pid_t pid;
 	int i;
 
-	while (now_ns() < until) {
+	while (pc_now_ns() < until) {
 		pid = waitpid(-1, NULL, WNOHANG);
 		if (pid < 0 && errno == ECHILD)
 			return;
@@ -3079,7 +3071,7 @@ static void print_hung_tree(pid_t pid, int depth)
 
 static void report_hang(pid_t *pids, int n, uint64_t start)
 {
-	unsigned long long secs = (now_ns() - start) / NSEC_PER_SEC;
+	unsigned long long secs = (pc_now_ns() - start) / NSEC_PER_SEC;
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -3118,15 +3110,15 @@ static void supervise(pid_t *pids, int n, uint64_t start)
 		}
 		if (pid < 0 && errno != EINTR)
 			break;
-		if (now_ns() >= deadline_ns)
+		if (pc_now_ns() >= deadline_ns)
 			set_stop();
-		if (now_ns() >= hang_ns) {
+		if (pc_now_ns() >= hang_ns) {
 			report_hang(pids, n, start);
 			break;
 		}
 		usleep(20000);
 	}
-	reap_rest(pids, n, now_ns() + REAP_S * NSEC_PER_SEC);
+	reap_rest(pids, n, pc_now_ns() + REAP_S * NSEC_PER_SEC);
 }
 
 static void find_hotplug_cpus(void)
@@ -3457,7 +3449,7 @@ static int parse_args(int argc, char **argv)
 	if (optind != argc)
 		return -1;
 	if (!seeded) {
-		opt_seed = now_ns() ^ ((uint64_t)getpid() << 32);
+		opt_seed = pc_now_ns() ^ ((uint64_t)getpid() << 32);
 		opt_seed = splitmix64(&opt_seed);
 	}
 	return 0;
@@ -3645,7 +3637,7 @@ int main(int argc, char **argv)
 	shared->max_calls = opt_calls;
 	install_signals();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	start = now_ns();
+	start = pc_now_ns();
 	deadline_ns = start + opt_secs * NSEC_PER_SEC;
 
 	for (p = 0; p < opt_procs; p++)
@@ -3658,7 +3650,7 @@ int main(int argc, char **argv)
 	end = __atomic_load_n(&shared->stop_ms, __ATOMIC_RELAXED) *
 	      (uint64_t)1000000;
 	if (!end || end > deadline_ns)
-		end = deadline_ns < now_ns() ? deadline_ns : now_ns();
+		end = deadline_ns < pc_now_ns() ? deadline_ns : pc_now_ns();
 	secs = (end - start) / 1e9;
 	if (opt_hotplug)
 		restore_hotplug_cpus();

@@ -64,6 +64,28 @@ static inline int pc_open_sw(unsigned int id, pid_t pid, int cpu,
 	return sys_perf_counter_open(&hw, pid, cpu, group_fd, 0);
 }
 
+/* A software sampling counter of current's: @period, records @type. */
+static inline int pc_open_sampler(unsigned int id, uint64_t period,
+				  uint64_t type, int group_fd, int inherit)
+{
+	struct perf_counter_hw_event hw = pc_sw(id, 0);
+
+	hw.irq_period = period;
+	hw.record_type = type;
+	hw.inherit = inherit;
+	return sys_perf_counter_open(&hw, 0, -1, group_fd, 0);
+}
+
+/* The number the next open() or dup() gives, or -1. */
+static inline int pc_next_fd(void)
+{
+	int fd = dup(0);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
 #define PC_TRACEFS	"/sys/kernel/tracing"
 
 /* The id tracefs gives SYSTEM:EVENT, or -1 (tracefs mounted if need be). */
@@ -162,6 +184,55 @@ static inline uint64_t pc_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Run the calling thread on @cpu alone (one of the first 32, all a test
+ * guest has): sched_setaffinity()'s result, through the system call, so
+ * that no program needs _GNU_SOURCE for it.
+ */
+static inline int pc_pin_to(int cpu)
+{
+	unsigned long mask = 1UL << cpu;
+
+	return syscall(SYS_sched_setaffinity, 0, sizeof(mask), &mask);
+}
+
+/*
+ * @rounds round trips of a byte between this task and a forked child
+ * over two pipes: each one two context switches where the two share a
+ * CPU. Return: the child's pid, reaped, or -1 if it could not start.
+ */
+static inline pid_t pc_ping_pong(int rounds)
+{
+	int to[2], from[2], i;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(to))
+		return -1;
+	if (pipe(from)) {
+		close(to[0]);
+		close(to[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < rounds; i++)
+			if (read(to[0], &c, 1) != 1 || write(from[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (i = 0; pid > 0 && i < rounds; i++)
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
+			break;
+	close(to[0]);
+	close(to[1]);
+	close(from[0]);
+	close(from[1]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return pid;
 }
 
 /* CLOCK_THREAD_CPUTIME_ID in ns: the calling thread's CPU time. */

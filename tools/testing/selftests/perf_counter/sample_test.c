@@ -26,17 +26,6 @@ struct rec {
 	uint64_t w[64];
 };
 
-static int open_sampler(unsigned int id, uint64_t period, uint64_t type,
-			int group_fd, int inherit)
-{
-	struct perf_counter_hw_event hw = pc_sw(id, 0);
-
-	hw.irq_period = period;
-	hw.record_type = type;
-	hw.inherit = inherit;
-	return sys_perf_counter_open(&hw, 0, -1, group_fd, 0);
-}
-
 static struct rec recs[4096];
 static char buf[1 << 16];
 
@@ -128,18 +117,10 @@ static pid_t rec_id(uint64_t word, int which)
 	return id[which];
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 TEST_F(sampling, period_n_over_m_faults_gives_m_over_n_records)
 {
 	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 10, PERF_RECORD_VALUE,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 10, PERF_RECORD_VALUE,
 			      -1, 0);
 	uint64_t m, lost = 0;
 	int n, i;
@@ -166,16 +147,16 @@ TEST_F(sampling, sample_fields_are_the_tasks_own)
 {
 	uint64_t type = PERF_RECORD_IRQ | PERF_RECORD_TID | PERF_RECORD_TIME |
 			PERF_RECORD_VALUE;
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, type, -1, 0);
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, type, -1, 0);
 	uint64_t t0, t1, prev = 0;
 	int n, i, touching = 0;
 
 	ASSERT_GE(fd, 0);
 	/* fault in drain()'s own code */
 	ASSERT_GE(drain(fd, recs, 4096, NULL), 0);
-	t0 = now_ns();
+	t0 = pc_now_ns();
 	pc_touch_pages(64);
-	t1 = now_ns();
+	t1 = pc_now_ns();
 	n = drain(fd, recs, 4096, NULL);
 	ASSERT_GE(n, 64);
 	for (i = 0; i < n; i++) {
@@ -223,16 +204,16 @@ TEST_F(sampling, blocking_read_waits_for_a_record)
 	hw.record_type = PERF_RECORD_VALUE;	/* header and value: 16 bytes */
 	fd = sys_perf_counter_open(&hw, pid, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	t0 = now_ns();
+	t0 = pc_now_ns();
 	EXPECT_EQ(16, read(fd, &r, 16));	/* sleeps until the touching */
-	EXPECT_GE(now_ns() - t0, 100000000ULL);
+	EXPECT_GE(pc_now_ns() - t0, 100000000ULL);
 	waitpid(pid, &status, 0);
 	close(fd);
 }
 
 TEST_F(sampling, empty_queue_with_o_nonblock_is_eagain)
 {
-	int fd = open_sampler(PERF_COUNT_CPU_MIGRATIONS, 1, PERF_RECORD_IRQ,
+	int fd = pc_open_sampler(PERF_COUNT_CPU_MIGRATIONS, 1, PERF_RECORD_IRQ,
 			      -1, 0);
 	struct rec r;
 
@@ -245,7 +226,7 @@ TEST_F(sampling, empty_queue_with_o_nonblock_is_eagain)
 
 TEST_F(sampling, poll_reports_pollin_when_a_record_waits)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_IRQ,
 			      -1, 0);
 	struct pollfd p;
 
@@ -262,7 +243,7 @@ TEST_F(sampling, poll_reports_pollin_when_a_record_waits)
 TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 {
 	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
 			      -1, 0);
 	uint32_t size = 4096;
 	uint64_t lost = 0, m;
@@ -290,7 +271,7 @@ TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 
 TEST_F(sampling, queue_size_rules)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
 			      -1, 0);
 	int counting = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
 	uint32_t size;
@@ -321,7 +302,7 @@ TEST_F(sampling, queue_size_rules)
 
 TEST_F(sampling, buffer_smaller_than_a_record_is_enospc)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1,
 			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
 	char small[16];
 
@@ -339,7 +320,7 @@ TEST_F(sampling, buffer_smaller_than_a_record_is_enospc)
  */
 TEST_F(sampling, readv_reads_whole_records_across_its_buffers)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1,
 			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
 	struct perf_counter_record_header *h;
 	struct iovec iov[2] = {
@@ -358,7 +339,7 @@ TEST_F(sampling, readv_reads_whole_records_across_its_buffers)
 	EXPECT_EQ(24, h->size);
 	close(fd);
 	/* and with O_NONBLOCK, an empty queue is EAGAIN (no migration) */
-	fd = open_sampler(PERF_COUNT_CPU_MIGRATIONS, 1, PERF_RECORD_IRQ,
+	fd = pc_open_sampler(PERF_COUNT_CPU_MIGRATIONS, 1, PERF_RECORD_IRQ,
 			  -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
@@ -369,7 +350,7 @@ TEST_F(sampling, readv_reads_whole_records_across_its_buffers)
 
 TEST_F(sampling, group_record_carries_every_member)
 {
-	int leader = open_sampler(PERF_COUNT_PAGE_FAULTS, 5,
+	int leader = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 5,
 				  PERF_RECORD_VALUE | PERF_RECORD_GROUP, -1, 0);
 	int m1, m2, n, i;
 	uint64_t prev = 0;
@@ -407,7 +388,7 @@ TEST_F(sampling, group_record_on_a_member_is_einval)
 	int leader = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
 
 	ASSERT_GE(leader, 0);
-	EXPECT_EQ(-1, open_sampler(PERF_COUNT_PAGE_FAULTS, 5,
+	EXPECT_EQ(-1, pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 5,
 				   PERF_RECORD_GROUP, leader, 0));
 	EXPECT_EQ(EINVAL, errno);
 	close(leader);
@@ -416,7 +397,7 @@ TEST_F(sampling, group_record_on_a_member_is_einval)
 TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 {
 	int clock = pc_open_sw(PERF_COUNT_TASK_CLOCK, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_TASK_CLOCK, 1000000,
+	int fd = pc_open_sampler(PERF_COUNT_TASK_CLOCK, 1000000,
 			      PERF_RECORD_IRQ | PERF_RECORD_TIME, -1, 0);
 	uint64_t ran, prev = 0, lost = 0, t0, loops, vdso_lo, vdso_hi;
 	int n, i, in_text = 0, in_kernel = 0, in_vdso = 0, reads = 0;
@@ -480,14 +461,14 @@ TEST_F(sampling, task_clock_samples_every_period_of_running_time)
 
 TEST_F(sampling, clock_period_below_the_floor_is_einval)
 {
-	EXPECT_EQ(-1, open_sampler(PERF_COUNT_TASK_CLOCK, 1000,
+	EXPECT_EQ(-1, pc_open_sampler(PERF_COUNT_TASK_CLOCK, 1000,
 				   PERF_RECORD_IRQ, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 }
 
 TEST_F(sampling, inherited_sampler_receives_the_childrens_records)
 {
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_TID,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_TID,
 			      -1, 1);
 	struct pc_child child;
 	int n, i, theirs = 0;
@@ -510,7 +491,7 @@ TEST_F(sampling, inherited_sampler_receives_the_childrens_records)
 TEST_F(sampling, drops_with_no_record_after_them_are_told_once_empty)
 {
 	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
+	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
 			      -1, 0);
 	uint32_t size = 4096;
 	uint64_t lost = 0, m;
@@ -543,7 +524,7 @@ TEST_F(sampling, drops_with_no_record_after_them_are_told_once_empty)
  */
 TEST_F(sampling, a_queue_too_small_for_the_largest_record_is_refused)
 {
-	int leader = open_sampler(PERF_COUNT_PAGE_FAULTS, 1000,
+	int leader = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1000,
 				  PERF_RECORD_VALUE | PERF_RECORD_GROUP, -1, 0);
 	static int members[300];
 	uint32_t size = 4096;
@@ -824,7 +805,7 @@ TEST_F(sampling, resize_while_a_read_waits_on_a_user_fault_is_ebusy)
 	reg.range.len = psz;
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
 
-	fd = open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
+	fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
 			  -1, 0);
 	ASSERT_LE(0, fd);
 	pc_touch_pages(4);		/* records to read */

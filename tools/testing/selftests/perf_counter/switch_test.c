@@ -76,28 +76,6 @@ static int drain(int fd)
 	return n;
 }
 
-static pid_t ping_pong(int rounds)
-{
-	int to[2], from[2], i, status;
-	char c = 0;
-	pid_t pid;
-
-	if (pipe(to) || pipe(from))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		for (i = 0; i < rounds; i++)
-			if (read(to[0], &c, 1) != 1 || write(from[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	for (i = 0; i < rounds; i++)
-		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1)
-			break;
-	waitpid(pid, &status, 0);
-	return pid;
-}
-
 TEST_F(switches, task_records_pair_up_in_a_ping_pong)
 {
 	int fd = open_switches(0, -1, PERF_COUNT_PAGE_FAULTS);
@@ -105,7 +83,7 @@ TEST_F(switches, task_records_pair_up_in_a_ping_pong)
 	int n, i, out = 0, in = 0;
 
 	ASSERT_GE(fd, 0);
-	ping_pong(200);
+	pc_ping_pong(200);
 	n = drain(fd);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++) {
@@ -137,7 +115,7 @@ TEST_F(switches, disabled_counter_writes_no_records)
 
 	ASSERT_GE(fd, 0);
 	/* the control: enabled, it writes a record for each switch */
-	ping_pong(50);
+	pc_ping_pong(50);
 	/*
 	 * Disabled before it is drained: a switch between a drain and the
 	 * disable (the reaped child, a kworker) is a record of its own,
@@ -145,7 +123,7 @@ TEST_F(switches, disabled_counter_writes_no_records)
 	 */
 	ASSERT_EQ(0, pc_disable(fd));
 	EXPECT_GE(drain(fd), 100);
-	ping_pong(50);
+	pc_ping_pong(50);
 	EXPECT_EQ(0, drain(fd));
 	close(fd);
 }
@@ -157,7 +135,7 @@ TEST_F(switches, cpu_wide_records_name_both_tasks)
 	pid_t child;
 
 	ASSERT_GE(fd, 0);
-	child = ping_pong(100);
+	child = pc_ping_pong(100);
 	n = drain(fd);
 	ASSERT_GT(n, 0);
 	for (i = 0; i < n; i++) {
@@ -202,7 +180,7 @@ TEST_F(switches, inherited_counter_records_the_childrens_switches)
 	hw.inherit = 1;
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	child = ping_pong(100);
+	child = pc_ping_pong(100);
 	n = drain(fd);
 	for (i = 0; i < n; i++)
 		theirs += (pid_t)recs[i].s.pid == child &&

@@ -128,40 +128,6 @@ TEST(sys_enter_counts_the_system_calls_a_loop_made)
 	close(fd);
 }
 
-static void ping_pong(int rounds)
-{
-	int ab[2], ba[2], i;
-	char c = 0;
-	pid_t pid;
-
-	if (pipe(ab) || pipe(ba))
-		return;
-	pid = fork();
-	if (pid == 0) {
-		for (i = 0; i < rounds; i++)
-			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	for (i = 0; i < rounds; i++)
-		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
-			break;
-	waitpid(pid, NULL, 0);
-	close(ab[0]);
-	close(ab[1]);
-	close(ba[0]);
-	close(ba[1]);
-}
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * On one CPU, sched:sched_switch and the context-switches counter see
  * the same switches: in one group, switched on and off together, they
@@ -176,7 +142,7 @@ TEST(cpu_wide_sched_switch_agrees_with_context_switches)
 	int leader, member, mine;
 
 	ASSERT_GT(id, 0);
-	ASSERT_EQ(0, pin_to(cpu));
+	ASSERT_EQ(0, pc_pin_to(cpu));
 	leader = sys_perf_counter_open(&hw, -1, cpu, -1, 0);
 	ASSERT_GE(leader, 0) TH_LOG("open: %s", strerror(errno));
 	member = pc_open_sw(PERF_COUNT_CONTEXT_SWITCHES, -1, cpu, leader);
@@ -184,7 +150,7 @@ TEST(cpu_wide_sched_switch_agrees_with_context_switches)
 	mine = pc_open_sw(PERF_COUNT_CONTEXT_SWITCHES, 0, -1, -1);
 	ASSERT_GE(mine, 0);
 	ASSERT_EQ(0, pc_enable(leader));
-	ping_pong(200);
+	pc_ping_pong(200);
 	ASSERT_EQ(0, pc_disable(leader));
 	tp = pc_read(leader);
 	cs = pc_read(member);
