@@ -59,6 +59,23 @@ long long pc_parse_num(const char *opt, const char *str, long long min,
 		       long long max);
 uint64_t pc_parse_u64(const char *opt, const char *str, uint64_t min,
 		      uint64_t max);
+
+/* options.c: the sampling commands' options, one table for all */
+#define PC_OPT_MAX_CPUS	256
+struct pc_sample_opts {
+	const char	*event;		/* -e */
+	uint64_t	period;		/* -c */
+	int		freq;		/* -F */
+	const char	*output;	/* -o */
+	const char	*input;		/* -i */
+	int		cpus[PC_OPT_MAX_CPUS];	/* -C */
+	int		nr_cpus;
+	int		delay;		/* -d */
+	int		count;		/* -n */
+	int		force;		/* -f */
+};
+int pc_sample_opts_parse(int argc, char **argv, const char *letters,
+			 struct pc_sample_opts *opts, void (*help)(FILE *f));
 int pc_paranoid(void);
 int pc_edit_distance(const char *a, const char *b);
 

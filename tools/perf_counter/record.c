@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -227,7 +226,9 @@ static void take(struct rec_state *st, const char *buf, ssize_t len)
 
 int cmd_record(int argc, char **argv)
 {
-	const char *out = "perf-counter.data", *ev_name = "task-clock";
+	struct pc_sample_opts o = { .event = "task-clock",
+				    .output = "perf-counter.data" };
+	const char *out, *ev_name;
 	struct rec_state st = { 0 };
 	struct pc_event ev;
 	struct pc_open_args a = { .cpu = -1, .group_fd = -1 };
@@ -240,30 +241,15 @@ int cmd_record(int argc, char **argv)
 	static char buf[QUEUE_BYTES];
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "+e:c:F:o:h")) != -1) {
-		switch (opt) {
-		case 'e':
-			ev_name = optarg;
-			break;
-		case 'c':
-			period = pc_parse_u64("-c", optarg, 1, UINT64_MAX);
-			break;
-		case 'F':
-			freq = pc_parse_num("-F", optarg, 1, 1000000);
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			print_help(stdout);
-			return 0;
-		default:
-			print_help(stderr);
-			return 1;
-		}
-	}
-	argv += optind;
-	argc -= optind;
+	opt = pc_sample_opts_parse(argc, argv, "+ecFo", &o, print_help);
+	if (opt < 0)
+		return opt == -1 ? 0 : 1;
+	argv += opt;
+	argc -= opt;
+	ev_name = o.event;
+	period = o.period;
+	freq = o.freq;
+	out = o.output;
 	if (!argc) {
 		print_help(stderr);
 		return 1;

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +96,8 @@ static char *slurp(const char *path, size_t *len, int force)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *in = "perf-counter.data", *ev_name = "?";
+	struct pc_sample_opts o = { .input = "perf-counter.data", .count = -1 };
+	const char *in, *ev_name = "?";
 	struct pc_maps maps = { NULL, 0 };
 	struct pc_hist h = { 0 };
 	int opt, i, max_lines = -1, pass, force = 0;
@@ -107,25 +107,12 @@ int cmd_report(int argc, char **argv)
 	char *buf;
 	const struct pc_file_header *hdr;
 
-	while ((opt = getopt(argc, argv, "fi:n:h")) != -1) {
-		switch (opt) {
-		case 'f':
-			force = 1;
-			break;
-		case 'i':
-			in = optarg;
-			break;
-		case 'n':
-			max_lines = pc_parse_num("-n", optarg, 0, INT_MAX);
-			break;
-		case 'h':
-			print_help(stdout);
-			return 0;
-		default:
-			print_help(stderr);
-			return 1;
-		}
-	}
+	opt = pc_sample_opts_parse(argc, argv, "fin", &o, print_help);
+	if (opt < 0)
+		return opt == -1 ? 0 : 1;
+	in = o.input;
+	max_lines = o.count;
+	force = o.force;
 	buf = slurp(in, &len, force);
 	hdr = (const void *)buf;
 	if (len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))

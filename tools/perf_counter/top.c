@@ -4,7 +4,6 @@
  * functions every few seconds, as 2009's kerneltop did.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -138,7 +137,8 @@ static void top_on_signal(int sig)
 
 int cmd_top(int argc, char **argv)
 {
-	const char *ev_name = "cpu-clock";
+	struct pc_sample_opts o = { .event = "cpu-clock", .delay = 2 };
+	const char *ev_name;
 	struct top_state st = { 0 };
 	struct pollfd pfd[MAX_CPUS];
 	struct sigaction sa;
@@ -147,33 +147,16 @@ int cmd_top(int argc, char **argv)
 	int cpus[MAX_CPUS], ncpu = 0, delay = 2, iters = 0, it, opt, k, perr, live;
 	static char buf[65536];
 
-	while ((opt = getopt(argc, argv, "e:c:d:n:C:h")) != -1) {
-		switch (opt) {
-		case 'e':
-			ev_name = optarg;
-			break;
-		case 'c':
-			period = pc_parse_u64("-c", optarg, 1, UINT64_MAX);
-			break;
-		case 'd':
-			delay = pc_parse_num("-d", optarg, 1, 86400);
-			break;
-		case 'n':
-			iters = pc_parse_num("-n", optarg, 0, INT_MAX);
-			break;
-		case 'C':
-			ncpu = pc_parse_cpus(optarg, cpus, MAX_CPUS);
-			if (ncpu <= 0)
-				pc_die("-C %s: refused", optarg);
-			break;
-		case 'h':
-			print_help(stdout);
-			return 0;
-		default:
-			print_help(stderr);
-			return 1;
-		}
-	}
+	opt = pc_sample_opts_parse(argc, argv, "ecdnC", &o, print_help);
+	if (opt < 0)
+		return opt == -1 ? 0 : 1;
+	ev_name = o.event;
+	period = o.period;
+	delay = o.delay;
+	iters = o.count;
+	ncpu = o.nr_cpus;
+	for (k = 0; k < ncpu && k < MAX_CPUS; k++)
+		cpus[k] = o.cpus[k];
 	perr = pc_parse_event(ev_name, &ev);
 	if (perr) {
 		if (perr == -1)

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter: the options of the sampling commands, record, top and
+ * report, in one table, so that a letter means the same thing in each
+ * (and what perf means by it): -e the event, -c the period, -F the
+ * frequency, -o the output file, -i the input file, -C the CPUs, -d the
+ * refresh delay, -n how many (lines of a report, refreshes of top), -f
+ * a file another user owns. A command names the letters it takes; the
+ * others are refused as unknown, with the command's help.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pc.h"
+
+enum pc_opt_kind { PC_OPT_STR, PC_OPT_U64, PC_OPT_NUM, PC_OPT_CPUS, PC_OPT_FLAG };
+
+struct pc_opt {
+	char		letter;
+	enum pc_opt_kind kind;
+	size_t		field;
+	long long	min, max;
+};
+
+#define OPT(l, k, f, lo, hi) \
+	{ l, k, offsetof(struct pc_sample_opts, f), lo, hi }
+
+static const struct pc_opt pc_opts[] = {
+	OPT('e', PC_OPT_STR, event, 0, 0),
+	OPT('c', PC_OPT_U64, period, 1, 0),
+	OPT('F', PC_OPT_NUM, freq, 1, 1000000),
+	OPT('o', PC_OPT_STR, output, 0, 0),
+	OPT('i', PC_OPT_STR, input, 0, 0),
+	OPT('C', PC_OPT_CPUS, cpus, 0, 0),
+	OPT('d', PC_OPT_NUM, delay, 1, 86400),
+	OPT('n', PC_OPT_NUM, count, 0, INT_MAX),
+	OPT('f', PC_OPT_FLAG, force, 0, 0),
+};
+
+static const struct pc_opt *pc_opt_find(char letter)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pc_opts); i++)
+		if (pc_opts[i].letter == letter)
+			return &pc_opts[i];
+	return NULL;
+}
+
+/* "+e:c:h" from "+ec": getopt's string for the letters a command takes. */
+static void pc_opt_string(const char *letters, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (*letters == '+')
+		out[n++] = *letters++;
+	for (; *letters && n + 3 < size; letters++) {
+		const struct pc_opt *o = pc_opt_find(*letters);
+
+		out[n++] = *letters;
+		if (o && o->kind != PC_OPT_FLAG)
+			out[n++] = ':';
+	}
+	out[n++] = 'h';
+	out[n] = '\0';
+}
+
+static void pc_opt_set(const struct pc_opt *o, struct pc_sample_opts *opts,
+		       const char *arg)
+{
+	char name[3] = { '-', o->letter, '\0' };
+	void *field = (char *)opts + o->field;
+
+	switch (o->kind) {
+	case PC_OPT_STR:
+		*(const char **)field = arg;
+		break;
+	case PC_OPT_U64:
+		*(uint64_t *)field = pc_parse_u64(name, arg, o->min, UINT64_MAX);
+		break;
+	case PC_OPT_NUM:
+		*(int *)field = pc_parse_num(name, arg, o->min, o->max);
+		break;
+	case PC_OPT_CPUS:
+		opts->nr_cpus = pc_parse_cpus(arg, opts->cpus, PC_OPT_MAX_CPUS);
+		if (opts->nr_cpus <= 0)
+			pc_die("-C %s: refused", arg);
+		break;
+	case PC_OPT_FLAG:
+		*(int *)field = 1;
+		break;
+	}
+}
+
+/**
+ * pc_sample_opts_parse() - a sampling command's options, from the table
+ * @argc:	the command's arguments, its name first
+ * @argv:	as main() has them
+ * @letters:	the option letters the command takes ("ecFo"); -h is
+ *		every command's. A leading '+' stops at the first argument
+ *		that is not an option (record's command); without it they
+ *		may come in any order, as getopt permutes them.
+ * @opts:	filled in; what is not given keeps what the caller set
+ * @help:	the command's help, to stdout for -h, to stderr on an error
+ *
+ * Return: the index of the first argument left, or -1 after -h (the
+ * caller returns 0) or -2 after an unknown option (the caller returns
+ * 1).
+ */
+int pc_sample_opts_parse(int argc, char **argv, const char *letters,
+			 struct pc_sample_opts *opts, void (*help)(FILE *f))
+{
+	char optstring[2 * 16 + 3];
+	int opt;
+
+	pc_opt_string(letters, optstring, sizeof(optstring));
+	while ((opt = getopt(argc, argv, optstring)) != -1) {
+		const struct pc_opt *o = pc_opt_find((char)opt);
+
+		if (opt == 'h') {
+			help(stdout);
+			return -1;
+		}
+		if (!o || !strchr(letters, opt)) {
+			help(stderr);
+			return -2;
+		}
+		pc_opt_set(o, opts, optarg);
+	}
+	return optind;
+}
