@@ -41,8 +41,7 @@ static bool pc_hw_wrapped(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
  * overflowed() may clear a flag, and a stopped register may have lost
  * it (P4's disable clears the CCCR).
  */
-void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc,
-				struct perf_counter *counter)
+void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 {
 	const struct pc_pmu *pmu = cpuc->pmu;
 	u64 raw = local64_read(&counter->hw.prev) & PC_HW_RAW_MASK;

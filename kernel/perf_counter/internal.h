@@ -92,6 +92,7 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
 #include <linux/rcupdate.h>
@@ -116,10 +117,8 @@ enum pc_state {
 };
 
 struct perf_counter;
-struct iov_iter;
 struct vm_area_struct;
 struct pc_tp;
-
 
 /* The shortest sampling period of a clock counter, ns. */
 #define PC_CLOCK_PERIOD_MIN	(50 * NSEC_PER_USEC)
@@ -135,7 +134,6 @@ struct pc_tp;
  * (a late timer, a large software event); the rest are counted lost.
  */
 #define PC_SAMPLE_BURST		8
-
 
 /*
  * pc_ops.caps. PC_CAP_REGISTER: counts on a PMU register (hw_*.c): a
@@ -155,6 +153,8 @@ struct pc_tp;
 
 /**
  * struct pc_ops - how one kind of counter counts
+ * @caps:	what the kind is, where the core's rules tell kinds apart:
+ *		the PC_CAP_* flags above
  * @init:	set up a new counter of this kind; may sleep
  * @destroy:	undo @init; may sleep
  * @start:	begin counting on this CPU; irqs off, ctx->lock held
@@ -170,8 +170,6 @@ struct pc_tp;
  *		a switch record is about to be written: on the counter's CPU,
  *		irqs off, ctx->lock held, the context's time up to date.
  *		Optional: kinds that sample as their events happen need none.
- * @caps:	what the kind is, where the core's rules tell kinds apart:
- *		PC_CAP_* below
  * @peek:	the value counted until now, for a group record: on the
  *		counter's CPU with irqs off, the counter on, the context's
  *		lock held or not (in NMI it is: a trylock, so that the
@@ -182,7 +180,7 @@ struct pc_tp;
  * off the CPU and its group with it.
  */
 struct pc_ops {
-	unsigned int caps;
+	unsigned int	caps;
 	int	(*init)(struct perf_counter *counter);
 	void	(*destroy)(struct perf_counter *counter);
 	int	(*start)(struct perf_counter *counter);
@@ -529,9 +527,9 @@ static inline struct list_head *pc_ctx_groups(struct perf_counter_context *ctx)
 
 static inline struct list_head *pc_members(struct perf_counter *leader)
 {
-	lockdep_assert(!leader->ctx ||
-		       lockdep_is_held(&leader->ctx->mutex) ||
-		       lockdep_is_held(&leader->ctx->lock));
+	lockdep_assert_once(!leader->ctx ||
+			    lockdep_is_held(&leader->ctx->mutex) ||
+			    lockdep_is_held(&leader->ctx->lock));
 	return &leader->siblings;
 }
 
@@ -548,7 +546,9 @@ static inline struct list_head *pc_members(struct perf_counter *leader)
 
 static inline struct list_head *pc_members_here(struct perf_counter *leader)
 {
-	lockdep_assert_irqs_disabled();
+	/* powerpc's NMI does not tell lockdep that irqs are off */
+	if (!in_nmi())
+		lockdep_assert_irqs_disabled();
 	return &leader->siblings;
 }
 

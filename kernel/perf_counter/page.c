@@ -22,7 +22,7 @@
  * state (sched in and out, enable, disable, error:
  * pc_counter_set_state()), a read()'s fold, every software event
  * (sw_counter.c), a hardware counter moved to another register or
- * reloaded by its overflow interrupt (hw_counter.c), and the scheduler
+ * reloaded by its overflow interrupt (hw_overflow.c), and the scheduler
  * tick while the counter runs (pc_page_tick()). Each runs with irqs
  * off, under ctx->lock or on the CPU the counter is on, where such a
  * context only changes (internal.h): writers never overlap, and @seq

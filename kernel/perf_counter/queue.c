@@ -36,12 +36,15 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/poll.h>
+#include <linux/cred.h>
+#include <linux/user_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 
 #include "internal.h"
+#include "ring.h"
 
 /*
  * Positions are word-sized (acquire/release needs that on 32-bit) and
@@ -78,6 +81,9 @@ struct pc_queue {
  * to the allocating task's memory cgroup.
  */
 static struct kmem_cache *pc_queue_cache;
+
+/* How deep this CPU is in a queue's lock (queue.h) */
+DEFINE_PER_CPU(unsigned int, pc_recording);
 
 static int __init pc_queue_cache_init(void)
 {
@@ -223,24 +229,31 @@ u32 pc_queue_words(const struct pc_queue *q)
  * Not from NMI: see pc_queue_trylock(). Counts this CPU as recording
  * meanwhile (pc_recording).
  */
-void pc_queue_lock(struct pc_queue *q, unsigned long *flags)
+void pc_queue_lock(struct pc_queue *q, unsigned long *flags) __acquires(q)
 {
 	this_cpu_inc(pc_recording);
 	raw_spin_lock_irqsave(&q->lock, *flags);
 }
 
 /**
- * pc_queue_trylock() - try @q's producers' lock, as NMI must
+ * __pc_queue_trylock() - try @q's producers' lock, as NMI must
  * @q:		the queue
  * @flags:	where the irq state goes, for pc_queue_unlock()
  *
+ * Called as pc_queue_trylock(), which tells sparse the lock is held when
+ * it returns true.
+ *
  * Return: true if @q is now locked.
  */
-bool pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
+bool __pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
 {
 	this_cpu_inc(pc_recording);
-	if (raw_spin_trylock_irqsave(&q->lock, *flags))
+	local_irq_save(*flags);
+	if (raw_spin_trylock(&q->lock)) {
+		__release(q);		/* the caller's pc_queue_trylock() */
 		return true;
+	}
+	local_irq_restore(*flags);
 	this_cpu_dec(pc_recording);
 	return false;
 }
@@ -250,7 +263,7 @@ bool pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
  * @q:		the queue
  * @flags:	the irq state they saved
  */
-void pc_queue_unlock(struct pc_queue *q, unsigned long flags)
+void pc_queue_unlock(struct pc_queue *q, unsigned long flags) __releases(q)
 {
 	raw_spin_unlock_irqrestore(&q->lock, flags);
 	this_cpu_dec(pc_recording);

@@ -10,6 +10,7 @@
 #ifndef _KERNEL_PERF_COUNTER_QUEUE_H
 #define _KERNEL_PERF_COUNTER_QUEUE_H
 
+#include <linux/compiler_types.h>
 #include <linux/percpu.h>
 #include <linux/poll.h>
 #include <linux/sizes.h>
@@ -31,9 +32,12 @@ struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009);
 void pc_queue_free(struct pc_queue *q);
 int pc_queue_resize(struct pc_queue *q, u32 bytes);
 u32 pc_queue_words(const struct pc_queue *q);
-void pc_queue_lock(struct pc_queue *q, unsigned long *flags);
-bool pc_queue_trylock(struct pc_queue *q, unsigned long *flags);
-void pc_queue_unlock(struct pc_queue *q, unsigned long flags);
+void pc_queue_lock(struct pc_queue *q, unsigned long *flags) __acquires(q);
+bool __pc_queue_trylock(struct pc_queue *q, unsigned long *flags);
+/* true with @q locked, as sparse is told */
+#define pc_queue_trylock(q, flags) \
+	__cond_lock(q, __pc_queue_trylock(q, flags))
+void pc_queue_unlock(struct pc_queue *q, unsigned long flags) __releases(q);
 bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		      unsigned long *at);
 void pc_queue_put(struct pc_queue *q, unsigned long *at, u64 word);
@@ -46,11 +50,6 @@ void pc_queue_set_gone(struct pc_queue *q);
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
 		       struct poll_table_struct *wait);
-/* ring.c: a ring's memory, for queue.c */
-struct ucounts;
-u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes);
-void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes);
-
 #ifdef CONFIG_PERF_COUNTER_KUNIT_TEST
 u32 pc_queue_kunit_copy(struct pc_queue *q, u64 *buf, u32 max);
 u64 pc_queue_kunit_lost(struct pc_queue *q);

@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
 
-#include "internal.h"
+#include "ring.h"
 
 static unsigned long pc_ring_pages(u32 bytes)
 {

@@ -51,7 +51,7 @@ static bool pc_bound_elsewhere(const struct perf_counter *leader)
 
 /**
  * pc_group_missed() - a group that should have gone on did not
- * @ctx:	its context, active, under ctx->lock on its CPU
+ * @ctx:	its context, under ctx->lock (on the CPU it is active on)
  * @leader:	the group's leader, off the CPU, its members with it
  * @ctx_time:	the context's time now
  *

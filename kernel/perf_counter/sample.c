@@ -21,7 +21,6 @@
 #include "internal.h"
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(pc_switch_key, HZ);
-DEFINE_PER_CPU(unsigned int, pc_recording);
 
 /* @task's pid and tid as @ns sees them, in one record word. */
 static u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns)

@@ -7,7 +7,7 @@
  * Boot parameter perf_counter.no_pmu_check=1 skips the register check,
  * for emulators whose PMU registers hold nothing (QEMU's TCG): hardware
  * counters can then be opened, placed, multiplexed and read, and count
- * nothing (the parameter is the core's, see hw_counter.c, as is
+ * nothing (the parameter is the core's, see hw_pmu.c, as is
  * /sys/module/perf_counter/parameters/pmu, which says which driver runs).
  */
 #include <linux/cpu.h>

@@ -400,6 +400,21 @@ static void pc_model_irq_route(void *priv, bool nmi)
 }
 
 /*
+ * The driver's entry as an interrupt runs it: irqs off (what the
+ * overflow paths assert), whatever the test's own context.
+ */
+static int pc_model_pmi(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
+{
+	unsigned long flags;
+	int handled;
+
+	local_irq_save(flags);
+	handled = pc_x86_pmi(cpuc, regs);
+	local_irq_restore(flags);
+	return handled;
+}
+
+/*
  * Deliver the raised interrupt as LVTPC says — an NMI, or the fixed
  * vector it names, which must be PERF_COUNTER_VECTOR (another is a
  * fault: no handler of ours is there) — to the driver's entry, masking
@@ -418,7 +433,7 @@ static int pc_model_deliver(struct pc_msr_model *m, struct pt_regs *regs)
 		m->faults++;
 	if (m->mask_on_pmi)
 		m->lvtpc |= APIC_LVT_MASKED;
-	m->handled = pc_x86_pmi(&m->cpuc, regs);
+	m->handled = pc_model_pmi(&m->cpuc, regs);
 	if (!m->handled)
 		m->unclaimed++;
 	return m->handled;
@@ -446,7 +461,7 @@ int pc_msr_model_service(struct pc_msr_model *m)
  */
 int pc_msr_model_nmi(struct pc_msr_model *m)
 {
-	return pc_x86_pmi(&m->cpuc, NULL);
+	return pc_model_pmi(&m->cpuc, NULL);
 }
 
 /**

@@ -318,6 +318,7 @@ static void p4_model_irq_route(void *priv, bool nmi)
  */
 int p4_model_service_thread(struct p4_thread *t)
 {
+	unsigned long flags;
 	int handled;
 
 	if (!t->pending)
@@ -331,7 +332,10 @@ int p4_model_service_thread(struct p4_thread *t)
 		t->core->faults++;	/* no handler of ours there */
 	t->lvtpc |= APIC_LVT_MASKED;
 	t->core->in_handler = true;
+	/* irqs off, as the interrupt runs the driver's entry */
+	local_irq_save(flags);
 	handled = pc_x86_pmi(&t->cpuc, NULL);
+	local_irq_restore(flags);
 	t->core->in_handler = false;
 	if (!handled)
 		t->unclaimed++;
