@@ -221,13 +221,10 @@ u32 pc_queue_words(const struct pc_queue *q)
 	return q->mask + 1;
 }
 
-/**
- * pc_queue_lock() - take @q's producers' lock, irqs off
- * @q:		the queue
- * @flags:	where the irq state goes, for pc_queue_unlock()
- *
- * Not from NMI: see pc_queue_trylock(). Counts this CPU as recording
- * meanwhile (pc_recording).
+/*
+ * The producers' lock, irqs off, this CPU counted as recording meanwhile
+ * (pc_recording): pc_queue_lock() (not from NMI), pc_queue_trylock()
+ * (from NMI: true if @q is now locked), pc_queue_unlock() after either.
  */
 void pc_queue_lock(struct pc_queue *q, unsigned long *flags) __acquires(q)
 {
@@ -235,16 +232,7 @@ void pc_queue_lock(struct pc_queue *q, unsigned long *flags) __acquires(q)
 	raw_spin_lock_irqsave(&q->lock, *flags);
 }
 
-/**
- * __pc_queue_trylock() - try @q's producers' lock, as NMI must
- * @q:		the queue
- * @flags:	where the irq state goes, for pc_queue_unlock()
- *
- * Called as pc_queue_trylock(), which tells sparse the lock is held when
- * it returns true.
- *
- * Return: true if @q is now locked.
- */
+/* Called as pc_queue_trylock(), which tells sparse what it took. */
 bool __pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
 {
 	this_cpu_inc(pc_recording);
@@ -258,34 +246,22 @@ bool __pc_queue_trylock(struct pc_queue *q, unsigned long *flags)
 	return false;
 }
 
-/**
- * pc_queue_unlock() - release what pc_queue_lock() or _trylock() took
- * @q:		the queue
- * @flags:	the irq state they saved
- */
 void pc_queue_unlock(struct pc_queue *q, unsigned long flags) __releases(q)
 {
 	raw_spin_unlock_irqrestore(&q->lock, flags);
 	this_cpu_dec(pc_recording);
 }
 
-/**
- * pc_queue_put() - write the next word of a reserved record
- * @q:		the queue, under its lock
- * @at:		the position, moved on by one
- * @word:	the word
+/*
+ * A reserved record's words, under q->lock: pc_queue_put() writes the
+ * next at *@at and moves it on; pc_queue_put_at() fills in one put
+ * earlier (at the position pc_queue_put() had then), before the commit.
  */
 void pc_queue_put(struct pc_queue *q, unsigned long *at, u64 word)
 {
 	q->ring[(*at)++ & q->mask] = word;
 }
 
-/**
- * pc_queue_put_at() - fill in a word of a reserved record put earlier
- * @q:		the queue, under its lock, the record not yet committed
- * @at:		the word's position, as pc_queue_put() had it
- * @word:	the word
- */
 void pc_queue_put_at(struct pc_queue *q, unsigned long at, u64 word)
 {
 	q->ring[at & q->mask] = word;
