@@ -240,18 +240,33 @@ TEST_F(sampling, poll_reports_pollin_when_a_record_waits)
 	close(fd);
 }
 
+/*
+ * A page-fault counter and a sampler of every fault (VALUE records), both
+ * current's, opened disabled for prctl() to put on and off together: a
+ * fault between two separate opens or enables (a page of this program's
+ * code or stack touched there for the first time) would be one's and
+ * not the other's.
+ */
+static int open_fault_pair(int *count, int *fd)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 1);
+
+	*count = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	hw.irq_period = 1;
+	hw.record_type = PERF_RECORD_VALUE;
+	*fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	return *count >= 0 && *fd >= 0 ? 0 : -1;
+}
+
 TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 {
-	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
-			      -1, 0);
 	uint32_t size = 4096;
 	uint64_t lost = 0, m;
-	int n;
+	int n, count, fd;
 
-	ASSERT_GE(count, 0);
-	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, open_fault_pair(&count, &fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE));
 	pc_touch_pages(2000);		/* 2000 records of 16 bytes: 4 KiB overflows */
 	n = drain(fd, recs, 4096, &lost);
 	ASSERT_GE(n, 0);
@@ -259,6 +274,7 @@ TEST_F(sampling, full_queue_reports_exactly_what_it_dropped)
 	m = drain(fd, recs, 4096, &lost);
 	ASSERT_NE(-1, (int)m);
 	n += m;
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE));
 	m = pc_read(count);
 	TH_LOG("%llu faults: %d records read, %llu reported lost",
 	       (unsigned long long)m, n, (unsigned long long)lost);
@@ -490,18 +506,15 @@ TEST_F(sampling, inherited_sampler_receives_the_childrens_records)
  */
 TEST_F(sampling, drops_with_no_record_after_them_are_told_once_empty)
 {
-	int count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
-	int fd = pc_open_sampler(PERF_COUNT_PAGE_FAULTS, 1, PERF_RECORD_VALUE,
-			      -1, 0);
 	uint32_t size = 4096;
 	uint64_t lost = 0, m;
-	int n;
+	int n, count, fd;
 
-	ASSERT_GE(count, 0);
-	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, open_fault_pair(&count, &fd));
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &size));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_ENABLE));
 	pc_touch_pages(1000);		/* 256 records fit: the rest drop */
-	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE));
 	m = pc_read(count);
 	n = drain(fd, recs, 4096, &lost);	/* no fault after the burst */
 	TH_LOG("%llu faults: %d records, %llu told lost",
