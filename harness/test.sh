@@ -98,8 +98,9 @@ step "results"
 report=$state/report.txt
 sparse=()
 for target in "$@"; do
-	. "$TOP/configs/$target.env"
-	[ -n "${SPARSE_DIRS:-}" ] && sparse+=(--sparse "$state/sparse-$target.log")
+	# in a subshell: a target without SPARSE_DIRS must not see the last one's
+	dirs=$(. "$TOP/configs/$target.env" && echo "${SPARSE_DIRS:-}")
+	[ -n "$dirs" ] && sparse+=(--sparse "$state/sparse-$target.log")
 done
 python3 "$TOP/harness/report.py" --lint-man --docs "$docs_log" "${sparse[@]}" \
 	"${logs[@]}" > "$report"
