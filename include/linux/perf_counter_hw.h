@@ -18,6 +18,7 @@
 #ifndef _LINUX_PERF_COUNTER_HW_H
 #define _LINUX_PERF_COUNTER_HW_H
 
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -285,8 +286,7 @@ int pc_hw_places_of_mask(unsigned long mask, struct pc_hw_place *place);
 int pc_allow_cpu(const struct perf_counter_hw_event *hw_event,
 		 const u64 *extra);
 
-/* ->set of the read-only parameters (param.c): log and ignore */
-struct kernel_param;
-int pc_param_ignore_set(const char *val, const struct kernel_param *kp);
+/* A statistics file for root in /sys/kernel/debug/perf_counter/ */
+void pc_debugfs_add(const char *name, const struct file_operations *fops);
 
 #endif /* _LINUX_PERF_COUNTER_HW_H */

@@ -33,6 +33,21 @@ static DEFINE_PER_CPU(struct pc_hw_cpu, pc_hw_cpus);
 #undef MODULE_PARAM_PREFIX
 #define MODULE_PARAM_PREFIX "perf_counter."
 
+/*
+ * pmu reports state and cannot be set. Its mode keeps sysfs from
+ * writing it, but the kernel command line calls ->set for any parameter
+ * it names, mode or not, and a NULL ->set there is a NULL pointer call
+ * during boot. So a value given there is logged and ignored; 0, not an
+ * error: parse_args() stops handing the words after "--" to init once
+ * a parameter has failed, and a bad word for a report must not change
+ * how the system boots.
+ */
+static int pc_hw_pmu_ignore(const char *val, const struct kernel_param *kp)
+{
+	pr_warn("%s is read-only: \"%s\" ignored\n", kp->name, val ? val : "");
+	return 0;
+}
+
 /* /sys/module/perf_counter/parameters/pmu: "name,counters,width,state" */
 static int pc_hw_pmu_show(char *buf, const struct kernel_param *kp)
 {
@@ -51,7 +66,7 @@ static int pc_hw_pmu_show(char *buf, const struct kernel_param *kp)
 
 static const struct kernel_param_ops pc_hw_pmu_param = {
 	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
-	.set	= pc_param_ignore_set,
+	.set	= pc_hw_pmu_ignore,
 	.get	= pc_hw_pmu_show,
 };
 module_param_cb(pmu, &pc_hw_pmu_param, NULL, 0444);

@@ -9,10 +9,8 @@
  * mmap() pages (page.c) are counted
  * from the allocation that makes them to the put or free that ends them
  * (a context's memory itself goes an RCU grace period later): every
- * allocation the subsystem makes. The counts are read in
- * /sys/module/perf_counter/parameters/objects as
- * "counters N contexts N queues N arrays N tracepoints N pages N" (by root
- * alone): with every
+ * allocation the subsystem makes. Root reads the counts in
+ * /sys/kernel/debug/perf_counter/objects (debugfs.c): with every
  * counter closed and every task that inherited one gone, all are back
  * where they were, so a test can show that nothing was left behind,
  * whatever its size, where slab totals move by pages.
@@ -30,9 +28,7 @@
  * Documentation/perf_counter/testing.rst, "Leak checks").
  */
 #include <linux/init.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
-#include <linux/sysfs.h>
 
 #include "internal.h"
 
@@ -59,31 +55,3 @@ static int __init pc_caches_init(void)
 	return 0;
 }
 core_initcall(pc_caches_init);
-
-#undef MODULE_PARAM_PREFIX
-#define MODULE_PARAM_PREFIX "perf_counter."
-
-static int pc_objects_show(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf,
-			  "counters %ld contexts %ld queues %ld arrays %ld tracepoints %ld pages %ld\n",
-			  atomic_long_read(&pc_objects[PC_OBJ_COUNTER]),
-			  atomic_long_read(&pc_objects[PC_OBJ_CONTEXT]),
-			  atomic_long_read(&pc_objects[PC_OBJ_QUEUE]),
-			  atomic_long_read(&pc_objects[PC_OBJ_ARRAY]),
-			  atomic_long_read(&pc_objects[PC_OBJ_TRACEPOINT]),
-			  atomic_long_read(&pc_objects[PC_OBJ_PAGE]));
-}
-
-static const struct kernel_param_ops pc_objects_param = {
-	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
-	.set	= pc_param_ignore_set,
-	.get	= pc_objects_show,
-};
-/*
- * Root's alone: the counts move with every user's opens and forks, a
- * side channel on what other users run.
- */
-module_param_cb(objects, &pc_objects_param, NULL, 0400);
-MODULE_PARM_DESC(objects,
-		 "counters, task contexts, queues, arrays, tracepoints and pages alive");

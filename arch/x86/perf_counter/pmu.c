@@ -14,8 +14,8 @@
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
-#include <linux/moduleparam.h>
 #include <linux/perf_counter_hw.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <asm/apic.h>
 #include <asm/msr.h>
@@ -308,60 +308,48 @@ static int pc_x86_nmi(unsigned int cmd, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(pc_x86_nmi);
 
-#undef MODULE_PARAM_PREFIX
-#define MODULE_PARAM_PREFIX "perf_counter."
-
 static void pc_x86_read_lvtpc(void *val)
 {
 	*(u32 *)val = apic_read(APIC_LVTPC);
 }
 
 /*
- * /sys/module/perf_counter/parameters/pmi, for root: each online CPU's
+ * /sys/kernel/debug/perf_counter/pmi, for root: each online CPU's
  * overflow interrupt, as its LVTPC entry says: "nmi", "vector" (ours),
  * "masked", or the raw entry; "none" without a driver. Reading it sends
  * each CPU an IPI: it is not for every user.
  */
-static int pc_x86_pmi_show(char *buf, const struct kernel_param *kp)
+static int pc_x86_pmi_show(struct seq_file *m, void *unused)
 {
-	int cpu, len = 0;
+	const char *sep = "";
+	int cpu;
 	u32 val;
 
-	if (!pc_x86_driver)
-		return scnprintf(buf, PAGE_SIZE, "none\n");
+	if (!pc_x86_driver) {
+		seq_puts(m, "none\n");
+		return 0;
+	}
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
-		const char *how = NULL;
-
 		if (smp_call_function_single(cpu, pc_x86_read_lvtpc, &val, 1))
 			continue;
 		val &= ~APIC_SEND_PENDING;	/* delivery status */
+		seq_printf(m, "%s%d:", sep, cpu);
 		if (val & APIC_LVT_MASKED)
-			how = "masked";
+			seq_puts(m, "masked");
 		else if (val == pc_x86_lvtpc(true))
-			how = "nmi";
+			seq_puts(m, "nmi");
 		else if (val == pc_x86_lvtpc(false))
-			how = "vector";
-		if (how)
-			len += scnprintf(buf + len, PAGE_SIZE - len, "%d:%s ",
-					 cpu, how);
+			seq_puts(m, "vector");
 		else
-			len += scnprintf(buf + len, PAGE_SIZE - len, "%d:%#x ",
-					 cpu, val);
+			seq_printf(m, "%#x", val);
+		sep = " ";
 	}
 	cpus_read_unlock();
-	if (len)
-		buf[len - 1] = '\n';
-	return len;
+	seq_putc(m, '\n');
+	return 0;
 }
-
-static const struct kernel_param_ops pc_x86_pmi_param = {
-	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
-	.set	= pc_param_ignore_set,
-	.get	= pc_x86_pmi_show,
-};
-module_param_cb(pmi, &pc_x86_pmi_param, NULL, 0400);
-MODULE_PARM_DESC(pmi, "each CPU's overflow interrupt: nmi, vector, masked");
+DEFINE_SHOW_ATTRIBUTE(pc_x86_pmi);
 
 /* Why an Intel family 6 or an AMD part has no driver, for the boot line. */
 static const char *pc_x86_why_no_driver(const struct cpuinfo_x86 *c)
@@ -382,6 +370,7 @@ static int __init pc_x86_pmu_init(void)
 	unsigned int i;
 	int state;
 
+	pc_debugfs_add("pmi", &pc_x86_pmi_fops);
 	for (i = 0; i < ARRAY_SIZE(pc_x86_drivers) && !d; i++)
 		if (pc_x86_drivers[i]->match(c))
 			d = pc_x86_drivers[i];

@@ -454,7 +454,7 @@ TEST(subsystem_wide_counts_are_root_only)
 
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		snprintf(path, sizeof(path),
-			 "/sys/module/perf_counter/parameters/%s", names[i]);
+			 PC_DEBUGFS "%s", names[i]);
 		fd = open(path, O_RDONLY);
 		ASSERT_LE(0, fd) TH_LOG("root: %s: %s", path, strerror(errno));
 		EXPECT_LT(0, read(fd, buf, sizeof(buf)));

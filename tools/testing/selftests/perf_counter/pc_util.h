@@ -417,19 +417,21 @@ static inline long pc_slab_settle(void)
 
 /*
  * The subsystem's objects alive, from
- * /sys/module/perf_counter/parameters/objects: every counter (inherited
+ * /sys/kernel/debug/perf_counter/objects: every counter (inherited
  * copies too), task context, record queue, scratch array, tracepoint
  * probe and counter page, counted exactly: every allocation the subsystem makes. A leak check compares
  * them before and after: nothing may be left, whatever its size.
  * Returns 0, or -1 if the file cannot be read.
  */
+#define PC_DEBUGFS "/sys/kernel/debug/perf_counter/"
+
 struct pc_objects {
 	long counters, contexts, queues, arrays, tracepoints, pages;
 };
 
 static inline int pc_objects_read(struct pc_objects *o)
 {
-	FILE *f = fopen("/sys/module/perf_counter/parameters/objects", "r");
+	FILE *f = fopen(PC_DEBUGFS "objects", "r");
 	int n;
 
 	if (!f)

@@ -22,7 +22,7 @@
 #include "../kselftest_harness.h"
 #include "pc_util.h"
 
-#define SWAPS_FILE	"/sys/module/perf_counter/parameters/context_swaps"
+#define SWAPS_FILE	PC_DEBUGFS "context_swaps"
 
 static long swaps(void)
 {
