@@ -19,12 +19,13 @@
  * ours. The grace periods that end a probe are waited for after it is
  * dropped.
  *
- * The probe takes none of the tracepoint's arguments — every hit counts
- * one, whatever the event says — so it is declared with its data alone.
- * The tracepoint calls it with the arguments after the data; on x86 and
- * PowerPC the caller passes and removes its arguments, so a callee may
- * leave the trailing ones unread. Kernels that check indirect calls'
- * types (CFI_CLANG) build no tracepoint counters (Kconfig).
+ * Every hit counts one, whatever the event's arguments say. The probe
+ * registered on the tracepoint is its event class's own
+ * (trace_event_class.pc_probe, made by include/trace/perf_counter.h with
+ * the class's prototype, so the tracepoint's indirect call has its
+ * callee's exact type); it hands our data and its return address to
+ * perf_counter_tp_hit(). An event whose class has none (one not made by
+ * TRACE_EVENT()) is refused with EOPNOTSUPP.
  *
  * What a hit is:
  *  - kernel mode: the kernel hits its tracepoints. A counter with
@@ -82,10 +83,17 @@ static LIST_HEAD(pc_tps);
 /* A sample's state: kernel mode (zeroed), and where the hit was. */
 static DEFINE_PER_CPU(struct pt_regs, pc_tp_regs);
 
-/* Called with preemption off, as every tracepoint probe is. */
-static notrace void pc_tp_probe(struct pc_tp *tp)
+/**
+ * perf_counter_tp_hit() - a tracepoint with counters was hit
+ * @data:	the struct pc_tp its probe was registered with
+ * @ip:		where the tracepoint's probes were called from
+ *
+ * Called by the event class's probe (include/trace/perf_counter.h), with
+ * preemption off, as every tracepoint probe is.
+ */
+notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 {
-	unsigned long ip = _RET_IP_;
+	struct pc_tp *tp = data;
 	struct perf_counter *counter;
 	struct pt_regs *regs;
 	unsigned long flags;
@@ -139,6 +147,7 @@ static struct pc_tp *pc_tp_get(int id)
 	struct pc_tp *tp;
 	int err;
 
+	lockdep_assert_held(&pc_tp_mutex);
 	list_for_each_entry(tp, &pc_tps, entry) {
 		if (tp->id == id) {
 			tp->users++;
@@ -149,6 +158,9 @@ static struct pc_tp *pc_tp_get(int id)
 	call = pc_tp_event(id);
 	if (IS_ERR(call))
 		return ERR_CAST(call);
+	err = -EOPNOTSUPP;
+	if (!call->class->pc_probe)
+		goto put_call;
 	err = -ENOMEM;
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
@@ -159,7 +171,7 @@ static struct pc_tp *pc_tp_get(int id)
 	tp->call = call;
 	tp->id = id;
 	tp->users = 1;
-	err = tracepoint_probe_register(call->tp, (void *)pc_tp_probe, tp);
+	err = tracepoint_probe_register(call->tp, call->class->pc_probe, tp);
 	if (err)
 		goto free_active;
 	list_add(&tp->entry, &pc_tps);
@@ -188,7 +200,7 @@ static void pc_tp_put(struct pc_tp *tp)
 	if (last) {
 		list_del(&tp->entry);
 		WARN_ON_ONCE(tracepoint_probe_unregister(tp->call->tp,
-							 (void *)pc_tp_probe,
+							 tp->call->class->pc_probe,
 							 tp));
 	}
 	mutex_unlock(&pc_tp_mutex);
@@ -241,6 +253,7 @@ static void pc_tp_destroy(struct perf_counter *counter)
 
 static int pc_tp_start(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	if (counter->tp.point)
 		hlist_add_head(&counter->tp.node,
 			       this_cpu_ptr(counter->tp.point->active));
@@ -249,6 +262,7 @@ static int pc_tp_start(struct perf_counter *counter)
 
 static void pc_tp_stop(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	if (counter->tp.point)
 		hlist_del_init(&counter->tp.node);
 }
