@@ -112,10 +112,10 @@ static inline void perf_counter_task_migrate(struct task_struct *task)
  */
 static inline int perf_counter_init_task(struct task_struct *child)
 {
-	child->perf_counter_ctxp = NULL;
+	RCU_INIT_POINTER(child->perf_counter_ctxp, NULL);
 	child->perf_counter_migrated = 0;
 	if (static_branch_unlikely(&perf_counter_task_key.key) &&
-	    current->perf_counter_ctxp)
+	    rcu_access_pointer(current->perf_counter_ctxp))
 		return __perf_counter_init_task(child);
 	return 0;
 }
@@ -145,6 +145,13 @@ static inline void perf_counter_exit_task_stop(struct task_struct *task)
  * Called from do_exit(), after perf_events' exit hook. Folds the
  * counts of @task's inherited copies into their top-level counters and
  * takes every other counter on @task out of its context.
+ *
+ * Not merged with perf_counter_exit_task_stop(): our teardown runs
+ * after perf_events' hook so that its work is not counted by their
+ * clocks, as theirs is not counted by ours, which stopped before it.
+ * One hook on either side would charge one subsystem's teardown to the
+ * other's task-clock (see "Agreeing with perf_events" in
+ * Documentation/perf_counter/core.rst).
  */
 static inline void perf_counter_exit_task(struct task_struct *task)
 {

@@ -108,6 +108,7 @@ static void pc_clock_destroy(struct perf_counter *counter)
 
 static int pc_clock_start(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	counter->clock.start = counter->ctx->time;
 	if (pc_is_sampling(counter))
 		hrtimer_start(&counter->clock.timer,
@@ -118,6 +119,7 @@ static int pc_clock_start(struct perf_counter *counter)
 
 static void pc_clock_stop(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	pc_clock_read(counter);
 	if (pc_is_sampling(counter)) {
 		/* On this CPU with irqs off: the tick cannot be running. */

@@ -55,6 +55,9 @@ u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now)
 
 u64 pc_ctx_update_time(struct perf_counter_context *ctx)
 {
+	lockdep_assert_held(&ctx->lock);
+	/* local_clock() is this CPU's: an active context's time is its CPU's */
+	WARN_ON_ONCE(ctx->is_active && ctx->active_cpu != smp_processor_id());
 	return pc_ctx_advance(ctx, local_clock());
 }
 
@@ -83,6 +86,7 @@ void pc_ctx_sched_out(struct perf_counter_context *ctx)
 void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
 {
 	lockdep_assert_held(&ctx->lock);
+	WARN_ON_ONCE(cpu != smp_processor_id());
 	if (ctx->is_active || ctx->dead)
 		return;
 	ctx->timestamp = local_clock();
@@ -130,7 +134,7 @@ static void pc_cpu_idle(bool idle)
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
-	struct perf_counter_context *ctx = READ_ONCE(prev->perf_counter_ctxp);
+	struct perf_counter_context *ctx = pc_switching_ctx(prev);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
 	u64 now = 0;
 
@@ -159,7 +163,7 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 void __perf_counter_task_sched_in(struct task_struct *prev,
 				  struct task_struct *task)
 {
-	struct perf_counter_context *ctx = READ_ONCE(task->perf_counter_ctxp);
+	struct perf_counter_context *ctx = pc_switching_ctx(task);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
 
 	/*
@@ -278,6 +282,23 @@ void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
 	}
 }
 
+/**
+ * pc_ctx_call_locked() - pc_ctx_call() for a change to a context's counters
+ * @ctx:	the context, its mutex held by the caller
+ * @fn:		as for pc_ctx_call()
+ * @info:	passed to @fn
+ *
+ * Installs, removals and prctl() change which counters a context holds
+ * or how its groups are, under ctx->mutex. @fn may run on another CPU,
+ * where lockdep cannot see the mutex, so it is asserted here.
+ */
+void pc_ctx_call_locked(struct perf_counter_context *ctx, pc_ctx_fn fn,
+			void *info)
+{
+	lockdep_assert_held(&ctx->mutex);
+	pc_ctx_call(ctx, fn, info);
+}
+
 /* A new, empty task context; the caller links it to its task. */
 struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task)
 {
@@ -349,12 +370,12 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 		task_lock(task);
 		if (task->flags & PF_EXITING) {
 			err = -ESRCH;
-		} else if (task->perf_counter_ctxp) {
+		} else if (rcu_access_pointer(task->perf_counter_ctxp)) {
 			err = -EAGAIN;
 		} else {
 			refcount_set(&ctx->refcount, 2);  /* task, caller */
 			/* Made before seen: the hooks read it without a lock. */
-			smp_store_release(&task->perf_counter_ctxp, ctx);
+			rcu_assign_pointer(task->perf_counter_ctxp, ctx);
 			err = 0;
 		}
 		task_unlock(task);

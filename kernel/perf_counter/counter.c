@@ -156,6 +156,7 @@ void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time)
 {
 	u64 delta = ctx_time - counter->tstamp;
 
+	pc_assert_counter_locked(counter);
 	if (counter->state >= PC_STATE_INACTIVE)
 		counter->time_enabled += delta;
 	if (counter->state == PC_STATE_ACTIVE)
@@ -199,6 +200,7 @@ int pc_counter_sched_in(struct perf_counter *counter, u64 ctx_time)
 {
 	int err;
 
+	pc_assert_counter_locked(counter);
 	if (counter->state != PC_STATE_INACTIVE)
 		return 0;
 	if (counter->cpu >= 0 && counter->cpu != smp_processor_id())
@@ -218,6 +220,7 @@ int pc_counter_sched_in(struct perf_counter *counter, u64 ctx_time)
 /* Take a counting counter off the CPU; it stays enabled. */
 void pc_counter_sched_out(struct perf_counter *counter, u64 ctx_time)
 {
+	pc_assert_counter_locked(counter);
 	if (counter->state != PC_STATE_ACTIVE)
 		return;
 	/* A paused counter's stop folds nothing of the idle time. */
@@ -239,6 +242,7 @@ void pc_counter_sched_out(struct perf_counter *counter, u64 ctx_time)
  */
 void pc_counter_idle(struct perf_counter *counter, bool idle)
 {
+	pc_assert_counter_locked(counter);
 	if (!counter->hw_event.exclude_idle ||
 	    counter->state != PC_STATE_ACTIVE || counter->idle_paused == idle)
 		return;

@@ -24,6 +24,7 @@ int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time)
 	struct perf_counter *member, *failed;
 	int err;
 
+	pc_assert_counter_locked(leader);
 	if (leader->state != PC_STATE_INACTIVE)
 		return 0;
 	if (leader->cpu >= 0 && leader->cpu != smp_processor_id())
@@ -182,7 +183,7 @@ int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 	if (!err) {
 		counter->leader = leader ?: counter;
 		pc_counter_get(counter);
-		pc_ctx_call(ctx, __pc_install, counter);
+		pc_ctx_call_locked(ctx, __pc_install, counter);
 	}
 	mutex_unlock(&ctx->mutex);
 	return err;
@@ -218,7 +219,7 @@ void pc_remove(struct perf_counter *counter)
 	mutex_lock(&ctx->mutex);
 	was_attached = counter->attached;
 	if (was_attached)
-		pc_ctx_call(ctx, __pc_remove, counter);
+		pc_ctx_call_locked(ctx, __pc_remove, counter);
 	mutex_unlock(&ctx->mutex);
 	if (was_attached)
 		pc_counter_put(counter);

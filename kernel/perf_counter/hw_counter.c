@@ -280,16 +280,19 @@ void pc_hw_resume(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 
 static int pc_hw_start(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	return pc_hw_cpu_add(pc_hw_this_cpu(), counter);
 }
 
 static void pc_hw_stop(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	pc_hw_cpu_del(pc_hw_this_cpu(), counter);
 }
 
 static void pc_hw_read(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	if (counter->hw.on)
 		pc_hw_fold(pc_hw_this_cpu(), counter);
 }
@@ -344,16 +347,19 @@ bool pc_hw_user_reg(struct perf_counter *counter, u16 *reg, u16 *bits,
 
 static u64 pc_hw_peek_op(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	return pc_hw_peek(pc_hw_this_cpu(), counter);
 }
 
 static void pc_hw_pause_op(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	pc_hw_pause(pc_hw_this_cpu(), counter);
 }
 
 static void pc_hw_resume_op(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	pc_hw_resume(pc_hw_this_cpu(), counter);
 }
 

@@ -226,6 +226,7 @@ int pc_hw_handle_overflow(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 	unsigned int idx;
 	int handled = 0;
 
+	pc_assert_irqs_off();
 	if (!pmu || !READ_ONCE(cpuc->nr_on))
 		return 0;
 	for (idx = 0; idx < pmu->nr_counters; idx++) {

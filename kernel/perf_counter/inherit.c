@@ -161,7 +161,7 @@ int __perf_counter_init_task(struct task_struct *child)
 			 * out: not before its group is whole.
 			 */
 			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
-			child->perf_counter_ctxp = ctx;
+			rcu_assign_pointer(child->perf_counter_ctxp, ctx);
 		}
 		err = pc_inherit_group(leaders[i], ctx, &whole);
 		if (err)
@@ -234,7 +234,8 @@ static struct perf_counter_context *pc_exiting_ctx(struct task_struct *task)
 
 	/* Pairs with the PF_EXITING check of pc_task_ctx_get(). */
 	task_lock(task);
-	ctx = task->perf_counter_ctxp;
+	ctx = rcu_dereference_protected(task->perf_counter_ctxp,
+					lockdep_is_held(&task->alloc_lock));
 	task_unlock(task);
 	return ctx;
 }
@@ -273,7 +274,7 @@ void pc_task_teardown(struct task_struct *task)
 	mutex_lock(&ctx->mutex);
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	pc_ctx_stop(ctx);
-	WRITE_ONCE(task->perf_counter_ctxp, NULL);
+	RCU_INIT_POINTER(task->perf_counter_ctxp, NULL);
 	/*
 	 * Ends: each round takes a counter off, and a leader's members,
 	 * leading groups of one now, come round later. The context is off

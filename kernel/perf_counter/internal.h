@@ -2,83 +2,8 @@
 /*
  * perf_counter core: the objects and the rules that bind them.
  *
- * Locking, outermost first:
- *
- *   task->signal->exec_update_lock
- *                      read, by an open on another task (syscall.c):
- *                      held from the permission check to the install,
- *                      so no exec slips between; everything below may
- *                      be taken inside it.
- *   ctx->mutex         structural changes to a context: installing and
- *                      removing counters, a group's members, its task's
- *                      exit, prctl, each held across its pc_ctx_call().
- *                      Process context only. Fork holds the parent's
- *                      and, nested inside it, the child's.
- *   counter->child_mutex
- *                      a top-level counter's @children and @released.
- *                      Taken inside a ctx->mutex (fork), or alone
- *                      (read, ioctl, release, a copy's fold at exit),
- *                      never around one.
- *   pc_hw_reserve_mutex
- *                      the PMU registers' users (hw_pmu.c); taken
- *                      inside ctx->mutex (a hardware copy made at fork)
- *                      and in the CPU hotplug callbacks, never around
- *                      anything here.
- *   pc_tp_mutex        the tracepoints in use (tp_counter.c): inside
- *                      ctx->mutex (fork) and exec_update_lock (open);
- *                      takes only the tracing code's own locks inside.
- *   q->read_mutex      a queue's reader (queue.c), held around
- *                      mmap_lock, which copying records to user memory
- *                      may fault on; a resize only tries it, inside
- *                      ctx->mutex. So ctx->mutex is never taken under
- *                      mmap_lock (page.c's first mmap() installs its
- *                      page under ctx->lock alone).
- *   ctx->lock          raw, irqs off: everything the scheduler touches.
- *                      May be taken inside child_mutex (fork links a
- *                      copy into the child's context).
- *   q->lock            raw, irqs off: a record queue's producers; inside
- *                      ctx->lock, or alone.
- *
- * What each guards:
- *
- *   ctx->groups        its membership changes under ctx->mutex and
- *                      ctx->lock together; its order changes under
- *                      ctx->lock alone (the tick's rotation sorts it).
- *                      So it is walked under ctx->lock, and a walk that
- *                      sleeps copies it first (fork, inherit.c).
- *   leader->siblings   changes under ctx->mutex and ctx->lock together:
- *                      stable under either.
- *   counter->state, times, period_left, ctx->time, is_active, rotate,
- *   nr_counters        ctx->lock, on the CPU the context is active on
- *                      (pc_ctx_call()), or anywhere while it is not.
- *   counter->children  child_mutex. A copy leaves it exactly once: its
- *                      task's exit folds it, or its top-level counter's
- *                      release takes it; whoever unlinks it drops the
- *                      list's reference. Once @released is set no copy
- *                      joins. @had_children is set under child_mutex
- *                      before the first copy joins, and read without
- *                      it: false means no copy to add, so a read skips
- *                      child_mutex (the ordering: pc_counter_read()).
- *   task->perf_counter_ctxp, ctx->task, clone_id, snapshot, pins
- *                      ctx->lock. A context switch between two tasks
- *                      owning clones of one snapshot swaps their
- *                      contexts under both locks (swap.c): whoever
- *                      reaches a context through its task holds it
- *                      with pc_task_ctx_hold() before relying on it.
- *   CPU contexts       in while their CPU is online: a CPU hotplug state
- *                      puts them in and takes them out, on that CPU.
- *
- * In NMI (x86's overflow interrupt) nothing is waited for: the handler
- * reads pc_hw_cpu.on[] (published with WRITE_ONCE once a counter is
- * loaded), folds with a cmpxchg on hw.prev, only tries q->lock and,
- * for a group record, ctx->lock, counts what it cannot write as lost,
- * and wakes readers through irq_work. It never allocates or sleeps.
- *
- * A context that is active (its task is running, or it is a CPU context)
- * may only be changed on the CPU it is active on: pc_ctx_call() runs a
- * function there, with an IPI from another CPU and in place from that
- * one (found active here under ctx->lock, irqs off), or locally when the
- * context is inactive.
+ * The locking rules, and the helpers that assert them, are in
+ * locking.h.
  */
 #ifndef _KERNEL_PERF_COUNTER_INTERNAL_H
 #define _KERNEL_PERF_COUNTER_INTERNAL_H
@@ -355,6 +280,8 @@ struct perf_counter_context {
 	struct rcu_head		rcu;
 };
 
+#include "locking.h"
+
 /* config.c: checking and decoding what user space passed */
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event);
 const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event);
@@ -404,6 +331,8 @@ void __pc_disable(struct perf_counter_context *ctx, void *info);
 /* context.c: contexts, where they run, and the scheduler hooks */
 typedef void (*pc_ctx_fn)(struct perf_counter_context *ctx, void *info);
 void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info);
+void pc_ctx_call_locked(struct perf_counter_context *ctx, pc_ctx_fn fn,
+			void *info);
 void pc_ctx_init(struct perf_counter_context *ctx, struct task_struct *task);
 u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now);
 u64 pc_ctx_update_time(struct perf_counter_context *ctx);
@@ -432,6 +361,7 @@ u64 pc_ctx_snapshot(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 					      bool bind);
 void pc_ctx_unpin(struct perf_counter_context *ctx);
+unsigned long pc_ctx_swaps(void);
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		 struct perf_counter_context *ctx);
 
@@ -546,9 +476,7 @@ static inline struct list_head *pc_members(struct perf_counter *leader)
 
 static inline struct list_head *pc_members_here(struct perf_counter *leader)
 {
-	/* powerpc's NMI does not tell lockdep that irqs are off */
-	if (!in_nmi())
-		lockdep_assert_irqs_disabled();
+	pc_assert_irqs_off();
 	return &leader->siblings;
 }
 

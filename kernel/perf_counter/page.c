@@ -128,6 +128,7 @@ void pc_page_event(struct perf_counter *counter)
 {
 	struct perf_counter_page *page = counter->page;
 
+	pc_assert_irqs_off();
 	pc_page_begin(page);
 	page->value = atomic64_read(&counter->count);
 	pc_page_end(page);
@@ -154,6 +155,7 @@ void __pc_page_reg(struct perf_counter *counter)
 	u16 reg, bits;
 	u64 base;
 
+	pc_assert_irqs_off();
 	if (!page->reg || !pc_hw_user_reg(counter, &reg, &bits, &base))
 		return;
 	pc_page_begin(page);
@@ -299,7 +301,7 @@ int pc_page_mmap(struct perf_counter *counter, struct vm_area_struct *vma)
 	 * it (never swapped, see swap.c) and only its exit marks it dead.
 	 */
 	if (!ctx || READ_ONCE(ctx->task) != current || READ_ONCE(ctx->dead) ||
-	    READ_ONCE(current->perf_counter_ctxp) != ctx ||
+	    rcu_access_pointer(current->perf_counter_ctxp) != ctx ||
 	    counter->hw_event.inherit || counter->queue)
 		return -EOPNOTSUPP;
 

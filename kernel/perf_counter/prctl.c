@@ -67,7 +67,7 @@ static int pc_task_set_leaders(bool enable)
 			leader->prctl_refused = !leader->prctl_exempt &&
 				pc_lsm_write(leader->parent ?: leader);
 		}
-		pc_ctx_call(ctx, __pc_set_leaders, &enable);
+		pc_ctx_call_locked(ctx, __pc_set_leaders, &enable);
 	}
 	mutex_unlock(&ctx->mutex);
 	pc_ctx_leaders_free(leaders);

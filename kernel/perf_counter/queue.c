@@ -228,6 +228,8 @@ u32 pc_queue_words(const struct pc_queue *q)
  */
 void pc_queue_lock(struct pc_queue *q, unsigned long *flags) __acquires(q)
 {
+	/* An NMI that waited here could wait for the code it interrupted. */
+	WARN_ON_ONCE(in_nmi());
 	this_cpu_inc(pc_recording);
 	raw_spin_lock_irqsave(&q->lock, *flags);
 }
@@ -310,6 +312,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 	unsigned long tail = smp_load_acquire(&q->tail);
 	u32 need;
 
+	lockdep_assert_held(&q->lock);
 	if (unlikely(atomic_long_read(&q->missed)))
 		q->lost += atomic_long_xchg(&q->missed, 0);
 	if (q->format_2009) {
@@ -338,6 +341,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 /* Publish what was put since pc_queue_reserve() and wake the reader. */
 void pc_queue_commit(struct pc_queue *q, unsigned long at)
 {
+	lockdep_assert_held(&q->lock);
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
 	irq_work_queue(&q->wakeup);

@@ -207,8 +207,9 @@ static void pc_ctx_tick(struct perf_counter_context *ctx)
  */
 void perf_counter_task_tick(void)
 {
-	struct perf_counter_context *ctx = READ_ONCE(current->perf_counter_ctxp);
+	struct perf_counter_context *ctx = pc_switching_ctx(current);
 
+	lockdep_assert_irqs_disabled();
 	pc_sample_budget_tick();
 	pc_ctx_tick(pc_this_cpu_ctx());
 	pc_ctx_tick(ctx);

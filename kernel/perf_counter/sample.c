@@ -163,6 +163,7 @@ void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs)
 	u64 period = counter->hw_event.irq_period;
 	u64 due, i;
 
+	pc_assert_irqs_off();
 	due = pc_periods_due(counter->period_left, period);
 	if (!due)
 		return;
@@ -223,6 +224,7 @@ bool pc_sample_excluded(const struct perf_counter *counter,
  */
 bool pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 {
+	pc_assert_irqs_off();
 	if (pc_sample_excluded(counter, regs))
 		return true;
 	if (!pc_sample_budget_take()) {
@@ -254,6 +256,7 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	unsigned long at;
 	u32 words, members = 0;
 
+	pc_assert_irqs_off();
 	if (type & PERF_RECORD_GROUP)
 		pc_for_each_member_here(member, counter)
 			members++;

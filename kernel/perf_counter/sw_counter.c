@@ -38,6 +38,7 @@ static void pc_sw_destroy(struct perf_counter *counter)
 
 static int pc_sw_start(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	hlist_add_head(&counter->sw_node,
 		       this_cpu_ptr(&pc_sw_active[pc_sw_id(counter)]));
 	return 0;
@@ -45,6 +46,7 @@ static int pc_sw_start(struct perf_counter *counter)
 
 static void pc_sw_stop(struct perf_counter *counter)
 {
+	pc_assert_irqs_off();
 	hlist_del_init(&counter->sw_node);
 }
 

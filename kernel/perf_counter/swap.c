@@ -33,11 +33,9 @@
  * tears down the context it owns.
  */
 #include <linux/atomic.h>
-#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sysfs.h>
 
 #include "internal.h"
 
@@ -128,7 +126,7 @@ pc_task_ctx_try(struct task_struct *task, bool bind, bool *none)
 
 	local_irq_save(flags);
 	rcu_read_lock();
-	ctx = READ_ONCE(task->perf_counter_ctxp);
+	ctx = rcu_dereference(task->perf_counter_ctxp);
 	if (!ctx) {
 		rcu_read_unlock();
 		local_irq_restore(flags);
@@ -137,7 +135,7 @@ pc_task_ctx_try(struct task_struct *task, bool bind, bool *none)
 	}
 	raw_spin_lock(&ctx->lock);
 	rcu_read_unlock();
-	if (ctx != READ_ONCE(task->perf_counter_ctxp)) {
+	if (ctx != rcu_access_pointer(task->perf_counter_ctxp)) {
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		return NULL;
 	}
@@ -237,8 +235,8 @@ static bool pc_ctx_swappable(struct perf_counter_context *ctx,
 	       !ctx->pins && !next_ctx->pins &&
 	       ctx->is_active && !next_ctx->is_active &&
 	       !ctx->dead && !next_ctx->dead &&
-	       READ_ONCE(prev->perf_counter_ctxp) == ctx &&
-	       READ_ONCE(next->perf_counter_ctxp) == next_ctx;
+	       rcu_access_pointer(prev->perf_counter_ctxp) == ctx &&
+	       rcu_access_pointer(next->perf_counter_ctxp) == next_ctx;
 }
 
 /**
@@ -258,7 +256,7 @@ static bool pc_ctx_swappable(struct perf_counter_context *ctx,
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		 struct perf_counter_context *ctx)
 {
-	struct perf_counter_context *next_ctx = READ_ONCE(next->perf_counter_ctxp);
+	struct perf_counter_context *next_ctx = pc_switching_ctx(next);
 	bool swapped;
 
 	lockdep_assert_held(&ctx->lock);
@@ -280,33 +278,22 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 	if (swapped) {
 		ctx->task = next;
 		next_ctx->task = prev;
-		WRITE_ONCE(prev->perf_counter_ctxp, next_ctx);
-		WRITE_ONCE(next->perf_counter_ctxp, ctx);
+		/* Both were published long ago: no barrier to order. */
+		RCU_INIT_POINTER(prev->perf_counter_ctxp, next_ctx);
+		RCU_INIT_POINTER(next->perf_counter_ctxp, ctx);
 		this_cpu_inc(pc_swaps);
 	}
 	raw_spin_unlock(&next_ctx->lock);
 	return swapped;
 }
 
-#undef MODULE_PARAM_PREFIX
-#define MODULE_PARAM_PREFIX "perf_counter."
-
-static int pc_swaps_show(char *buf, const struct kernel_param *kp)
+/* Contexts handed from one task to another at a switch, since boot. */
+unsigned long pc_ctx_swaps(void)
 {
 	unsigned long swaps = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		swaps += READ_ONCE(per_cpu(pc_swaps, cpu));
-	return sysfs_emit(buf, "%lu\n", swaps);
+	return swaps;
 }
-
-static const struct kernel_param_ops pc_swaps_param = {
-	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
-	.set	= pc_param_ignore_set,
-	.get	= pc_swaps_show,
-};
-/* Root's alone: how often other tasks switch is not another user's. */
-module_param_cb(context_swaps, &pc_swaps_param, NULL, 0400);
-MODULE_PARM_DESC(context_swaps,
-		 "task contexts handed from one task to another at a switch");

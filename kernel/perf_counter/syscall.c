@@ -55,6 +55,8 @@ static int pc_open(const struct perf_counter_hw_event *hw_event,
 	struct file *file;
 	int fd, err;
 
+	if (task)
+		lockdep_assert_held_read(&task->signal->exec_update_lock);
 	err = pc_check_cpu(task, cpu);
 	if (err)
 		return err;

@@ -130,6 +130,7 @@ void pc_sample_budget_tick(void)
 {
 	struct pc_budget *b = this_cpu_ptr(&pc_budget);
 
+	lockdep_assert_irqs_disabled();
 	b->jiffy = READ_ONCE(jiffies);
 	b->taken = 0;
 	pc_hw_unthrottle(pc_hw_this_cpu());

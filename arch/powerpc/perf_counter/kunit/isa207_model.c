@@ -3,6 +3,7 @@
  * The ISA 2.07 performance monitor model: see isa207_model.h.
  */
 #include <linux/bits.h>
+#include <linux/irqflags.h>
 
 #include "isa207_model.h"
 
@@ -193,10 +194,15 @@ void pc_isa207_model_run(struct pc_isa207_model *m, enum pc_i207_event ev,
  */
 int pc_isa207_model_deliver(struct pc_isa207_model *m)
 {
+	unsigned long flags;
+
 	if (!m->pending)
 		return -1;
 	m->pending = false;
+	/* irqs off, as the exception runs the handler */
+	local_irq_save(flags);
 	m->handled = pc_isa207_irq(&m->cpuc, NULL);
+	local_irq_restore(flags);
 	return m->handled;
 }
 

@@ -2,6 +2,8 @@
 /*
  * The PowerPC performance monitor SPR model, see spr_model.h.
  */
+#include <linux/irqflags.h>
+
 #include "spr_model.h"
 
 /* MMCR1's selector fields: PMC3-4 on every part with MMCR1, 5-6 on 745x. */
@@ -332,12 +334,19 @@ void pc_spr_model_run(struct pc_spr_model *m, u32 events, bool user)
 	model_run_all(m, events, user);
 }
 
-/* Take the pending exception: the handler runs, the PMCs counting. */
+/*
+ * Take the pending exception: the handler runs, the PMCs counting, irqs
+ * off as the exception runs it (what the overflow paths assert).
+ */
 static void model_deliver(struct pc_spr_model *m)
 {
+	unsigned long flags;
+
 	m->pending = false;
 	m->in_handler = true;
+	local_irq_save(flags);
 	m->handled = m->handler(&m->cpuc, NULL);
+	local_irq_restore(flags);
 	m->in_handler = false;
 	/* and on its way out, after it let the PMCs go */
 	if (m->handler_events)
