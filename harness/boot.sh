@@ -51,7 +51,7 @@ if [ "$mode" = test ] && [ "$entry" != "$first" ]; then
 	read -r -a suites <<< "${MODEL_KUNIT_SUITES:-}"
 	[ "${#suites[@]}" -le 1 ] ||
 		die "$target: MODEL_KUNIT_SUITES must be one glob"
-	cpu_args="$cpu_args kunit.filter_glob=${suites[0]:-no_suite_on_a_model_boot}"
+	cpu_args="$cpu_args ${MODEL_KERNEL_ARGS:-} kunit.filter_glob=${suites[0]:-no_suite_on_a_model_boot}"
 fi
 step "booting $target ($cpu) for $mode, timeout ${timeout}s" >&2
 # shellcheck disable=SC2086

@@ -92,7 +92,7 @@ KERNEL_TROUBLE = re.compile(
     r'list_add corruption|list_del corruption|refcount_t:|'
     r'DEBUG_LOCKS_WARN_ON|lockdep is turned off|ODEBUG:|usercopy:|'
     r'INFO: (task .* blocked|rcu|trying to register)|'
-    r'kmemleak: (?!Kernel memory leak detector initialized|'
+    r'kmemleak: (?!Kernel memory leak detector (initialized|disabled)|'
     r'\d+ new suspected memory leaks \(see /sys/kernel/debug/kmemleak\))')
 # Under fault injection (a PC-FAILSLAB program), a failed allocation is
 # reported with a stack (warn_alloc, kmemleak's own scan areas): those
@@ -679,6 +679,8 @@ def report(path, res):
     if has_kmemleak is None:
         res.add(f'{where} the kernel\'s .config is readable', 'fail',
                 'build/TARGET/kernel/.config: kmemleak or not?')
+    elif 'PC-KMEMLEAK-OFF' in lines:
+        has_kmemleak = False    # booted with kmemleak=off: a model boot
     kmemleak(lines, res, where, has_kmemleak)
     slab(lines, res, where, want['slab'])
 

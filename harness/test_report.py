@@ -330,6 +330,22 @@ class ExistingChecks(ReportTest):
                          'memory leaks (see /sys/kernel/debug/kmemleak)'])
         self.assertPasses(lines)
 
+    def test_kmemleak_kernel_without_a_list_fails(self):
+        self.config = ['CONFIG_KUNIT=y', 'CONFIG_DEBUG_KMEMLEAK=y']
+        self.setUp()
+        self.assertFails(guest_log(), 'kmemleak found no leak',
+                         'no kmemleak list from /init')
+
+    def test_kmemleak_off_at_boot_wants_no_list(self):
+        # a model boot of the sanitizer target: kmemleak=off
+        self.config = ['CONFIG_KUNIT=y', 'CONFIG_DEBUG_KMEMLEAK=y']
+        self.setUp()
+        lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
+                        ['<6>[   30.000000] kmemleak: Kernel memory leak '
+                         'detector disabled'])
+        lines.insert(lines.index('PC-BEGIN') + 1, 'PC-KMEMLEAK-OFF')
+        self.assertPasses(lines)
+
     def test_other_kmemleak_lines_are_trouble(self):
         lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
                         ['<6>[   30.000000] kmemleak: Memory pool empty, '
