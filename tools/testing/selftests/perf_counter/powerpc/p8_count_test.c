@@ -294,10 +294,15 @@ TEST_F_TIMEOUT(p8, count_past_2_pow_32_instructions_is_exact_within_half_a_perce
 /*
  * Eight instruction counters, room for four: each is on about half the
  * time, and its count scaled by enabled/running is the loop's within 5%.
+ * The scaling assumes the loop runs at one speed on and off a counter's
+ * ticks; under TCG beside a kernel build it does not quite, and a run of
+ * 0.4 s once scaled one counter 5.07% high (cold make test, 2026-11-30).
+ * Three times as many rotations take the spread of the error down by
+ * the square root of three.
  */
 TEST_F(p8, multiplexed_counts_scaled_by_their_times_are_within_5_percent)
 {
-	const uint64_t turns = 67500000, want = TURN_INSNS * turns;
+	const uint64_t turns = 202500000, want = TURN_INSNS * turns;
 	struct perf_counter_hw_event hw = instructions();
 	struct { uint64_t value, enabled, running; } v;
 	int fd[8], i;
