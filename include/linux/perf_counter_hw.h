@@ -183,11 +183,14 @@ struct pc_hw_cpu {
  *		where it does as bit 31 turns on (PowerPC). A counter
  *		is loaded with @irq_at minus the events it may count.
  * @decode:	fill @hwc->config (and @hwc->extra) for a generic id or a
- *		raw event, with the privilege filters; @extra holds the
- *		hw_event's extra_config_len bytes of extra control words.
- *		-EINVAL for an event the model lacks, reserved bits, extra
- *		words it does not take, or filters it cannot apply
- * @places:	list the placements of a decoded counter; returns how many
+ *		raw event, with the privilege filters; @pmu is this
+ *		descriptor (a driver that embeds it in a larger one finds
+ *		its model's tables there with container_of()), @extra holds
+ *		the hw_event's extra_config_len bytes of extra control
+ *		words. -EINVAL for an event the model lacks, reserved bits,
+ *		extra words it does not take, or filters it cannot apply
+ * @places:	list the placements of a counter @pmu decoded; returns how
+ *		many
  * @enable:	program @hwc's control registers at its place and start it
  * @disable:	stop the counter at register @idx
  * @read:	the raw value of counter register @idx
@@ -220,9 +223,11 @@ struct pc_pmu {
 	u64		poll_ns;
 	bool		user_read;
 
-	int	(*decode)(const struct perf_counter_hw_event *hw_event,
+	int	(*decode)(const struct pc_pmu *pmu,
+			  const struct perf_counter_hw_event *hw_event,
 			  const u64 *extra, struct pc_hw_counter *hwc);
-	int	(*places)(const struct pc_hw_counter *hwc,
+	int	(*places)(const struct pc_pmu *pmu,
+			  const struct pc_hw_counter *hwc,
 			  struct pc_hw_place *place);
 	void	(*enable)(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
 	void	(*disable)(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);

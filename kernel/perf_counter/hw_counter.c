@@ -169,7 +169,7 @@ static void pc_hw_want(const struct pc_pmu *pmu, struct perf_counter *counter,
 	struct pc_hw_counter *hwc = &counter->hw;
 	unsigned int i;
 
-	want->nr = pmu->places(hwc, want->place);
+	want->nr = pmu->places(pmu, hwc, want->place);
 	if (!hwc->on)
 		return;
 	for (i = 1; i < want->nr; i++) {

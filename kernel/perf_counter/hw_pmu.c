@@ -217,7 +217,7 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	struct pc_hw_place place[PC_HW_MAX_PLACES];
 	int err;
 
-	err = pmu->decode(&counter->hw_event, counter->extra_config, hwc);
+	err = pmu->decode(pmu, &counter->hw_event, counter->extra_config, hwc);
 	if (err)
 		return err;
 	/*
@@ -231,7 +231,7 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 			return err;
 	}
 	/* An event no register can take is refused now, not at each run. */
-	if (pmu->places(hwc, place) <= 0)
+	if (pmu->places(pmu, hwc, place) <= 0)
 		return -EINVAL;
 	local64_set(&hwc->left, counter->hw_event.irq_period);
 	return 0;
@@ -332,18 +332,19 @@ int pc_hw_group_fits(struct perf_counter *leader, struct perf_counter *counter)
 		return -ENOMEM;
 	pc_object_made(PC_OBJ_ARRAY);
 	if (pc_has_cap(leader, PC_CAP_REGISTER))
-		want[n++].nr = pc_pmu->places(&leader->hw, want[0].place);
+		want[n++].nr = pc_pmu->places(pc_pmu, &leader->hw,
+					      want[0].place);
 	pc_for_each_member(member, leader) {
 		if (!pc_has_cap(member, PC_CAP_REGISTER))
 			continue;
 		if (n == pc_pmu->nr_counters)
 			goto out;
-		want[n].nr = pc_pmu->places(&member->hw, want[n].place);
+		want[n].nr = pc_pmu->places(pc_pmu, &member->hw, want[n].place);
 		n++;
 	}
 	if (n == pc_pmu->nr_counters)
 		goto out;
-	want[n].nr = pc_pmu->places(&counter->hw, want[n].place);
+	want[n].nr = pc_pmu->places(pc_pmu, &counter->hw, want[n].place);
 	if (pc_hw_assign(want, n + 1))
 		err = 0;
 out:

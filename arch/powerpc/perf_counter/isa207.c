@@ -96,7 +96,7 @@ static u32 pc_isa207_code_pmcs(u64 code)
 
 /**
  * pc_isa207_decode() - an event as a selector, its PMCs and freeze bits
- * @p:		the model
+ * @pmu:	the model's pc_pmu, in its struct pc_isa207_pmu
  * @hw_event:	a generic id or a raw event (PC_ISA207_RAW_*), and the
  *		privilege filters
  * @extra:	its extra_config words: none are taken
@@ -113,10 +113,11 @@ static u32 pc_isa207_code_pmcs(u64 code)
  * without its PMC, selector 0, an event PMC5 or PMC6 does not count,
  * extra words, or a counter frozen in both user and kernel mode.
  */
-int pc_isa207_decode(const struct pc_isa207_pmu *p,
+int pc_isa207_decode(const struct pc_pmu *pmu,
 		     const struct perf_counter_hw_event *hw_event,
 		     const u64 *extra, struct pc_hw_counter *hwc)
 {
+	const struct pc_isa207_pmu *p = pc_isa207_of(pmu);
 	u64 config = hw_event->event_config;
 	u64 code, ex = 0;
 	u32 pmcs;
@@ -151,12 +152,14 @@ int pc_isa207_decode(const struct pc_isa207_pmu *p,
 
 /**
  * pc_isa207_places() - the PMCs a decoded counter may sit on
+ * @pmu:	the model (its PMCs are in @hwc already)
  * @hwc:	the decoded counter
  * @place:	one place per PMC, PMC1 first
  *
  * Return: how many.
  */
-int pc_isa207_places(const struct pc_hw_counter *hwc,
+int pc_isa207_places(const struct pc_pmu *pmu,
+		     const struct pc_hw_counter *hwc,
 		     struct pc_hw_place *place)
 {
 	return pc_hw_places_of_mask(FIELD_GET(PC_ISA207_CFG_PMCS, hwc->config),

@@ -100,10 +100,11 @@ extern bool pc_isa207_alerts;
 extern bool pc_isa207_kernel_hv;
 
 /* The operations the descriptor points at (isa207.c). */
-int pc_isa207_decode(const struct pc_isa207_pmu *p,
+int pc_isa207_decode(const struct pc_pmu *pmu,
 		     const struct perf_counter_hw_event *hw_event,
 		     const u64 *extra, struct pc_hw_counter *hwc);
-int pc_isa207_places(const struct pc_hw_counter *hwc,
+int pc_isa207_places(const struct pc_pmu *pmu,
+		     const struct pc_hw_counter *hwc,
 		     struct pc_hw_place *place);
 void pc_isa207_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
 void pc_isa207_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);

@@ -80,7 +80,7 @@ static int pc_ppc_decode_extra(const struct pc_ppc_pmu *p,
 
 /**
  * pc_ppc_decode() - an event as a selector, its PMCs and freeze bits
- * @p:		the model
+ * @pmu:	the model's pc_pmu, in its struct pc_ppc_pmu
  * @hw_event:	a generic id or a raw event (PC_PPC_RAW_SEL/_PMC), and
  *		the privilege filters
  * @extra:	its extra_config words: MMCR0's THRESHOLD field, then
@@ -96,11 +96,12 @@ static int pc_ppc_decode_extra(const struct pc_ppc_pmu *p,
  * selector that needs its PMC named, reserved bits, threshold words on
  * a counter that is not exclusive, or a counter frozen in both modes.
  */
-int pc_ppc_decode(const struct pc_ppc_pmu *p,
+int pc_ppc_decode(const struct pc_pmu *pmu,
 		  const struct perf_counter_hw_event *hw_event,
 		  const u64 *extra, struct pc_hw_counter *hwc)
 {
-	unsigned int nr = p->pmu.nr_counters;
+	const struct pc_ppc_pmu *p = pc_ppc_of(pmu);
+	unsigned int nr = pmu->nr_counters;
 	u64 config = hw_event->event_config;
 	u32 sel, pmcs, freeze = 0;
 
@@ -143,12 +144,14 @@ int pc_ppc_decode(const struct pc_ppc_pmu *p,
 
 /**
  * pc_ppc_places() - the PMCs a decoded counter may sit on
+ * @pmu:	the model (its PMCs are in @hwc already)
  * @hwc:	the decoded counter
  * @place:	one place per PMC, PMC1 first
  *
  * Return: how many.
  */
-int pc_ppc_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
+int pc_ppc_places(const struct pc_pmu *pmu, const struct pc_hw_counter *hwc,
+		  struct pc_hw_place *place)
 {
 	return pc_hw_places_of_mask((hwc->config & PC_PPC_CFG_PMCS) >>
 				    PC_PPC_CFG_PMCS_SHIFT, place);

@@ -94,10 +94,11 @@ extern const struct pc_ppc_pmu pc_ppc7400_pmu;
 extern const struct pc_ppc_pmu pc_ppc7450_pmu;
 
 /* The shared operations every model's descriptor points at (mmcr.c). */
-int pc_ppc_decode(const struct pc_ppc_pmu *p,
+int pc_ppc_decode(const struct pc_pmu *pmu,
 		  const struct perf_counter_hw_event *hw_event,
 		  const u64 *extra, struct pc_hw_counter *hwc);
-int pc_ppc_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place);
+int pc_ppc_places(const struct pc_pmu *pmu, const struct pc_hw_counter *hwc,
+		  struct pc_hw_place *place);
 void pc_ppc_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
 void pc_ppc_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc);
 u64 pc_ppc_read(struct pc_hw_cpu *cpuc, unsigned int idx);

@@ -42,12 +42,12 @@ static u8 pc_7450_any_pmcs(u8 sel)
 	return 0;
 }
 
-#define PC_PPC_OPS(decode_fn, nr)			\
+#define PC_PPC_OPS(nr)					\
 	.nr_counters	= (nr),				\
 	.width		= 32,				\
 	.max_period	= 0x7fffffff,			\
 	.irq_at		= PC_PMC_OVERFLOW,		\
-	.decode		= decode_fn,			\
+	.decode		= pc_ppc_decode,		\
 	.places		= pc_ppc_places,		\
 	.enable		= pc_ppc_enable,		\
 	.disable	= pc_ppc_disable,		\
@@ -57,37 +57,6 @@ static u8 pc_7450_any_pmcs(u8 sel)
 	.compatible	= pc_ppc_compatible,		\
 	.reserve	= pc_ppc_reserve,		\
 	.release	= pc_ppc_release
-
-/* pc_pmu.decode has no model argument: one for each. */
-static int pc_604_decode(const struct perf_counter_hw_event *hw_event,
-			 const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_ppc_decode(&pc_ppc604_pmu, hw_event, extra, hwc);
-}
-
-static int pc_604e_decode(const struct perf_counter_hw_event *hw_event,
-			  const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_ppc_decode(&pc_ppc604e_pmu, hw_event, extra, hwc);
-}
-
-static int pc_750_decode(const struct perf_counter_hw_event *hw_event,
-			 const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_ppc_decode(&pc_ppc750_pmu, hw_event, extra, hwc);
-}
-
-static int pc_7400_decode(const struct perf_counter_hw_event *hw_event,
-			  const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_ppc_decode(&pc_ppc7400_pmu, hw_event, extra, hwc);
-}
-
-static int pc_7450_decode(const struct perf_counter_hw_event *hw_event,
-			  const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_ppc_decode(&pc_ppc7450_pmu, hw_event, extra, hwc);
-}
 
 /*
  * 604 and 604e: PMC1 counts mispredicted branches (7), PMC2 data cache
@@ -103,7 +72,7 @@ static int pc_7450_decode(const struct perf_counter_hw_event *hw_event,
 }
 
 const struct pc_ppc_pmu pc_ppc604_pmu = {
-	.pmu		= { .name = "PowerPC 604", PC_PPC_OPS(pc_604_decode, 2) },
+	.pmu		= { .name = "PowerPC 604", PC_PPC_OPS(2) },
 	.pvr		= { 0x0004 },
 	.nr_pvr		= 1,
 	.events		= PC_604_EVENTS,
@@ -111,7 +80,7 @@ const struct pc_ppc_pmu pc_ppc604_pmu = {
 };
 
 const struct pc_ppc_pmu pc_ppc604e_pmu = {
-	.pmu		= { .name = "PowerPC 604e", PC_PPC_OPS(pc_604e_decode, 4) },
+	.pmu		= { .name = "PowerPC 604e", PC_PPC_OPS(4) },
 	.pvr		= { 0x0009, 0x000a },	/* 604e, 604ev */
 	.nr_pvr		= 2,
 	.events		= PC_604_EVENTS,
@@ -124,7 +93,7 @@ const struct pc_ppc_pmu pc_ppc604e_pmu = {
  * and not taken (PMC2) apart, never together: no branch event.
  */
 const struct pc_ppc_pmu pc_ppc750_pmu = {
-	.pmu		= { .name = "PowerPC 750", PC_PPC_OPS(pc_750_decode, 4),
+	.pmu		= { .name = "PowerPC 750", PC_PPC_OPS(4),
 			    .user_read = true },
 	.pvr		= { 0x0008, 0x7000, 0x7002 },	/* 740/750, FX, GX */
 	.nr_pvr		= 3,
@@ -142,7 +111,7 @@ const struct pc_ppc_pmu pc_ppc750_pmu = {
  * branches on PMC4 (5); taken and fall-through branches apart again.
  */
 const struct pc_ppc_pmu pc_ppc7400_pmu = {
-	.pmu		= { .name = "PowerPC 7400", PC_PPC_OPS(pc_7400_decode, 4),
+	.pmu		= { .name = "PowerPC 7400", PC_PPC_OPS(4),
 			    .user_read = true },
 	.pvr		= { 0x000c, 0x800c },		/* 7400, 7410 */
 	.nr_pvr		= 2,
@@ -163,7 +132,7 @@ const struct pc_ppc_pmu pc_ppc7400_pmu = {
  * PMC4.
  */
 const struct pc_ppc_pmu pc_ppc7450_pmu = {
-	.pmu		= { .name = "PowerPC 7450", PC_PPC_OPS(pc_7450_decode, 6),
+	.pmu		= { .name = "PowerPC 7450", PC_PPC_OPS(6),
 			    .user_read = true },
 	.pvr		= { 0x8000, 0x8001, 0x8002, 0x8003, 0x8004 },
 	.nr_pvr		= 5,

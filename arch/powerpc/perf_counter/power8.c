@@ -174,12 +174,6 @@ static void pc_p8_cpu_online(void)
 	powerpc_local_irq_pmu_restore(flags);
 }
 
-static int pc_p8_decode(const struct perf_counter_hw_event *hw_event,
-			const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_isa207_decode(&pc_power8_pmu, hw_event, extra, hwc);
-}
-
 /*
  * The generic events as the POWER8 event list names them: cycles
  * (PM_CYC) and instructions completed (PM_INST_CMPL) on any of PMC1-4,
@@ -196,7 +190,7 @@ const struct pc_isa207_pmu pc_power8_pmu = {
 		.max_period	= 0x7fffffff,
 		.irq_at		= PC_ISA207_OVERFLOW,
 		.poll_ns	= 10 * NSEC_PER_MSEC,
-		.decode		= pc_p8_decode,
+		.decode		= pc_isa207_decode,
 		.places		= pc_isa207_places,
 		.enable		= pc_isa207_enable,
 		.disable	= pc_isa207_disable,

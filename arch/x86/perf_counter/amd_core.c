@@ -165,39 +165,6 @@ unsigned long pc_amd_f15h_counters(u64 config)
 	return f15h_class[(event >> 4) & 0xf];
 }
 
-static int f15h_decode(const struct perf_counter_hw_event *hw_event,
-		       const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_evntsel_decode(&pc_f15h_pmu, hw_event, hwc);
-}
-
-static int f15h_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
-{
-	return pc_evntsel_places(&pc_f15h_pmu, hwc, place);
-}
-
-static int zen_decode(const struct perf_counter_hw_event *hw_event,
-		      const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_evntsel_decode(&pc_zen_pmu, hw_event, hwc);
-}
-
-static int zen_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
-{
-	return pc_evntsel_places(&pc_zen_pmu, hwc, place);
-}
-
-static int zen4_decode(const struct perf_counter_hw_event *hw_event,
-		       const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_evntsel_decode(&pc_zen4_pmu, hw_event, hwc);
-}
-
-static int zen4_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
-{
-	return pc_evntsel_places(&pc_zen4_pmu, hwc, place);
-}
-
 static bool amd_core(const struct cpuinfo_x86 *c)
 {
 	return c->x86_vendor == X86_VENDOR_AMD &&
@@ -307,12 +274,12 @@ static void zen4_stop(struct pc_hw_cpu *cpuc)
 	pc_hw_reg_write(cpuc, AMD_GLOBAL_CTL, 0);
 }
 
-#define CORE_OPS(decode_fn, places_fn)			\
+#define CORE_OPS					\
 	.nr_counters	= AMD_NR_CORE,			\
 	.width		= 48,				\
 	.max_period	= (1ULL << 47) - 1,		\
-	.decode		= decode_fn,			\
-	.places		= places_fn,			\
+	.decode		= pc_evntsel_decode,		\
+	.places		= pc_evntsel_places,		\
 	.enable		= core_enable,			\
 	.disable	= core_disable,			\
 	.read		= core_read,			\
@@ -349,8 +316,7 @@ static void zen4_stop(struct pc_hw_cpu *cpuc)
 
 const struct pc_evntsel_pmu pc_f15h_pmu = {
 	.x86 = {
-		.pmu	= { .name = "AMD family 15h",
-			    CORE_OPS(f15h_decode, f15h_places) },
+		.pmu	= { .name = "AMD family 15h", CORE_OPS },
 		CORE_X86(f15h_match),
 	},
 	.evntsel0	= AMD_CORE_CTL0,
@@ -361,7 +327,7 @@ const struct pc_evntsel_pmu pc_f15h_pmu = {
 
 const struct pc_evntsel_pmu pc_zen_pmu = {
 	.x86 = {
-		.pmu	= { .name = "AMD Zen", CORE_OPS(zen_decode, zen_places) },
+		.pmu	= { .name = "AMD Zen", CORE_OPS },
 		CORE_X86(zen_match),
 	},
 	.evntsel0	= AMD_CORE_CTL0,
@@ -371,8 +337,7 @@ const struct pc_evntsel_pmu pc_zen_pmu = {
 
 const struct pc_evntsel_pmu pc_zen4_pmu = {
 	.x86 = {
-		.pmu	= { .name = "AMD Zen 4",
-			    CORE_OPS(zen4_decode, zen4_places) },
+		.pmu	= { .name = "AMD Zen 4", CORE_OPS },
 		CORE_X86(zen4_match),
 		.clear		= zen4_clear,
 		.stop		= zen4_stop,

@@ -11,8 +11,9 @@
 
 /**
  * pc_evntsel_decode() - an event as an EVNTSEL word
- * @p:		the model
+ * @pmu:	the model's pc_pmu, in its struct pc_evntsel_pmu
  * @hw_event:	a generic id or a raw event, and the privilege filters
+ * @extra:	its extra control words: none are taken
  * @hwc:	gets the word in ->config: event, unit mask, USR/OS from
  *		exclude_user/exclude_kernel, and INT (every counter wraps
  *		into the overflow interrupt). The enable bit is the
@@ -26,10 +27,11 @@
  * with bits the driver owns or the model reserves, extra control words,
  * or a counter that would count in neither mode.
  */
-int pc_evntsel_decode(const struct pc_evntsel_pmu *p,
+int pc_evntsel_decode(const struct pc_pmu *pmu,
 		      const struct perf_counter_hw_event *hw_event,
-		      struct pc_hw_counter *hwc)
+		      const u64 *extra, struct pc_hw_counter *hwc)
 {
+	const struct pc_evntsel_pmu *p = pc_evntsel_of(pmu);
 	u64 config = hw_event->event_config;
 	u64 sel;
 
@@ -59,19 +61,20 @@ int pc_evntsel_decode(const struct pc_evntsel_pmu *p,
 
 /**
  * pc_evntsel_places() - the counters a decoded event may use
- * @p:		the model
+ * @pmu:	the model's pc_pmu, in its struct pc_evntsel_pmu
  * @hwc:	the decoded counter
  * @place:	filled with one place per counter, lowest first
  *
  * Return: how many places.
  */
-int pc_evntsel_places(const struct pc_evntsel_pmu *p,
+int pc_evntsel_places(const struct pc_pmu *pmu,
 		      const struct pc_hw_counter *hwc,
 		      struct pc_hw_place *place)
 {
+	const struct pc_evntsel_pmu *p = pc_evntsel_of(pmu);
 	const struct pc_evntsel_constraint *c;
 	u8 event = hwc->config & PC_EVNTSEL_EVENT;
-	unsigned long counters = GENMASK(p->x86.pmu.nr_counters - 1, 0);
+	unsigned long counters = GENMASK(pmu->nr_counters - 1, 0);
 	unsigned int idx;
 	int n = 0;
 
@@ -83,7 +86,7 @@ int pc_evntsel_places(const struct pc_evntsel_pmu *p,
 			break;
 		}
 	}
-	for_each_set_bit(idx, &counters, p->x86.pmu.nr_counters) {
+	for_each_set_bit(idx, &counters, pmu->nr_counters) {
 		place[n].idx = idx;
 		place[n].aux = 0;
 		place[n].uses = BIT_ULL(idx);

@@ -9,6 +9,7 @@
 #ifndef _ARCH_X86_PERF_COUNTER_EVNTSEL_H
 #define _ARCH_X86_PERF_COUNTER_EVNTSEL_H
 
+#include <linux/container_of.h>
 #include <linux/perf_counter.h>
 #include <linux/perf_counter_hw.h>
 
@@ -22,7 +23,9 @@ struct pc_evntsel_constraint {
 
 /**
  * struct pc_evntsel_pmu - a PMU of counter/EVNTSEL register pairs
- * @x86:	the x86 driver; its pmu ops are the model's own
+ * @x86:	the x86 driver; its pmu's decode and places are
+ *		pc_evntsel_decode() and pc_evntsel_places(), which find
+ *		this descriptor around it (pc_evntsel_of())
  * @evntsel0:	MSR of EVNTSEL 0; the others follow it (for the legacy
  *		layouts; x86.ctl_msr says where each is)
  * @event_map:	EVNTSEL event and unit mask for each generic id, 0 if the
@@ -43,10 +46,16 @@ struct pc_evntsel_pmu {
 	unsigned long				(*counters)(u64 config);
 };
 
-int pc_evntsel_decode(const struct pc_evntsel_pmu *p,
+static inline const struct pc_evntsel_pmu *
+pc_evntsel_of(const struct pc_pmu *pmu)
+{
+	return container_of(pmu, struct pc_evntsel_pmu, x86.pmu);
+}
+
+int pc_evntsel_decode(const struct pc_pmu *pmu,
 		      const struct perf_counter_hw_event *hw_event,
-		      struct pc_hw_counter *hwc);
-int pc_evntsel_places(const struct pc_evntsel_pmu *p,
+		      const u64 *extra, struct pc_hw_counter *hwc);
+int pc_evntsel_places(const struct pc_pmu *pmu,
 		      const struct pc_hw_counter *hwc,
 		      struct pc_hw_place *place);
 

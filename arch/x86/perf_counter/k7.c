@@ -45,23 +45,6 @@ static void k7_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 	pc_hw_reg_write(cpuc, K7_PERFCTR0 + idx, val & GENMASK_ULL(47, 0));
 }
 
-static int k7_decode(const struct perf_counter_hw_event *hw_event,
-		     const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_evntsel_decode(&pc_k7_pmu, hw_event, hwc);
-}
-
-static int k10_decode(const struct perf_counter_hw_event *hw_event,
-		      const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_evntsel_decode(&pc_k10_pmu, hw_event, hwc);
-}
-
-static int k7_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
-{
-	return pc_evntsel_places(&pc_k7_pmu, hwc, place);
-}
-
 static bool k7_match(const struct cpuinfo_x86 *c)
 {
 	return c->x86_vendor == X86_VENDOR_AMD && c->x86 == 6;
@@ -77,12 +60,12 @@ static bool k10_match(const struct cpuinfo_x86 *c)
 	return c->x86_vendor == X86_VENDOR_AMD && c->x86 == 0x10;
 }
 
-#define K7_OPS(decode_fn)				\
+#define K7_OPS						\
 	.nr_counters	= 4,				\
 	.width		= 48,				\
 	.max_period	= (1ULL << 47) - 1,		\
-	.decode		= decode_fn,			\
-	.places		= k7_places,			\
+	.decode		= pc_evntsel_decode,		\
+	.places		= pc_evntsel_places,		\
 	.enable		= k7_enable,			\
 	.disable	= k7_disable,			\
 	.read		= k7_read,			\
@@ -107,7 +90,7 @@ static u32 k7_evntsel(unsigned int i)
 
 const struct pc_evntsel_pmu pc_k7_pmu = {
 	.x86 = {
-		.pmu		= { .name = "AMD K7", K7_OPS(k7_decode) },
+		.pmu		= { .name = "AMD K7", K7_OPS },
 		K7_X86(k7_match),
 	},
 	.evntsel0	= K7_EVNTSEL0,
@@ -117,7 +100,7 @@ const struct pc_evntsel_pmu pc_k7_pmu = {
 
 const struct pc_evntsel_pmu pc_k8_pmu = {
 	.x86 = {
-		.pmu		= { .name = "AMD K8", K7_OPS(k7_decode) },
+		.pmu		= { .name = "AMD K8", K7_OPS },
 		K7_X86(k8_match),
 	},
 	.evntsel0	= K7_EVNTSEL0,
@@ -127,7 +110,7 @@ const struct pc_evntsel_pmu pc_k8_pmu = {
 
 const struct pc_evntsel_pmu pc_k10_pmu = {
 	.x86 = {
-		.pmu		= { .name = "AMD K10", K7_OPS(k10_decode) },
+		.pmu		= { .name = "AMD K10", K7_OPS },
 		K7_X86(k10_match),
 	},
 	.evntsel0	= K7_EVNTSEL0,

@@ -209,7 +209,8 @@ static int p4_decode_raw(const struct perf_counter_hw_event *hw_event,
 	return 0;
 }
 
-static int p4_decode(const struct perf_counter_hw_event *hw_event,
+static int p4_decode(const struct pc_pmu *pmu,
+		     const struct perf_counter_hw_event *hw_event,
 		     const u64 *extra, struct pc_hw_counter *hwc)
 {
 	u64 config = hw_event->event_config;
@@ -248,7 +249,8 @@ static int p4_decode(const struct perf_counter_hw_event *hw_event,
 	return 0;
 }
 
-static int p4_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
+static int p4_places(const struct pc_pmu *pmu, const struct pc_hw_counter *hwc,
+		     struct pc_hw_place *place)
 {
 	int n = 0, c, k;
 

@@ -60,17 +60,6 @@ static void p6_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 	pc_hw_reg_write(cpuc, P6_PERFCTR0 + idx, val & 0xffffffffULL);
 }
 
-static int p6_decode(const struct perf_counter_hw_event *hw_event,
-		     const u64 *extra, struct pc_hw_counter *hwc)
-{
-	return pc_evntsel_decode(&pc_p6_pmu, hw_event, hwc);
-}
-
-static int p6_places(const struct pc_hw_counter *hwc, struct pc_hw_place *place)
-{
-	return pc_evntsel_places(&pc_p6_pmu, hwc, place);
-}
-
 /*
  * The family 6 models the manuals give this PMU: Pentium Pro (1),
  * Pentium II (3, 5; Celeron 6), Pentium III (7, 8, 0Ah, 0Bh) and
@@ -118,8 +107,8 @@ const struct pc_evntsel_pmu pc_p6_pmu = {
 			.nr_counters	= 2,
 			.width		= 40,
 			.max_period	= (1ULL << 31) - 1,
-			.decode		= p6_decode,
-			.places		= p6_places,
+			.decode		= pc_evntsel_decode,
+			.places		= pc_evntsel_places,
 			.enable		= p6_enable,
 			.disable	= p6_disable,
 			.read		= p6_read,

@@ -681,7 +681,7 @@ def ppc_models_of_the_driver():
     out = {}
     for m in re.finditer(r'const struct pc_ppc_pmu pc_(ppc\w+)_pmu = \{'
                          r'(.*?)\n\};', text, re.S):
-        nr = int(re.search(r'PC_PPC_OPS\(\w+, (\d)\)', m[2])[1])
+        nr = int(re.search(r'PC_PPC_OPS\((\d)\)', m[2])[1])
         pvr = re.search(r'\.pvr\s*= \{([^}]*)\}', m[2])[1]
         out[m[1]] = (nr, [int(x, 16) for x in re.findall(r'0x[0-9a-f]+',
                                                          pvr)])

@@ -45,7 +45,7 @@ static u32 pmcs_of(struct kunit *test, struct perf_counter_hw_event hw)
 
 	if (!c)
 		return 0;
-	n = pc_power8_pmu.pmu.places(&c->hw, place);
+	n = pc_power8_pmu.pmu.places(&pc_power8_pmu.pmu, &c->hw, place);
 	for (i = 0; i < n; i++)
 		mask |= BIT(place[i].idx);
 	pc_counter_put(c);

@@ -544,6 +544,7 @@ static void ppc_event_maps_and_raw_selectors_per_model(struct kunit *test)
 		{ { 1, 0x3f }, { 2, 0xf }, { 0 }, { 0x17, 0x6 }, { 0x22, 0x1 },
 		  { 0x1c, 0x8 } },
 	};
+	const struct pc_pmu *p7450 = &pc_ppc7450_pmu.pmu;
 	struct perf_counter_hw_event hw;
 	struct pc_hw_counter hwc;
 	unsigned int i, id;
@@ -554,11 +555,11 @@ static void ppc_event_maps_and_raw_selectors_per_model(struct kunit *test)
 		for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
 			hw = pc_hw_model_generic(id);
 			if (!want[i][id].sel) {
-				KUNIT_EXPECT_EQ_MSG(test, pmu->decode(&hw, NULL, &hwc),
+				KUNIT_EXPECT_EQ_MSG(test, pmu->decode(pmu, &hw, NULL, &hwc),
 						    -EINVAL, "%s id %u", pmu->name, id);
 				continue;
 			}
-			KUNIT_ASSERT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+			KUNIT_ASSERT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 			KUNIT_EXPECT_EQ(test, hwc.config & PC_PPC_CFG_SEL,
 					want[i][id].sel);
 			KUNIT_EXPECT_EQ(test, (hwc.config & PC_PPC_CFG_PMCS) >>
@@ -566,30 +567,30 @@ static void ppc_event_maps_and_raw_selectors_per_model(struct kunit *test)
 		}
 		/* selector 0 holds the counter; reserved bits; a PMC's own event */
 		hw = raw(0, 1);
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		hw = pc_hw_model_raw(1 | BIT_ULL(7));
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		hw = pc_hw_model_raw(1 | BIT_ULL(11));
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		hw = pc_hw_model_raw(1 | BIT_ULL(40));
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		hw = raw(4, 0);		/* dispatched: alike on every PMC */
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 		hw = raw(0x30, 0);	/* PMC-specific: needs its PMC */
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		hw = raw(0x30, 1);
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, hwc.config >> PC_PPC_CFG_PMCS_SHIFT & 0x3f, 1);
 	}
 	/* 745x classes: 8-13 on PMC1, 2 and 4; 14-22 on PMC1 and 2 */
 	hw = raw(9, 0);
-	KUNIT_ASSERT_EQ(test, pc_ppc7450_pmu.pmu.decode(&hw, NULL, &hwc), 0);
+	KUNIT_ASSERT_EQ(test, p7450->decode(p7450, &hw, NULL, &hwc), 0);
 	KUNIT_EXPECT_EQ(test, hwc.config >> PC_PPC_CFG_PMCS_SHIFT & 0x3f, 0xb);
 	hw = raw(20, 0);
-	KUNIT_ASSERT_EQ(test, pc_ppc7450_pmu.pmu.decode(&hw, NULL, &hwc), 0);
+	KUNIT_ASSERT_EQ(test, p7450->decode(p7450, &hw, NULL, &hwc), 0);
 	KUNIT_EXPECT_EQ(test, hwc.config >> PC_PPC_CFG_PMCS_SHIFT & 0x3f, 0x3);
 	hw = raw(23, 0);
-	KUNIT_EXPECT_EQ(test, pc_ppc7450_pmu.pmu.decode(&hw, NULL, &hwc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, p7450->decode(p7450, &hw, NULL, &hwc), -EINVAL);
 }
 
 /* A raw counter with threshold words. */
@@ -873,7 +874,7 @@ static void counts_on_every_place(struct kunit *test, const struct pc_ppc_pmu *p
 	struct pc_hw_counter hwc;
 	unsigned long pmcs;
 
-	KUNIT_ASSERT_EQ(test, p->pmu.decode(&hw, NULL, &hwc), 0);
+	KUNIT_ASSERT_EQ(test, p->pmu.decode(&p->pmu, &hw, NULL, &hwc), 0);
 	pmcs = (hwc.config & PC_PPC_CFG_PMCS) >> PC_PPC_CFG_PMCS_SHIFT;
 	for_each_set_bit(k, &pmcs, nr) {
 		struct pc_spr_model *m = pc_spr_model_new(test, p);

@@ -54,15 +54,16 @@ static u64 amd_count(struct pc_msr_model *m, struct perf_counter *c)
 /* The counters a raw event may use on driver @p; 0 if it is refused. */
 static unsigned long amd_counters_of(const struct pc_evntsel_pmu *p, u64 raw)
 {
+	const struct pc_pmu *pmu = &p->x86.pmu;
 	struct perf_counter_hw_event hw = pc_hw_model_raw(raw);
 	struct pc_hw_place place[PC_HW_MAX_PLACES];
 	struct pc_hw_counter hwc = { };
 	unsigned long counters = 0;
 	int i, n;
 
-	if (p->x86.pmu.decode(&hw, NULL, &hwc))
+	if (pmu->decode(pmu, &hw, NULL, &hwc))
 		return 0;
-	n = p->x86.pmu.places(&hwc, place);
+	n = pmu->places(pmu, &hwc, place);
 	for (i = 0; i < n; i++)
 		counters |= BIT(place[i].idx);
 	return counters;
@@ -325,14 +326,14 @@ static void amd_zen_cache_events_count_the_l2s_requests_and_misses(struct kunit 
 	unsigned int d, id;
 
 	for (d = 0; d < ARRAY_SIZE(drivers); d++) {
+		const struct pc_pmu *pmu = &drivers[d]->x86.pmu;
 		struct pc_msr_model *m = pc_msr_model_new(test, drivers[d]);
 		struct perf_counter *c[ARRAY_SIZE(kind)];
 		struct perf_counter_hw_event hw;
 		struct pc_hw_counter hwc;
 
 		hw = pc_hw_model_generic(PERF_COUNT_BUS_CYCLES);
-		KUNIT_EXPECT_EQ(test, drivers[d]->x86.pmu.decode(&hw, NULL, &hwc),
-				-EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		pc_x86_cpu_start(&m->cpuc);
 		for (id = 0; id < ARRAY_SIZE(kind); id++) {
 			c[id] = amd_counter(test, m, pc_hw_model_generic(id));
@@ -448,12 +449,13 @@ static void amd_k7_to_f15h_generic_events_count_what_they_name(struct kunit *tes
 
 	for (d = 0; d < ARRAY_SIZE(drivers); d++) {
 		const struct pc_evntsel_pmu *p = drivers[d];
+		const struct pc_pmu *pmu = &p->x86.pmu;
 		struct pc_msr_model *m = pc_msr_model_new(test, p);
 		struct perf_counter_hw_event hw;
 		struct pc_hw_counter hwc;
 
 		hw = pc_hw_model_generic(PERF_COUNT_BUS_CYCLES);
-		KUNIT_EXPECT_EQ(test, p->x86.pmu.decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		/* one at a time: the legacy drivers have four counters */
 		for (id = 0; id < ARRAY_SIZE(kind); id++) {
 			struct perf_counter *c;
@@ -511,6 +513,7 @@ static void amd_drivers_set_exactly_the_perfevtsel_and_globalctl_bits_the_apm_na
 
 	for (d = 0; d < ARRAY_SIZE(drivers); d++) {
 		const struct pc_evntsel_pmu *p = drivers[d];
+		const struct pc_pmu *pmu = &p->x86.pmu;
 		struct pc_msr_model *m = pc_msr_model_new(test, p);
 		const char *name = p->x86.pmu.name;
 		/* retired x87 ops (1C0h), FP on family 15h: counters 3-5 */
@@ -547,12 +550,12 @@ static void amd_drivers_set_exactly_the_perfevtsel_and_globalctl_bits_the_apm_na
 		pc_model_counter_free(m, c);
 
 		hw = pc_hw_model_raw(fields | msrm_evntsel(0x1c0, 0));
-		KUNIT_EXPECT_EQ_MSG(test, p->x86.pmu.decode(&hw, NULL, &hwc),
+		KUNIT_EXPECT_EQ_MSG(test, pmu->decode(pmu, &hw, NULL, &hwc),
 				    m->part->event_hi ? 0 : -EINVAL,
 				    "%s EventSelect[11:8]", name);
 		for (i = 0; i < ARRAY_SIZE(owned); i++) {
 			hw = pc_hw_model_raw(raw | owned[i]);
-			KUNIT_EXPECT_EQ_MSG(test, p->x86.pmu.decode(&hw, NULL, &hwc),
+			KUNIT_EXPECT_EQ_MSG(test, pmu->decode(pmu, &hw, NULL, &hwc),
 					    -EINVAL, "%s raw %#llx", name,
 					    raw | owned[i]);
 		}

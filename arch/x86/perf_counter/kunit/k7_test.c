@@ -109,23 +109,23 @@ static void k7_k8_k10_event_maps_and_raw_bits(struct kunit *test)
 			hw = pc_hw_model_generic(id);
 			if (!want[id]) {
 				/* no bus cycle event on AMD parts */
-				KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc),
+				KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc),
 						-EINVAL);
 				continue;
 			}
-			KUNIT_ASSERT_EQ(test, pmu->decode(&hw, NULL, &hwc), 0);
+			KUNIT_ASSERT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 			KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
 		}
 		hw = pc_hw_model_raw(MSRM_EVNTSEL_INT | 0x76);
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		hw = pc_hw_model_raw(MSRM_EVNTSEL_EN | 0x76);
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 		/* Event select bits 35..32 exist from family 10h on. */
 		hw = pc_hw_model_raw(0x100000076ULL);
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc),
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc),
 				model[i] == &pc_k10_pmu ? 0 : -EINVAL);
 		hw = pc_hw_model_raw(BIT_ULL(40) | 0x76);
-		KUNIT_EXPECT_EQ(test, pmu->decode(&hw, NULL, &hwc), -EINVAL);
+		KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 	}
 }
 

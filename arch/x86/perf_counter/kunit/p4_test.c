@@ -366,6 +366,7 @@ static void p4_event_map_uses_the_sdm_events(struct kunit *test)
 		{ 0x05, 0x3c2 },	/* retired_mispred_branch_type */
 		{ 0x17, FSB_ESCR0 },	/* FSB_data_activity */
 	};
+	const struct pc_pmu *pmu = &pc_p4_driver.pmu;
 	struct pc_hw_place place[PC_HW_MAX_PLACES];
 	struct perf_counter_hw_event hw;
 	struct pc_hw_counter hwc;
@@ -373,16 +374,16 @@ static void p4_event_map_uses_the_sdm_events(struct kunit *test)
 
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
 		hw = pc_hw_model_generic(id);
-		KUNIT_ASSERT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), 0);
+		KUNIT_ASSERT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, FIELD_GET(P4M_ESCR_EVENT_SELECT, hwc.extra),
 				want[id].event);
 		/* two ESCRs, two counters each (BPU group: counter 1 never) */
-		KUNIT_EXPECT_GE(test, pc_p4_driver.pmu.places(&hwc, place), 3);
+		KUNIT_EXPECT_GE(test, pmu->places(pmu, &hwc, place), 3);
 		KUNIT_EXPECT_EQ(test, place[0].aux, want[id].escr);
 	}
 	hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	hw.exclude_user = hw.exclude_kernel = 1;
-	KUNIT_EXPECT_EQ(test, pc_p4_driver.pmu.decode(&hw, NULL, &hwc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 }
 
 /*

@@ -374,6 +374,7 @@ static void p6_exclude_user_and_kernel_clear_usr_and_os(struct kunit *test)
  */
 static void p6_exclude_hv_and_idle_program_the_same_evntsel(struct kunit *test)
 {
+	const struct pc_pmu *pmu = &pc_p6_pmu.x86.pmu;
 	struct perf_counter_hw_event plain, hv;
 	struct pc_hw_counter a, b;
 	unsigned int id, mode;
@@ -386,8 +387,8 @@ static void p6_exclude_hv_and_idle_program_the_same_evntsel(struct kunit *test)
 			hv = plain;
 			hv.exclude_hv = 1;
 			hv.exclude_idle = 1;
-			KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&plain, NULL, &a), 0);
-			KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hv, NULL, &b), 0);
+			KUNIT_ASSERT_EQ(test, pmu->decode(pmu, &plain, NULL, &a), 0);
+			KUNIT_ASSERT_EQ(test, pmu->decode(pmu, &hv, NULL, &b), 0);
 			KUNIT_EXPECT_EQ(test, a.config, b.config);
 			KUNIT_EXPECT_EQ(test, a.extra, b.extra);
 		}
@@ -680,28 +681,29 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 	static const u64 want[PERF_HW_EVENTS_MAX] = {
 		0x79, 0xc0, 0x0f2e, 0x012e, 0xc4, 0xc5, 0x62,
 	};
+	const struct pc_pmu *pmu = &pc_p6_pmu.x86.pmu;
 	struct pc_hw_counter hwc;
 	struct perf_counter_hw_event hw;
 	unsigned int id;
 
 	for (id = 0; id < PERF_HW_EVENTS_MAX; id++) {
 		hw = pc_hw_model_generic(id);
-		KUNIT_ASSERT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
+		KUNIT_ASSERT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 		KUNIT_EXPECT_EQ(test, hwc.config & 0xffff, want[id]);
 		KUNIT_EXPECT_TRUE(test, hwc.config & MSRM_EVNTSEL_INT);
 		KUNIT_EXPECT_FALSE(test, hwc.config & MSRM_EVNTSEL_EN);
 	}
 	hw = pc_hw_model_generic(PERF_HW_EVENTS_MAX);
-	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), -EINVAL);
 
 	/* Raw: event, unit mask, edge, invert, counter mask; nothing else. */
 	hw = pc_hw_model_raw(0xff84ffff);
-	KUNIT_EXPECT_EQ(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc), 0);
+	KUNIT_EXPECT_EQ(test, pmu->decode(pmu, &hw, NULL, &hwc), 0);
 	for (id = 16; id < 63; id++) {
 		if (BIT_ULL(id) & 0xff840000ULL)
 			continue;
 		hw = pc_hw_model_raw(0xc0 | BIT_ULL(id));
-		KUNIT_EXPECT_EQ_MSG(test, pc_p6_pmu.x86.pmu.decode(&hw, NULL, &hwc),
+		KUNIT_EXPECT_EQ_MSG(test, pmu->decode(pmu, &hw, NULL, &hwc),
 				    -EINVAL, "raw bit %u", id);
 	}
 }
@@ -783,8 +785,8 @@ static void p6_driver_sets_exactly_the_evntsel_bits_the_sdm_names(struct kunit *
 
 	for (i = 0; i < ARRAY_SIZE(owned); i++) {
 		hw = pc_hw_model_raw(raw | owned[i]);
-		KUNIT_EXPECT_EQ_MSG(test, pmu->decode(&hw, NULL, &hwc), -EINVAL,
-				    "raw %#llx", raw | owned[i]);
+		KUNIT_EXPECT_EQ_MSG(test, pmu->decode(pmu, &hw, NULL, &hwc),
+				    -EINVAL, "raw %#llx", raw | owned[i]);
 	}
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 }
