@@ -13,25 +13,15 @@
 
 struct cpuinfo_x86;
 
-/* Four legacy counters, consecutive MSRs (AMD BKDG, every family) */
-#define AMD_K7_EVNTSEL0		0xc0010000
-#define AMD_K7_PERFCTR0		0xc0010004
-
 /*
  * The core counters of family 15h and later (CPUID 0x80000001 ECX bit
- * 23, PerfCtrExtCore): PERF_CTL[i] at 0xC0010200 + 2i, PERF_CTR[i] at
- * 0xC0010201 + 2i; the legacy MSRs are aliases of the first four (AMD64
- * APM vol. 2, section 13.2, Performance Monitoring Counters; BKDG for
- * family 15h models 00h-0Fh, MSRC001_020[B:0] and MSRC001_00[07:00]).
+ * 23, PerfCtrExtCore): six, PERF_CTL[i] at 0xC0010200 + 2i, PERF_CTR[i]
+ * at 0xC0010201 + 2i (msr-index.h's MSR_F15H_PERF_CTL0 and _CTR0); the
+ * legacy MSRs are aliases of the first four (AMD64 APM vol. 2, section
+ * 13.2, Performance Monitoring Counters; BKDG for family 15h models
+ * 00h-0Fh, MSRC001_020[B:0] and MSRC001_00[07:00]).
  */
-#define AMD_CORE_CTL0		0xc0010200
-#define AMD_CORE_CTR0		0xc0010201
 #define AMD_NR_CORE		6
-
-/* PerfMonV2 (CPUID 0x80000022 EAX bit 0; AMD64 APM vol. 2, section 13.2) */
-#define AMD_GLOBAL_STATUS	0xc0000300
-#define AMD_GLOBAL_CTL		0xc0000301
-#define AMD_GLOBAL_STATUS_CLR	0xc0000302
 
 /*
  * The generic events from K7 to family 15h: cycles not halted (76h),

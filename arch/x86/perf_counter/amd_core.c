@@ -33,25 +33,26 @@
  * a boot line that says why (pc_amd_why_no_driver()).
  */
 #include <linux/bitops.h>
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
 #include <asm/processor.h>
 
 #include "amd.h"
-#include "evntsel_regs.h"
 
 static u32 core_ctl(unsigned int i)
 {
-	return AMD_CORE_CTL0 + 2 * i;
+	return MSR_F15H_PERF_CTL0 + 2 * i;
 }
 
 static u32 core_ctr(unsigned int i)
 {
-	return AMD_CORE_CTR0 + 2 * i;
+	return MSR_F15H_PERF_CTR0 + 2 * i;
 }
 
 static void core_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
 	pc_hw_reg_write(cpuc, core_ctl(hwc->place.idx),
-			hwc->config | PC_EVNTSEL_EN);
+			hwc->config | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
 static void core_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
@@ -150,9 +151,10 @@ static bool f15h_umask_fits(u8 rule, u8 umask)
  */
 unsigned long pc_amd_f15h_counters(u64 config)
 {
-	u16 event = (config & PC_EVNTSEL_EVENT) |
-		    ((config & PC_EVNTSEL_EVENT_HI) >> 24);
-	u8 umask = (config & PC_EVNTSEL_UMASK) >> 8;
+	/* EventSelect[7:0] in bits 7:0, EventSelect[11:8] in 35:32 */
+	u64 sel = config & AMD64_EVENTSEL_EVENT;
+	u16 event = (sel & ARCH_PERFMON_EVENTSEL_EVENT) | (sel >> 24);
+	u8 umask = (config & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(f15h_rules); i++) {
@@ -254,9 +256,10 @@ static void zen4_clear(struct pc_hw_cpu *cpuc)
 
 	for (i = 0; i < AMD_NR_CORE; i++)
 		pc_hw_reg_write(cpuc, core_ctl(i), 0);
-	pc_hw_reg_write(cpuc, AMD_GLOBAL_STATUS_CLR,
+	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
 			GENMASK_ULL(AMD_NR_CORE - 1, 0));
-	pc_hw_reg_write(cpuc, AMD_GLOBAL_CTL, GENMASK_ULL(AMD_NR_CORE - 1, 0));
+	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
+			GENMASK_ULL(AMD_NR_CORE - 1, 0));
 }
 
 /*
@@ -269,9 +272,9 @@ static void zen4_clear(struct pc_hw_cpu *cpuc)
  */
 static void zen4_stop(struct pc_hw_cpu *cpuc)
 {
-	pc_hw_reg_write(cpuc, AMD_GLOBAL_STATUS_CLR,
+	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
 			GENMASK_ULL(AMD_NR_CORE - 1, 0));
-	pc_hw_reg_write(cpuc, AMD_GLOBAL_CTL, 0);
+	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
 }
 
 #define CORE_OPS					\
@@ -290,12 +293,12 @@ static void zen4_stop(struct pc_hw_cpu *cpuc)
 
 #define CORE_X86(match_fn)				\
 	.match		= match_fn,			\
-	.perfctr0	= AMD_CORE_CTR0,		\
+	.perfctr0	= MSR_F15H_PERF_CTR0,		\
 	.ctr_msr	= core_ctr,			\
 	.ctl_msr	= core_ctl,			\
 	.nr_ctl		= AMD_NR_CORE,			\
-	.check_ctl	= AMD_CORE_CTL0 + 2 * (AMD_NR_CORE - 1), \
-	.check_on	= PC_EVNTSEL_EN
+	.check_ctl	= MSR_F15H_PERF_CTL0 + 2 * (AMD_NR_CORE - 1), \
+	.check_on	= ARCH_PERFMON_EVENTSEL_ENABLE
 
 /*
  * Families 17h and 19h (PPR 17h and 19h, core performance events):
@@ -319,9 +322,9 @@ const struct pc_evntsel_pmu pc_f15h_pmu = {
 		.pmu	= { .name = "AMD family 15h", CORE_OPS },
 		CORE_X86(f15h_match),
 	},
-	.evntsel0	= AMD_CORE_CTL0,
+	.evntsel0	= MSR_F15H_PERF_CTL0,
 	.event_map	= AMD_K7_EVENT_MAP,
-	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,
+	.raw_mask	= AMD64_RAW_EVENT_MASK,
 	.counters	= pc_amd_f15h_counters,
 };
 
@@ -330,9 +333,9 @@ const struct pc_evntsel_pmu pc_zen_pmu = {
 		.pmu	= { .name = "AMD Zen", CORE_OPS },
 		CORE_X86(zen_match),
 	},
-	.evntsel0	= AMD_CORE_CTL0,
+	.evntsel0	= MSR_F15H_PERF_CTL0,
 	.event_map	= ZEN_EVENT_MAP,
-	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,
+	.raw_mask	= AMD64_RAW_EVENT_MASK,
 };
 
 const struct pc_evntsel_pmu pc_zen4_pmu = {
@@ -342,7 +345,7 @@ const struct pc_evntsel_pmu pc_zen4_pmu = {
 		.clear		= zen4_clear,
 		.stop		= zen4_stop,
 	},
-	.evntsel0	= AMD_CORE_CTL0,
+	.evntsel0	= MSR_F15H_PERF_CTL0,
 	.event_map	= ZEN_EVENT_MAP,
-	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,
+	.raw_mask	= AMD64_RAW_EVENT_MASK,
 };

@@ -5,9 +5,9 @@
  * constraints.
  */
 #include <linux/errno.h>
+#include <asm/perf_event.h>
 
 #include "evntsel.h"
-#include "evntsel_regs.h"
 
 /**
  * pc_evntsel_decode() - an event as an EVNTSEL word
@@ -49,12 +49,12 @@ int pc_evntsel_decode(const struct pc_pmu *pmu,
 		sel = p->event_map[id];
 	}
 	if (!hw_event->exclude_user)
-		sel |= PC_EVNTSEL_USR;
+		sel |= ARCH_PERFMON_EVENTSEL_USR;
 	if (!hw_event->exclude_kernel)
-		sel |= PC_EVNTSEL_OS;
-	if (!(sel & (PC_EVNTSEL_USR | PC_EVNTSEL_OS)))
+		sel |= ARCH_PERFMON_EVENTSEL_OS;
+	if (!(sel & (ARCH_PERFMON_EVENTSEL_USR | ARCH_PERFMON_EVENTSEL_OS)))
 		return -EINVAL;
-	hwc->config = sel | PC_EVNTSEL_INT;
+	hwc->config = sel | ARCH_PERFMON_EVENTSEL_INT;
 	hwc->extra = 0;
 	return 0;
 }
@@ -73,7 +73,7 @@ int pc_evntsel_places(const struct pc_pmu *pmu,
 {
 	const struct pc_evntsel_pmu *p = pc_evntsel_of(pmu);
 	const struct pc_evntsel_constraint *c;
-	u8 event = hwc->config & PC_EVNTSEL_EVENT;
+	u8 event = hwc->config & ARCH_PERFMON_EVENTSEL_EVENT;
 	unsigned long counters = GENMASK(pmu->nr_counters - 1, 0);
 	unsigned int idx;
 	int n = 0;

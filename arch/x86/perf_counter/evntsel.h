@@ -2,9 +2,11 @@
 /*
  * perf_counter on x86: PMUs with one EVNTSEL control register per
  * counter — Intel P6 and AMD's K7 and its descendants: the descriptor
- * each driver is and the operations they share. Where the fields of an
- * EVNTSEL are is evntsel_regs.h, which only the drivers include: the
- * register model of the KUnit suites has its own, from the manuals.
+ * each driver is and the operations they share. The drivers take the
+ * fields of an EVNTSEL from the kernel's asm/perf_event.h
+ * (ARCH_PERFMON_EVENTSEL_*) and their MSR numbers from msr-index.h,
+ * which their .c files include, not this header: the register model of
+ * the KUnit suites has its own, from the manuals.
  */
 #ifndef _ARCH_X86_PERF_COUNTER_EVNTSEL_H
 #define _ARCH_X86_PERF_COUNTER_EVNTSEL_H

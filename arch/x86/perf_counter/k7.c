@@ -16,33 +16,31 @@
  * (amd_core.c); the families in between (11h, 12h, 14h, 16h), whose
  * manuals this driver does not follow, get no driver.
  */
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
 #include <asm/processor.h>
 
 #include "amd.h"
-#include "evntsel_regs.h"
-
-#define K7_PERFCTR0	AMD_K7_PERFCTR0
-#define K7_EVNTSEL0	AMD_K7_EVNTSEL0
 
 static void k7_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
-	pc_hw_reg_write(cpuc, K7_EVNTSEL0 + hwc->place.idx,
-			hwc->config | PC_EVNTSEL_EN);
+	pc_hw_reg_write(cpuc, MSR_K7_EVNTSEL0 + hwc->place.idx,
+			hwc->config | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
 static void k7_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
-	pc_hw_reg_write(cpuc, K7_EVNTSEL0 + hwc->place.idx, 0);
+	pc_hw_reg_write(cpuc, MSR_K7_EVNTSEL0 + hwc->place.idx, 0);
 }
 
 static u64 k7_read(struct pc_hw_cpu *cpuc, unsigned int idx)
 {
-	return pc_hw_reg_read(cpuc, K7_PERFCTR0 + idx) & GENMASK_ULL(47, 0);
+	return pc_hw_reg_read(cpuc, MSR_K7_PERFCTR0 + idx) & GENMASK_ULL(47, 0);
 }
 
 static void k7_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 {
-	pc_hw_reg_write(cpuc, K7_PERFCTR0 + idx, val & GENMASK_ULL(47, 0));
+	pc_hw_reg_write(cpuc, MSR_K7_PERFCTR0 + idx, val & GENMASK_ULL(47, 0));
 }
 
 static bool k7_match(const struct cpuinfo_x86 *c)
@@ -76,26 +74,26 @@ static bool k10_match(const struct cpuinfo_x86 *c)
 
 static u32 k7_evntsel(unsigned int i)
 {
-	return K7_EVNTSEL0 + i;
+	return MSR_K7_EVNTSEL0 + i;
 }
 
 /* What the three models share of their x86 driver. */
 #define K7_X86(match_fn)				\
 	.match		= match_fn,			\
-	.perfctr0	= K7_PERFCTR0,			\
+	.perfctr0	= MSR_K7_PERFCTR0,		\
 	.ctl_msr	= k7_evntsel,			\
 	.nr_ctl		= 4,				\
-	.check_ctl	= K7_EVNTSEL0 + 3,		\
-	.check_on	= PC_EVNTSEL_EN
+	.check_ctl	= MSR_K7_EVNTSEL3,		\
+	.check_on	= ARCH_PERFMON_EVENTSEL_ENABLE
 
 const struct pc_evntsel_pmu pc_k7_pmu = {
 	.x86 = {
 		.pmu		= { .name = "AMD K7", K7_OPS },
 		K7_X86(k7_match),
 	},
-	.evntsel0	= K7_EVNTSEL0,
+	.evntsel0	= MSR_K7_EVNTSEL0,
 	.event_map	= AMD_K7_EVENT_MAP,
-	.raw_mask	= PC_EVNTSEL_RAW,
+	.raw_mask	= X86_RAW_EVENT_MASK,
 };
 
 const struct pc_evntsel_pmu pc_k8_pmu = {
@@ -103,9 +101,9 @@ const struct pc_evntsel_pmu pc_k8_pmu = {
 		.pmu		= { .name = "AMD K8", K7_OPS },
 		K7_X86(k8_match),
 	},
-	.evntsel0	= K7_EVNTSEL0,
+	.evntsel0	= MSR_K7_EVNTSEL0,
 	.event_map	= AMD_K7_EVENT_MAP,
-	.raw_mask	= PC_EVNTSEL_RAW,
+	.raw_mask	= X86_RAW_EVENT_MASK,
 };
 
 const struct pc_evntsel_pmu pc_k10_pmu = {
@@ -113,7 +111,7 @@ const struct pc_evntsel_pmu pc_k10_pmu = {
 		.pmu		= { .name = "AMD K10", K7_OPS },
 		K7_X86(k10_match),
 	},
-	.evntsel0	= K7_EVNTSEL0,
+	.evntsel0	= MSR_K7_EVNTSEL0,
 	.event_map	= AMD_K7_EVENT_MAP,
-	.raw_mask	= PC_EVNTSEL_RAW | PC_EVNTSEL_EVENT_HI,
+	.raw_mask	= AMD64_RAW_EVENT_MASK,
 };

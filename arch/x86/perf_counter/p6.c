@@ -13,51 +13,52 @@
  * neither USR nor OS set, so counter 0 counts nothing and raises
  * nothing.
  */
+#include <asm/msr-index.h>
+#include <asm/perf_event.h>
 #include <asm/processor.h>
 
 #include "evntsel.h"
-#include "evntsel_regs.h"
-
-#define P6_PERFCTR0	0xc1
-#define P6_EVNTSEL0	0x186
 
 static void p6_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
 	if (hwc->place.idx == 0) {
-		pc_hw_reg_write(cpuc, P6_EVNTSEL0, hwc->config | PC_EVNTSEL_EN);
+		pc_hw_reg_write(cpuc, MSR_P6_EVNTSEL0,
+				hwc->config | ARCH_PERFMON_EVENTSEL_ENABLE);
 	} else {
-		pc_hw_reg_write(cpuc, P6_EVNTSEL0 + 1, hwc->config);
+		pc_hw_reg_write(cpuc, MSR_P6_EVNTSEL1, hwc->config);
 		/*
 		 * Counter 0 off, or on but paused while the CPU idles (its
 		 * enable bit clear): EN alone. Read only in the second case.
 		 */
 		if (!cpuc->on[0] ||
-		    !(pc_hw_reg_read(cpuc, P6_EVNTSEL0) & PC_EVNTSEL_EN))
-			pc_hw_reg_write(cpuc, P6_EVNTSEL0, PC_EVNTSEL_EN);
+		    !(pc_hw_reg_read(cpuc, MSR_P6_EVNTSEL0) &
+		      ARCH_PERFMON_EVENTSEL_ENABLE))
+			pc_hw_reg_write(cpuc, MSR_P6_EVNTSEL0,
+					ARCH_PERFMON_EVENTSEL_ENABLE);
 	}
 }
 
 static void p6_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
 	if (hwc->place.idx == 0) {
-		pc_hw_reg_write(cpuc, P6_EVNTSEL0,
-				cpuc->on[1] ? PC_EVNTSEL_EN : 0);
+		pc_hw_reg_write(cpuc, MSR_P6_EVNTSEL0,
+				cpuc->on[1] ? ARCH_PERFMON_EVENTSEL_ENABLE : 0);
 	} else {
-		pc_hw_reg_write(cpuc, P6_EVNTSEL0 + 1, 0);
+		pc_hw_reg_write(cpuc, MSR_P6_EVNTSEL1, 0);
 		if (!cpuc->on[0])
-			pc_hw_reg_write(cpuc, P6_EVNTSEL0, 0);
+			pc_hw_reg_write(cpuc, MSR_P6_EVNTSEL0, 0);
 	}
 }
 
 static u64 p6_read(struct pc_hw_cpu *cpuc, unsigned int idx)
 {
-	return pc_hw_reg_read(cpuc, P6_PERFCTR0 + idx) & GENMASK_ULL(39, 0);
+	return pc_hw_reg_read(cpuc, MSR_P6_PERFCTR0 + idx) & GENMASK_ULL(39, 0);
 }
 
 /* Only the low 32 bits reach the counter; bit 31 fills the rest. */
 static void p6_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 {
-	pc_hw_reg_write(cpuc, P6_PERFCTR0 + idx, val & 0xffffffffULL);
+	pc_hw_reg_write(cpuc, MSR_P6_PERFCTR0 + idx, val & 0xffffffffULL);
 }
 
 /*
@@ -97,7 +98,7 @@ static const struct pc_evntsel_constraint p6_constraints[] = {
 
 static u32 p6_evntsel(unsigned int i)
 {
-	return P6_EVNTSEL0 + i;
+	return MSR_P6_EVNTSEL0 + i;
 }
 
 const struct pc_evntsel_pmu pc_p6_pmu = {
@@ -118,13 +119,13 @@ const struct pc_evntsel_pmu pc_p6_pmu = {
 			.cpu_online	= pc_x86_cpu_online,
 		},
 		.match		= p6_match,
-		.perfctr0	= P6_PERFCTR0,
+		.perfctr0	= MSR_P6_PERFCTR0,
 		.ctl_msr	= p6_evntsel,
 		.nr_ctl		= 2,
-		.check_ctl	= P6_EVNTSEL0,	/* its enable bit starts both */
-		.check_on	= PC_EVNTSEL_EN,
+		.check_ctl	= MSR_P6_EVNTSEL0,	/* its enable bit starts both */
+		.check_on	= ARCH_PERFMON_EVENTSEL_ENABLE,
 	},
-	.evntsel0	= P6_EVNTSEL0,
+	.evntsel0	= MSR_P6_EVNTSEL0,
 	.event_map = {
 		[PERF_COUNT_CPU_CYCLES]		= 0x0079, /* CPU_CLK_UNHALTED */
 		[PERF_COUNT_INSTRUCTIONS]	= 0x00c0, /* INST_RETIRED */
@@ -134,6 +135,6 @@ const struct pc_evntsel_pmu pc_p6_pmu = {
 		[PERF_COUNT_BRANCH_MISSES]	= 0x00c5, /* BR_MISS_PRED_RETIRED */
 		[PERF_COUNT_BUS_CYCLES]		= 0x0062, /* BUS_DRDY_CLOCKS */
 	},
-	.raw_mask	= PC_EVNTSEL_RAW,
+	.raw_mask	= X86_RAW_EVENT_MASK,
 	.constraints	= p6_constraints,
 };

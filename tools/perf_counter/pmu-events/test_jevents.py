@@ -688,8 +688,9 @@ def ppc_models_of_the_driver():
     return out
 
 
-# evntsel.h: what a raw event may set (PC_EVNTSEL_RAW), and on family 10h
-# event select bits 35..32 too (k7.c's pc_k10_pmu).
+# What a raw event may set on the EVNTSEL PMUs: asm/perf_event.h's
+# X86_RAW_EVENT_MASK, and on family 10h event select bits 35..32 too
+# (AMD64_RAW_EVENT_MASK, k7.c's pc_k10_pmu).
 EVNTSEL_RAW = 0xff | 0xff00 | 1 << 18 | 1 << 23 | 0xff << 24
 EVNTSEL_RAW_K10 = EVNTSEL_RAW | 0xf << 32
 # p4.h: P4_CCCR_RAW, P4_RAW_ESCR_MASK, P4_ESCR_RAW

@@ -473,14 +473,14 @@ static void amd_k7_to_f15h_generic_events_count_what_they_name(struct kunit *tes
 
 /*
  * Every AMD driver's PerfEvtSel / PERF_CTL bits against the APM's, which
- * the model spells itself (msr_model.h) where the drivers have
- * evntsel_regs.h and amd.h: each privilege filter sets exactly USR (bit
- * 16), OS (bit 17) or both, with INT (20) and EN (22); a raw event's
- * unit mask (15:8), edge (18), invert (23), counter mask (31:24) and
- * event select land as the APM places them, bits 11:8 of the select in
- * 35:32 from family 10h (a raw event with them is refused before); the
- * bits the driver owns, pin control (19), reserved 21 and those above
- * 35 are refused. Zen 4's PerfCntrGlobalCtl gets exactly the six core
+ * the model spells itself (msr_model.h) where the drivers take the
+ * kernel's (asm/perf_event.h, msr-index.h): each privilege filter sets
+ * exactly USR (bit 16), OS (bit 17) or both, with INT (20) and EN (22);
+ * a raw event's unit mask (15:8), edge (18), invert (23), counter mask
+ * (31:24) and event select land as the APM places them, bits 11:8 of the
+ * select in 35:32 from family 10h (a raw event with them is refused
+ * before); the bits the driver owns, pin control (19), reserved 21 and
+ * those above 35 are refused. Zen 4's PerfCntrGlobalCtl gets exactly the six core
  * counters' enable bits (5:0) as the registers are taken and 0 as they
  * are given back, with no overflow status left in PerfCntrGlobalStatus.
  * A driver bit out of the APM's place (USR and OS swapped, EventSelect

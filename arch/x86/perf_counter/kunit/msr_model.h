@@ -61,10 +61,11 @@
 #include "../x86_pmu.h"
 
 /*
- * The registers, spelled here from the manuals and not taken from the
- * drivers (evntsel_regs.h, amd.h): the model reads and checks what the
- * drivers write by these alone, so a field a driver has in the wrong
- * place is a difference the cases see.
+ * The registers, spelled here from the manuals and not taken from where
+ * the drivers take them (the kernel's asm/perf_event.h and msr-index.h,
+ * amd.h): the model reads and checks what the drivers write by these
+ * alone, so a field a driver has in the wrong place is a difference the
+ * cases see.
  *
  * The event select register: P6's EVNTSEL0/1 (Intel SDM vol. 3B,
  * "Performance Monitoring (P6 Family Processor)", "PerfEvtSel0 and

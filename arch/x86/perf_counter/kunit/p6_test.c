@@ -710,7 +710,7 @@ static void p6_event_map_and_raw_reserved_bits(struct kunit *test)
 
 /*
  * The driver's EVNTSEL bits against the SDM's, which the model spells
- * itself (msr_model.h) where the driver has evntsel_regs.h: each
+ * itself (msr_model.h) where the driver takes asm/perf_event.h's: each
  * privilege filter sets exactly USR (bit 16), OS (bit 17) or both; every
  * counter INT (bit 20); EVNTSEL0 EN (bit 22), for both counters, and
  * EVNTSEL1 never; the event select and unit mask go in bits 7:0 and
