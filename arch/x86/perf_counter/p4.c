@@ -49,34 +49,31 @@
 
 /* Intel SDM vol. 3B: the CCCR ESCR_SELECT of each ESCR, by group. */
 const struct p4_escr p4_escrs[] = {
-	{ 0x3a0, P4_BPU, 7, 0 }, { 0x3a1, P4_BPU, 7, 1 },	/* BSU */
-	{ 0x3a2, P4_BPU, 6, 0 }, { 0x3a3, P4_BPU, 6, 1 },	/* FSB */
-	{ 0x3aa, P4_BPU, 2, 0 }, { 0x3ab, P4_BPU, 2, 1 },	/* MOB */
-	{ 0x3ac, P4_BPU, 4, 0 }, { 0x3ad, P4_BPU, 4, 1 },	/* PMH */
-	{ 0x3b2, P4_BPU, 0, 0 }, { 0x3b3, P4_BPU, 0, 1 },	/* BPU */
-	{ 0x3b4, P4_BPU, 1, 0 }, { 0x3b5, P4_BPU, 1, 1 },	/* IS */
-	{ 0x3b6, P4_BPU, 3, 0 }, { 0x3b7, P4_BPU, 3, 1 },	/* ITLB */
-	{ 0x3c8, P4_BPU, 5, 0 }, { 0x3c9, P4_BPU, 5, 1 },	/* IX */
-	{ 0x3c0, P4_MS, 0, 0 }, { 0x3c1, P4_MS, 0, 1 },		/* MS */
-	{ 0x3c4, P4_MS, 1, 0 }, { 0x3c5, P4_MS, 1, 1 },		/* TC */
-	{ 0x3c2, P4_MS, 2, 0 }, { 0x3c3, P4_MS, 2, 1 },		/* TBPU */
-	{ 0x3a6, P4_FLAME, 0, 0 }, { 0x3a7, P4_FLAME, 0, 1 },	/* FLAME */
-	{ 0x3a4, P4_FLAME, 1, 0 }, { 0x3a5, P4_FLAME, 1, 1 },	/* FIRM */
-	{ 0x3ae, P4_FLAME, 2, 0 }, { 0x3af, P4_FLAME, 2, 1 },	/* SAAT */
-	{ 0x3b0, P4_FLAME, 3, 0 }, { 0x3b1, P4_FLAME, 3, 1 },	/* U2L */
-	{ 0x3a8, P4_FLAME, 5, 0 }, { 0x3a9, P4_FLAME, 5, 1 },	/* DAC */
-	{ 0x3ba, P4_IQ, 0, 0 }, { 0x3bb, P4_IQ, 0, 1 },		/* IQ */
-	{ 0x3ca, P4_IQ, 1, 0 }, { 0x3cb, P4_IQ, 1, 1 },		/* ALF */
-	{ 0x3bc, P4_IQ, 2, 0 }, { 0x3bd, P4_IQ, 2, 1 },		/* RAT */
-	{ 0x3be, P4_IQ, 3, 0 },					/* SSU */
-	{ 0x3b8, P4_IQ, 4, 0 }, { 0x3b9, P4_IQ, 4, 1 },		/* CRU0/1 */
-	{ 0x3cc, P4_IQ, 5, 0 }, { 0x3cd, P4_IQ, 5, 1 },		/* CRU2/3 */
-	{ 0x3e0, P4_IQ, 6, 0 }, { 0x3e1, P4_IQ, 6, 1 },		/* CRU4/5 */
+	{ MSR_P4_BSU_ESCR0, P4_BPU, 7, 0 }, { MSR_P4_BSU_ESCR1, P4_BPU, 7, 1 },
+	{ MSR_P4_FSB_ESCR0, P4_BPU, 6, 0 }, { MSR_P4_FSB_ESCR1, P4_BPU, 6, 1 },
+	{ MSR_P4_MOB_ESCR0, P4_BPU, 2, 0 }, { MSR_P4_MOB_ESCR1, P4_BPU, 2, 1 },
+	{ MSR_P4_PMH_ESCR0, P4_BPU, 4, 0 }, { MSR_P4_PMH_ESCR1, P4_BPU, 4, 1 },
+	{ MSR_P4_BPU_ESCR0, P4_BPU, 0, 0 }, { MSR_P4_BPU_ESCR1, P4_BPU, 0, 1 },
+	{ MSR_P4_IS_ESCR0, P4_BPU, 1, 0 }, { MSR_P4_IS_ESCR1, P4_BPU, 1, 1 },
+	{ MSR_P4_ITLB_ESCR0, P4_BPU, 3, 0 }, { MSR_P4_ITLB_ESCR1, P4_BPU, 3, 1 },
+	{ MSR_P4_IX_ESCR0, P4_BPU, 5, 0 }, { MSR_P4_IX_ESCR1, P4_BPU, 5, 1 },
+	{ MSR_P4_MS_ESCR0, P4_MS, 0, 0 }, { MSR_P4_MS_ESCR1, P4_MS, 0, 1 },
+	{ MSR_P4_TC_ESCR0, P4_MS, 1, 0 }, { MSR_P4_TC_ESCR1, P4_MS, 1, 1 },
+	{ MSR_P4_TBPU_ESCR0, P4_MS, 2, 0 }, { MSR_P4_TBPU_ESCR1, P4_MS, 2, 1 },
+	{ MSR_P4_FLAME_ESCR0, P4_FLAME, 0, 0 }, { MSR_P4_FLAME_ESCR1, P4_FLAME, 0, 1 },
+	{ MSR_P4_FIRM_ESCR0, P4_FLAME, 1, 0 }, { MSR_P4_FIRM_ESCR1, P4_FLAME, 1, 1 },
+	{ MSR_P4_SAAT_ESCR0, P4_FLAME, 2, 0 }, { MSR_P4_SAAT_ESCR1, P4_FLAME, 2, 1 },
+	{ MSR_P4_U2L_ESCR0, P4_FLAME, 3, 0 }, { MSR_P4_U2L_ESCR1, P4_FLAME, 3, 1 },
+	{ MSR_P4_DAC_ESCR0, P4_FLAME, 5, 0 }, { MSR_P4_DAC_ESCR1, P4_FLAME, 5, 1 },
+	{ MSR_P4_IQ_ESCR0, P4_IQ, 0, 0 }, { MSR_P4_IQ_ESCR1, P4_IQ, 0, 1 },
+	{ MSR_P4_ALF_ESCR0, P4_IQ, 1, 0 }, { MSR_P4_ALF_ESCR1, P4_IQ, 1, 1 },
+	{ MSR_P4_RAT_ESCR0, P4_IQ, 2, 0 }, { MSR_P4_RAT_ESCR1, P4_IQ, 2, 1 },
+	{ MSR_P4_SSU_ESCR0, P4_IQ, 3, 0 },
+	{ MSR_P4_CRU_ESCR0, P4_IQ, 4, 0 }, { MSR_P4_CRU_ESCR1, P4_IQ, 4, 1 },
+	{ MSR_P4_CRU_ESCR2, P4_IQ, 5, 0 }, { MSR_P4_CRU_ESCR3, P4_IQ, 5, 1 },
+	{ MSR_P4_CRU_ESCR4, P4_IQ, 6, 0 }, { MSR_P4_CRU_ESCR5, P4_IQ, 6, 1 },
 };
 const unsigned int p4_nr_escrs = ARRAY_SIZE(p4_escrs);
-
-#define P4_IQ_ESCR0	0x3ba
-#define P4_IQ_ESCR1	0x3bb
 
 /* Models above 2 have no IQ_ESCR0/1 (perfctr's low-level notes; SDM table of ESCRs). */
 static unsigned int p4_model;
@@ -125,19 +122,33 @@ struct p4_generic {
 
 static const struct p4_generic p4_generic[PERF_HW_EVENTS_MAX] = {
 	/* global_power_events: RUNNING */
-	[PERF_COUNT_CPU_CYCLES]		= { { 0x3a2, 0x3a3 }, 0x13, 0x0001 },
+	[PERF_COUNT_CPU_CYCLES] = {
+		{ MSR_P4_FSB_ESCR0, MSR_P4_FSB_ESCR1 }, 0x13, 0x0001
+	},
 	/* instr_retired: NBOGUSNTAG, NBOGUSTAG */
-	[PERF_COUNT_INSTRUCTIONS]	= { { 0x3b8, 0x3b9 }, 0x02, 0x0003 },
+	[PERF_COUNT_INSTRUCTIONS] = {
+		{ MSR_P4_CRU_ESCR0, MSR_P4_CRU_ESCR1 }, 0x02, 0x0003
+	},
 	/* BSQ_cache_reference: 2nd/3rd level read hits and misses, write misses */
-	[PERF_COUNT_CACHE_REFERENCES]	= { { 0x3a0, 0x3a1 }, 0x0c, 0x073f },
+	[PERF_COUNT_CACHE_REFERENCES] = {
+		{ MSR_P4_BSU_ESCR0, MSR_P4_BSU_ESCR1 }, 0x0c, 0x073f
+	},
 	/* BSQ_cache_reference: the misses */
-	[PERF_COUNT_CACHE_MISSES]	= { { 0x3a0, 0x3a1 }, 0x0c, 0x0700 },
+	[PERF_COUNT_CACHE_MISSES] = {
+		{ MSR_P4_BSU_ESCR0, MSR_P4_BSU_ESCR1 }, 0x0c, 0x0700
+	},
 	/* retired_branch_type: CONDITIONAL, CALL, RETURN, INDIRECT */
-	[PERF_COUNT_BRANCH_INSTRUCTIONS] = { { 0x3c2, 0x3c3 }, 0x04, 0x001e },
+	[PERF_COUNT_BRANCH_INSTRUCTIONS] = {
+		{ MSR_P4_TBPU_ESCR0, MSR_P4_TBPU_ESCR1 }, 0x04, 0x001e
+	},
 	/* retired_mispred_branch_type: the same kinds */
-	[PERF_COUNT_BRANCH_MISSES]	= { { 0x3c2, 0x3c3 }, 0x05, 0x001e },
+	[PERF_COUNT_BRANCH_MISSES] = {
+		{ MSR_P4_TBPU_ESCR0, MSR_P4_TBPU_ESCR1 }, 0x05, 0x001e
+	},
 	/* FSB_data_activity: DRDY_DRV, DRDY_OWN */
-	[PERF_COUNT_BUS_CYCLES]		= { { 0x3a2, 0x3a3 }, 0x17, 0x0003 },
+	[PERF_COUNT_BUS_CYCLES] = {
+		{ MSR_P4_FSB_ESCR0, MSR_P4_FSB_ESCR1 }, 0x17, 0x0003
+	},
 };
 
 /*
@@ -152,18 +163,18 @@ static const struct {
 	u16	msr;		/* either ESCR of the pair */
 	u8	event;
 } p4_shared_events[] = {
-	{ 0x3a2, 0x17 },	/* FSB: FSB_data_activity (bus-cycles) */
-	{ 0x3c4, 0x01 },	/* TC: TC_deliver_mode */
-	{ 0x3ac, 0x01 },	/* PMH: page_walk_type */
-	{ 0x3a4, 0x34 },	/* FIRM: SSE_input_assist */
-	{ 0x3a4, 0x08 },	/* FIRM: packed_SP_uop */
-	{ 0x3a4, 0x0c },	/* FIRM: packed_DP_uop */
-	{ 0x3a4, 0x0a },	/* FIRM: scalar_SP_uop */
-	{ 0x3a4, 0x0e },	/* FIRM: scalar_DP_uop */
-	{ 0x3a4, 0x02 },	/* FIRM: 64bit_MMX_uop */
-	{ 0x3a4, 0x1a },	/* FIRM: 128bit_MMX_uop */
-	{ 0x3a4, 0x04 },	/* FIRM: x87_FP_uop */
-	{ 0x3a8, 0x05 },	/* DAC: WC_Buffer */
+	{ MSR_P4_FSB_ESCR0, 0x17 },	/* FSB_data_activity (bus-cycles) */
+	{ MSR_P4_TC_ESCR0, 0x01 },	/* TC_deliver_mode */
+	{ MSR_P4_PMH_ESCR0, 0x01 },	/* page_walk_type */
+	{ MSR_P4_FIRM_ESCR0, 0x34 },	/* SSE_input_assist */
+	{ MSR_P4_FIRM_ESCR0, 0x08 },	/* packed_SP_uop */
+	{ MSR_P4_FIRM_ESCR0, 0x0c },	/* packed_DP_uop */
+	{ MSR_P4_FIRM_ESCR0, 0x0a },	/* scalar_SP_uop */
+	{ MSR_P4_FIRM_ESCR0, 0x0e },	/* scalar_DP_uop */
+	{ MSR_P4_FIRM_ESCR0, 0x02 },	/* 64bit_MMX_uop */
+	{ MSR_P4_FIRM_ESCR0, 0x1a },	/* 128bit_MMX_uop */
+	{ MSR_P4_FIRM_ESCR0, 0x04 },	/* x87_FP_uop */
+	{ MSR_P4_DAC_ESCR0, 0x05 },	/* WC_Buffer */
 };
 
 /* 0: threads per core as the boot found them; KUnit's model sets it. */
@@ -174,7 +185,8 @@ static bool p4_counts_core(int k, u64 escr)
 {
 	unsigned int threads = READ_ONCE(p4_threads_per_core) ?: smp_num_siblings;
 	u16 msr = p4_escrs[k].msr & ~1;		/* ESCR0 of the pair */
-	u8 event = FIELD_GET(P4_ESCR_EVENT_SELECT, escr);
+	/* the event select, bits 30:25 (the kernel's P4_ESCR_EVENT_MASK) */
+	u8 event = FIELD_GET(P4_ESCR_EVENT_MASK, escr);
 	unsigned int i;
 
 	if (threads < 2)
@@ -198,9 +210,9 @@ static int p4_decode_raw(const struct perf_counter_hw_event *hw_event,
 		return -EINVAL;		/* the ESCR word is required */
 	*k = p4_escr_index(msr);
 	if (*k < 0 ||
-	    p4_escrs[*k].select != FIELD_GET(P4_CCCR_ESCR_SELECT, config))
+	    p4_escrs[*k].select != FIELD_GET(P4_CCCR_ESCR_SELECT_MASK, config))
 		return -EINVAL;
-	if ((msr == P4_IQ_ESCR0 || msr == P4_IQ_ESCR1) && p4_model > 2)
+	if ((msr == MSR_P4_IQ_ESCR0 || msr == MSR_P4_IQ_ESCR1) && p4_model > 2)
 		return -EINVAL;
 	if (extra[0] & ~P4_ESCR_RAW)
 		return -EINVAL;
@@ -230,8 +242,9 @@ static int p4_decode(const struct pc_pmu *pmu,
 		g = &p4_generic[id];
 		k0 = p4_escr_index(g->escr[0]);
 		k1 = p4_escr_index(g->escr[1]);
-		cccr = P4_CCCR_SELECT(p4_escrs[k0].select);
-		escr = P4_ESCR_EVENT(g->event, g->mask);
+		cccr = P4_CCCR_ESEL((u64)p4_escrs[k0].select);
+		escr = P4_ESCR_EVENT((u64)g->event) |
+		       P4_ESCR_EMASK((u64)g->mask);
 	}
 	if (!hw_event->exclude_user)
 		escr |= P4_ESCR_T0_USR;
@@ -244,7 +257,7 @@ static int p4_decode(const struct pc_pmu *pmu,
 	cand = (u64)(k0 + 1) << P4_HWC_ESCR_SHIFT;
 	if (k1 >= 0)
 		cand |= (u64)(k1 + 1) << (P4_HWC_ESCR_SHIFT + 8);
-	hwc->config = cccr | P4_CCCR_ACTIVE_THREAD | P4_CCCR_OVF_PMI_T0;
+	hwc->config = cccr | P4_CCCR_THREAD_ANY | P4_CCCR_OVF_PMI_T0;
 	hwc->extra = escr | cand;
 	return 0;
 }
@@ -280,26 +293,29 @@ static int p4_places(const struct pc_pmu *pmu, const struct pc_hw_counter *hwc,
 static void p4_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
 	pc_hw_reg_write(cpuc, hwc->place.aux, lower_32_bits(hwc->extra));
-	pc_hw_reg_write(cpuc, P4_CCCR0 + hwc->place.idx,
+	pc_hw_reg_write(cpuc, MSR_P4_BPU_CCCR0 + hwc->place.idx,
 			hwc->config | P4_CCCR_ENABLE);
 }
 
 static void p4_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
-	pc_hw_reg_write(cpuc, P4_CCCR0 + hwc->place.idx, 0);
+	pc_hw_reg_write(cpuc, MSR_P4_BPU_CCCR0 + hwc->place.idx, 0);
 	pc_hw_reg_write(cpuc, hwc->place.aux, 0);
 }
 
 static u64 p4_read(struct pc_hw_cpu *cpuc, unsigned int idx)
 {
-	return pc_hw_reg_read(cpuc, P4_PERFCTR0 + idx) & GENMASK_ULL(39, 0);
+	return pc_hw_reg_read(cpuc, MSR_P4_BPU_PERFCTR0 + idx) &
+	       GENMASK_ULL(39, 0);
 }
 
 /* Twice: erratum N15, a single write may not take. */
 static void p4_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
 {
-	pc_hw_reg_write(cpuc, P4_PERFCTR0 + idx, val & GENMASK_ULL(39, 0));
-	pc_hw_reg_write(cpuc, P4_PERFCTR0 + idx, val & GENMASK_ULL(39, 0));
+	pc_hw_reg_write(cpuc, MSR_P4_BPU_PERFCTR0 + idx,
+			val & GENMASK_ULL(39, 0));
+	pc_hw_reg_write(cpuc, MSR_P4_BPU_PERFCTR0 + idx,
+			val & GENMASK_ULL(39, 0));
 }
 
 /*
@@ -309,11 +325,11 @@ static void p4_write(struct pc_hw_cpu *cpuc, unsigned int idx, u64 val)
  */
 static bool p4_overflowed(struct pc_hw_cpu *cpuc, unsigned int idx, u64 raw)
 {
-	u64 cccr = pc_hw_reg_read(cpuc, P4_CCCR0 + idx);
+	u64 cccr = pc_hw_reg_read(cpuc, MSR_P4_BPU_CCCR0 + idx);
 
 	if (!(cccr & P4_CCCR_OVF))
 		return !(raw & BIT_ULL(39));
-	pc_hw_reg_write(cpuc, P4_CCCR0 + idx, cccr & ~P4_CCCR_OVF);
+	pc_hw_reg_write(cpuc, MSR_P4_BPU_CCCR0 + idx, cccr & ~P4_CCCR_OVF);
 	return true;
 }
 
@@ -377,7 +393,7 @@ static void p4_clear(struct pc_hw_cpu *cpuc)
 	unsigned int idx;
 
 	for (idx = 0; idx < P4_COUNTERS; idx++)
-		pc_hw_reg_write(cpuc, P4_CCCR0 + idx, 0);
+		pc_hw_reg_write(cpuc, MSR_P4_BPU_CCCR0 + idx, 0);
 }
 
 const struct pc_x86_driver pc_p4_driver = {
@@ -398,10 +414,10 @@ const struct pc_x86_driver pc_p4_driver = {
 		.cpu_online	= pc_x86_cpu_online,
 	},
 	.match		= p4_match,
-	.perfctr0	= P4_PERFCTR0,
+	.perfctr0	= MSR_P4_BPU_PERFCTR0,
 	.ctl_msr	= p4_escr_msr,
 	.nr_ctl		= ARRAY_SIZE(p4_escrs),
-	.check_ctl	= P4_CCCR0 + P4_COUNTERS - 1,
+	.check_ctl	= MSR_P4_BPU_CCCR0 + P4_COUNTERS - 1,
 	.check_on	= P4_CCCR_ENABLE,
 	.setup		= p4_setup,
 	.second_thread	= p4_second_thread,

@@ -11,10 +11,11 @@
  * number within the group. An ESCR holds one event, so it serves one
  * counter at a time.
  *
- * Here: the driver's ESCR table and the raw event format. The MSRs and
- * the fields of the CCCRs and ESCRs are in p4_regs.h, which only the
- * driver includes: the KUnit register model (kunit/p4_model.h) spells
- * them itself, from the SDM.
+ * Here: the driver's ESCR table and the raw event format. The driver
+ * takes the MSRs from the kernel's msr-index.h and the fields of the
+ * CCCRs and ESCRs from its asm/perf_event_p4.h, through p4_regs.h,
+ * which only the driver includes: the KUnit register model
+ * (kunit/p4_model.h) spells them itself, from the SDM.
  */
 #ifndef _ARCH_X86_PERF_COUNTER_P4_H
 #define _ARCH_X86_PERF_COUNTER_P4_H

@@ -609,15 +609,34 @@ def driver_source(rel):
         return f.read()
 
 
+# The base kernel's tree, as make src unpacks it (harness/lib.sh's SRC):
+# the drivers take MSR numbers from its msr-index.h.
+KERNEL_SRC = os.path.join(os.environ.get('BUILD', os.path.join(TOP, 'build')),
+                          'src', 'linux')
+
+
+def kernel_msrs():
+    """The base kernel's msr-index.h: MSR_* name -> number."""
+    path = os.path.join(KERNEL_SRC, 'arch', 'x86', 'include', 'asm',
+                        'msr-index.h')
+    if not os.path.exists(path):
+        raise unittest.SkipTest(f'{path} missing: run make src')
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    return {m[0]: int(m[1], 16) for m in
+            re.findall(r'#define\s+(MSR_\w+)\s+(0x[0-9a-fA-F]+)\b', text)}
+
+
 def p4_escrs_of_the_driver():
-    """p4_escrs[] of arch/x86/perf_counter/p4.c: MSR -> (select, group,
-    half)."""
+    """p4_escrs[] of arch/x86/perf_counter/p4.c, its MSR names looked up
+    in msr-index.h: MSR -> (select, group, half)."""
     text = driver_source('arch/x86/perf_counter/p4.c')
     body = text[text.index('const struct p4_escr p4_escrs[] = {'):]
     body = body[:body.index('};')]
     groups = {'P4_BPU': 0, 'P4_MS': 1, 'P4_FLAME': 2, 'P4_IQ': 3}
-    return {int(m[0], 16): (int(m[2]), groups[m[1]], int(m[3]))
-            for m in re.findall(r'\{ (0x[0-9a-f]+), (P4_\w+), (\d), (\d) \}',
+    msrs = kernel_msrs()
+    return {msrs[m[0]]: (int(m[2]), groups[m[1]], int(m[3]))
+            for m in re.findall(r'\{ (MSR_P4_\w+), (P4_\w+), (\d), (\d) \}',
                                 body)}
 
 
@@ -693,7 +712,8 @@ def ppc_models_of_the_driver():
 # (AMD64_RAW_EVENT_MASK, k7.c's pc_k10_pmu).
 EVNTSEL_RAW = 0xff | 0xff00 | 1 << 18 | 1 << 23 | 0xff << 24
 EVNTSEL_RAW_K10 = EVNTSEL_RAW | 0xf << 32
-# p4.h: P4_CCCR_RAW, P4_RAW_ESCR_MASK, P4_ESCR_RAW
+# p4_regs.h's P4_CCCR_RAW and P4_ESCR_RAW (asm/perf_event_p4.h's
+# P4_CONFIG_MASK_ESCR), p4.h's P4_RAW_ESCR_MASK
 P4_CCCR_RAW = 7 << 13 | 1 << 18 | 1 << 19 | 0xf << 20 | 1 << 24
 P4_RAW_ESCR_MASK = 0xffff << 32
 P4_ESCR_RAW = 0x3f << 25 | 0xffff << 9 | 0xf << 5 | 1 << 4

@@ -44,10 +44,11 @@
 #include "../x86_pmu.h"
 
 /*
- * The registers, spelled here from the SDM and not taken from the
- * driver (p4_regs.h): the model reads and checks what the driver writes
- * by these alone, so a field the driver has in the wrong place is a
- * difference the cases see. Intel SDM vol. 3B, "Performance Monitoring
+ * The registers, spelled here from the SDM and not taken from where the
+ * driver takes them (p4_regs.h: the kernel's msr-index.h and
+ * asm/perf_event_p4.h): the model reads and checks what the driver
+ * writes by these alone, so a field the driver has in the wrong place is
+ * a difference the cases see. Intel SDM vol. 3B, "Performance Monitoring
  * (Processors Based on Intel NetBurst Microarchitecture)": the table of
  * performance counter MSRs and their ESCRs; "ESCR MSRs" and "CCCR MSRs"
  * with their figures, in the layout of processors with Intel

@@ -657,8 +657,9 @@ static void p4_each_generic_event_counts_what_it_names(struct kunit *test)
 
 /*
  * The driver's ESCR and CCCR bits against the SDM's, which the model
- * spells itself (p4_model.h) where the driver has p4_regs.h. Retired
- * instructions under each privilege filter: CRU_ESCR0 holds exactly
+ * spells itself (p4_model.h) where the driver takes the kernel's
+ * (p4_regs.h: msr-index.h, asm/perf_event_p4.h). Retired instructions
+ * under each privilege filter: CRU_ESCR0 holds exactly
  * event select 02h (bits 30:25), mask NBOGUSNTAG|NBOGUSTAG (24:9) and
  * T0_USR (bit 2), T0_OS (3) or both, thread 1's bits (0, 1) clear; the
  * counter's CCCR exactly ENABLE (12), ESCR select 4 (15:13),
