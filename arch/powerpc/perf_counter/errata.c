@@ -68,11 +68,11 @@ const char *pc_ppc_pmi_erratum(u32 pvr)
  */
 void pc_ppc_poll(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 {
-	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+	u32 mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
 
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_FC);
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0 | MMCR0_FC);
 	pc_hw_poll_fold(cpuc, regs);
-	pc_ppc_rearm(cpuc, mmcr0 & PC_MMCR0_FC);
+	pc_ppc_rearm(cpuc, mmcr0 & MMCR0_FC);
 }
 
 /**

@@ -16,23 +16,22 @@
 #include "mmcr.h"
 #include "mmcr_regs.h"
 
-/* Where each PMC's selector lives: register, shift and width. */
+/* Where each PMC's selector lives: register and field. */
 static const struct {
 	u16	spr;
-	u8	shift;
-	u8	bits;
+	u32	mask;
 } pc_ppc_sel_field[PC_PPC_MAX_PMCS] = {
-	{ PC_SPR_MMCR0,  6, 7 },	/* PMC1SEL, MMCR0 19-25 */
-	{ PC_SPR_MMCR0,  0, 6 },	/* PMC2SEL, MMCR0 26-31 */
-	{ PC_SPR_MMCR1, 27, 5 },	/* PMC3SEL, MMCR1 0-4 */
-	{ PC_SPR_MMCR1, 22, 5 },	/* PMC4SEL, MMCR1 5-9 */
-	{ PC_SPR_MMCR1, 17, 5 },	/* PMC5SEL, MMCR1 10-14 */
-	{ PC_SPR_MMCR1, 11, 6 },	/* PMC6SEL, MMCR1 15-20 */
+	{ SPRN_MMCR0, MMCR0_PMC1SEL },	/* MMCR0 19-25 */
+	{ SPRN_MMCR0, MMCR0_PMC2SEL },	/* MMCR0 26-31 */
+	{ SPRN_MMCR1, MMCR1_PMC3SEL },	/* MMCR1 0-4 */
+	{ SPRN_MMCR1, MMCR1_PMC4SEL },	/* MMCR1 5-9 */
+	{ SPRN_MMCR1, MMCR1_PMC5SEL },	/* MMCR1 10-14 */
+	{ SPRN_MMCR1, MMCR1_PMC6SEL },	/* MMCR1 15-20 */
 };
 
 static const u16 pc_ppc_pmc[PC_PPC_MAX_PMCS] = {
-	PC_SPR_PMC1, PC_SPR_PMC2, PC_SPR_PMC3,
-	PC_SPR_PMC4, PC_SPR_PMC5, PC_SPR_PMC6,
+	SPRN_PMC1, SPRN_PMC2, SPRN_PMC3,
+	SPRN_PMC4, SPRN_PMC5, SPRN_PMC6,
 };
 
 /**
@@ -48,8 +47,18 @@ u32 pc_ppc_pmc_spr(unsigned int idx)
 
 static u32 pc_ppc_sel_mask(unsigned int idx)
 {
-	return GENMASK(pc_ppc_sel_field[idx].bits - 1, 0) <<
-	       pc_ppc_sel_field[idx].shift;
+	return pc_ppc_sel_field[idx].mask;
+}
+
+static unsigned int pc_ppc_sel_shift(unsigned int idx)
+{
+	return __ffs(pc_ppc_sel_field[idx].mask);
+}
+
+/* The highest selector the field holds. */
+static u32 pc_ppc_sel_max(unsigned int idx)
+{
+	return pc_ppc_sel_mask(idx) >> pc_ppc_sel_shift(idx);
 }
 
 /* The threshold words an exclusive raw counter may bring. */
@@ -115,7 +124,7 @@ int pc_ppc_decode(const struct pc_pmu *pmu,
 		if (pmc > nr)
 			return -EINVAL;
 		if (pmc) {
-			if (sel >> pc_ppc_sel_field[pmc - 1].bits)
+			if (sel > pc_ppc_sel_max(pmc - 1))
 				return -EINVAL;
 			pmcs = BIT(pmc - 1);
 		} else {
@@ -133,9 +142,9 @@ int pc_ppc_decode(const struct pc_pmu *pmu,
 	if (!sel || !pmcs)
 		return -EINVAL;
 	if (hw_event->exclude_user)
-		freeze |= PC_MMCR0_FCP;
+		freeze |= MMCR0_FCP;
 	if (hw_event->exclude_kernel)
-		freeze |= PC_MMCR0_FCS;
+		freeze |= MMCR0_FCS;
 	if (freeze == PC_MMCR0_FREEZE_MODE)
 		return -EINVAL;
 	hwc->config = sel | pmcs << PC_PPC_CFG_PMCS_SHIFT | freeze;
@@ -179,7 +188,7 @@ bool pc_ppc_compatible(const struct pc_hw_counter *a,
 /* The PMC's condition enable: PMC1CE for PMC1, PMCjCE for the rest. */
 static u32 pc_ppc_ce(unsigned int idx)
 {
-	return idx ? PC_MMCR0_PMCJCE : PC_MMCR0_PMC1CE;
+	return idx ? MMCR0_PMCnCE : MMCR0_PMC1CE;
 }
 
 /**
@@ -196,14 +205,14 @@ void pc_ppc_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 {
 	const struct pc_ppc_pmu *p = pc_ppc_of(cpuc->pmu);
 	unsigned int idx = hwc->place.idx;
-	u32 sel = (hwc->config & PC_PPC_CFG_SEL) << pc_ppc_sel_field[idx].shift;
-	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+	u32 sel = (hwc->config & PC_PPC_CFG_SEL) << pc_ppc_sel_shift(idx);
+	u32 mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
 
-	if (pc_ppc_sel_field[idx].spr == PC_SPR_MMCR1) {
-		u32 mmcr1 = pc_hw_reg_read(cpuc, PC_SPR_MMCR1);
+	if (pc_ppc_sel_field[idx].spr == SPRN_MMCR1) {
+		u32 mmcr1 = pc_hw_reg_read(cpuc, SPRN_MMCR1);
 
 		mmcr1 = (mmcr1 & ~pc_ppc_sel_mask(idx)) | sel;
-		pc_hw_reg_write(cpuc, PC_SPR_MMCR1, mmcr1);
+		pc_hw_reg_write(cpuc, SPRN_MMCR1, mmcr1);
 	} else {
 		mmcr0 = (mmcr0 & ~pc_ppc_sel_mask(idx)) | sel;
 	}
@@ -211,15 +220,15 @@ void pc_ppc_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 		mmcr0 = (mmcr0 & ~PC_MMCR0_THRESHOLD) |
 			(hwc->extra & PC_MMCR0_THRESHOLD);
 		if (p->has_mmcr2)
-			pc_hw_reg_write(cpuc, PC_SPR_MMCR2,
+			pc_hw_reg_write(cpuc, SPRN_MMCR2,
 					hwc->extra & PC_PPC_EXTRA_MULT ?
 					PC_MMCR2_THRESHMULT : 0);
 	}
-	mmcr0 &= ~(PC_MMCR0_FC | PC_MMCR0_FREEZE_MODE);
+	mmcr0 &= ~(MMCR0_FC | PC_MMCR0_FREEZE_MODE);
 	mmcr0 |= (hwc->config & PC_MMCR0_FREEZE_MODE) | pc_ppc_ce(idx);
 	if (!p->no_pmi)
-		mmcr0 |= PC_MMCR0_PMXE;
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0);
+		mmcr0 |= MMCR0_PMXE;
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0);
 }
 
 /**
@@ -237,29 +246,29 @@ void pc_ppc_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 	const struct pc_ppc_pmu *p = pc_ppc_of(cpuc->pmu);
 	unsigned int idx = hwc->place.idx;
 	u64 others = cpuc->used & ~hwc->place.uses & GENMASK_ULL(5, 0);
-	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+	u32 mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
 
 	if (!others) {
-		pc_hw_reg_write(cpuc, PC_SPR_MMCR0, PC_MMCR0_FC);
+		pc_hw_reg_write(cpuc, SPRN_MMCR0, MMCR0_FC);
 		if (p->pmu.nr_counters > 2)
-			pc_hw_reg_write(cpuc, PC_SPR_MMCR1, 0);
+			pc_hw_reg_write(cpuc, SPRN_MMCR1, 0);
 		if (p->has_mmcr2)
-			pc_hw_reg_write(cpuc, PC_SPR_MMCR2, 0);
+			pc_hw_reg_write(cpuc, SPRN_MMCR2, 0);
 		return;
 	}
-	if (pc_ppc_sel_field[idx].spr == PC_SPR_MMCR1) {
-		u32 mmcr1 = pc_hw_reg_read(cpuc, PC_SPR_MMCR1);
+	if (pc_ppc_sel_field[idx].spr == SPRN_MMCR1) {
+		u32 mmcr1 = pc_hw_reg_read(cpuc, SPRN_MMCR1);
 
-		pc_hw_reg_write(cpuc, PC_SPR_MMCR1,
+		pc_hw_reg_write(cpuc, SPRN_MMCR1,
 				mmcr1 & ~pc_ppc_sel_mask(idx));
 	} else {
 		mmcr0 &= ~pc_ppc_sel_mask(idx);
 	}
 	if (!idx)
-		mmcr0 &= ~PC_MMCR0_PMC1CE;
+		mmcr0 &= ~MMCR0_PMC1CE;
 	else if (!(others & ~BIT_ULL(0)))
-		mmcr0 &= ~PC_MMCR0_PMCJCE;
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0);
+		mmcr0 &= ~MMCR0_PMCnCE;
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0);
 }
 
 /**
@@ -327,10 +336,10 @@ void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen)
 			pc_ppc_write(cpuc, idx, 0);
 	if (!READ_ONCE(cpuc->nr_on))
 		return;
-	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0) & ~PC_MMCR0_FC;
+	mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0) & ~MMCR0_FC;
 	if (frozen)
-		mmcr0 |= PC_MMCR0_FC;
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, pmi ? mmcr0 | PC_MMCR0_PMXE : mmcr0);
+		mmcr0 |= MMCR0_FC;
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, pmi ? mmcr0 | MMCR0_PMXE : mmcr0);
 }
 
 /**
@@ -349,11 +358,11 @@ void pc_ppc_rearm(struct pc_hw_cpu *cpuc, bool frozen)
  */
 int pc_ppc_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 {
-	u32 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR_MMCR0);
+	u32 mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
 	int handled;
 
-	pc_hw_reg_write(cpuc, PC_SPR_MMCR0, mmcr0 | PC_MMCR0_FC);
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0 | MMCR0_FC);
 	handled = pc_hw_handle_overflow(cpuc, regs);
-	pc_ppc_rearm(cpuc, mmcr0 & PC_MMCR0_FC);
+	pc_ppc_rearm(cpuc, mmcr0 & MMCR0_FC);
 	return handled;
 }

@@ -16,10 +16,10 @@
  * there are 2^31 events of slack for the handler to come.
  *
  * Here: the descriptor and the operations the models share, and the
- * raw event format. The SPR numbers and the fields of MMCR0, MMCR1 and
- * MMCR2 are in mmcr_regs.h, which only the driver includes: the KUnit
- * register model (kunit/spr_model.h) spells them itself, from the
- * manuals.
+ * raw event format. The driver takes the SPR numbers and the fields of
+ * MMCR0 and MMCR1 from the kernel's asm/reg.h, and those it lacks from
+ * mmcr_regs.h, which only the driver includes: the KUnit register model
+ * (kunit/spr_model.h) spells them itself, from the manuals.
  */
 #ifndef _PC_PPC_MMCR_H
 #define _PC_PPC_MMCR_H

@@ -11,6 +11,7 @@
  * MSR[EE]: the handler never runs while the counters are being
  * switched.
  */
+#include <linux/bitfield.h>
 #include <linux/cache.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
@@ -34,24 +35,24 @@ static const struct pc_ppc_pmu *const pc_ppc_models[] = {
 static u64 pc_ppc_mfspr(void *priv, u32 spr)
 {
 	switch (spr) {
-	case PC_SPR_MMCR0:
-		return mfspr(PC_SPR_MMCR0);
-	case PC_SPR_MMCR1:
-		return mfspr(PC_SPR_MMCR1);
-	case PC_SPR_MMCR2:
-		return mfspr(PC_SPR_MMCR2);
-	case PC_SPR_PMC1:
-		return mfspr(PC_SPR_PMC1);
-	case PC_SPR_PMC2:
-		return mfspr(PC_SPR_PMC2);
-	case PC_SPR_PMC3:
-		return mfspr(PC_SPR_PMC3);
-	case PC_SPR_PMC4:
-		return mfspr(PC_SPR_PMC4);
-	case PC_SPR_PMC5:
-		return mfspr(PC_SPR_PMC5);
-	case PC_SPR_PMC6:
-		return mfspr(PC_SPR_PMC6);
+	case SPRN_MMCR0:
+		return mfspr(SPRN_MMCR0);
+	case SPRN_MMCR1:
+		return mfspr(SPRN_MMCR1);
+	case SPRN_MMCR2:
+		return mfspr(SPRN_MMCR2);
+	case SPRN_PMC1:
+		return mfspr(SPRN_PMC1);
+	case SPRN_PMC2:
+		return mfspr(SPRN_PMC2);
+	case SPRN_PMC3:
+		return mfspr(SPRN_PMC3);
+	case SPRN_PMC4:
+		return mfspr(SPRN_PMC4);
+	case SPRN_PMC5:
+		return mfspr(SPRN_PMC5);
+	case SPRN_PMC6:
+		return mfspr(SPRN_PMC6);
 	}
 	WARN_ONCE(1, "perf_counter: read of SPR %u\n", spr);
 	return 0;
@@ -60,32 +61,32 @@ static u64 pc_ppc_mfspr(void *priv, u32 spr)
 static void pc_ppc_mtspr(void *priv, u32 spr, u64 val)
 {
 	switch (spr) {
-	case PC_SPR_MMCR0:
-		mtspr(PC_SPR_MMCR0, val);
+	case SPRN_MMCR0:
+		mtspr(SPRN_MMCR0, val);
 		return;
-	case PC_SPR_MMCR1:
-		mtspr(PC_SPR_MMCR1, val);
+	case SPRN_MMCR1:
+		mtspr(SPRN_MMCR1, val);
 		return;
-	case PC_SPR_MMCR2:
-		mtspr(PC_SPR_MMCR2, val);
+	case SPRN_MMCR2:
+		mtspr(SPRN_MMCR2, val);
 		return;
-	case PC_SPR_PMC1:
-		mtspr(PC_SPR_PMC1, val);
+	case SPRN_PMC1:
+		mtspr(SPRN_PMC1, val);
 		return;
-	case PC_SPR_PMC2:
-		mtspr(PC_SPR_PMC2, val);
+	case SPRN_PMC2:
+		mtspr(SPRN_PMC2, val);
 		return;
-	case PC_SPR_PMC3:
-		mtspr(PC_SPR_PMC3, val);
+	case SPRN_PMC3:
+		mtspr(SPRN_PMC3, val);
 		return;
-	case PC_SPR_PMC4:
-		mtspr(PC_SPR_PMC4, val);
+	case SPRN_PMC4:
+		mtspr(SPRN_PMC4, val);
 		return;
-	case PC_SPR_PMC5:
-		mtspr(PC_SPR_PMC5, val);
+	case SPRN_PMC5:
+		mtspr(SPRN_PMC5, val);
 		return;
-	case PC_SPR_PMC6:
-		mtspr(PC_SPR_PMC6, val);
+	case SPRN_PMC6:
+		mtspr(SPRN_PMC6, val);
 		return;
 	}
 	WARN_ONCE(1, "perf_counter: write of SPR %u\n", spr);
@@ -101,11 +102,11 @@ static void pc_ppc_quiesce(const struct pc_ppc_pmu *p)
 {
 	unsigned int idx;
 
-	mtspr(PC_SPR_MMCR0, PC_MMCR0_FC);
+	mtspr(SPRN_MMCR0, MMCR0_FC);
 	if (p->pmu.nr_counters > 2)
-		mtspr(PC_SPR_MMCR1, 0);
+		mtspr(SPRN_MMCR1, 0);
 	if (p->has_mmcr2)
-		mtspr(PC_SPR_MMCR2, 0);
+		mtspr(SPRN_MMCR2, 0);
 	for (idx = 0; idx < p->pmu.nr_counters; idx++)
 		pc_ppc_mtspr(NULL, pc_ppc_pmc_spr(idx), 0);
 }
@@ -165,12 +166,15 @@ static bool pc_ppc_pmcs_count(const struct pc_pmu *pmu)
 	pc_ppc_quiesce(p);
 	pc_ppc_mtspr(NULL, last, 0x5a5a17);
 	holds = pc_ppc_mfspr(NULL, last) == 0x5a5a17;
-	/* PMC1 selector 1, processor cycles, in both modes */
-	mtspr(PC_SPR_MMCR0, 1 << 6);
+	/*
+	 * PMC1 selector 1, processor cycles, in both modes (not reg.h's
+	 * MMCR0_PMC1_CYCLES, 1 << 7: in this PMC1SEL field, selector 2)
+	 */
+	mtspr(SPRN_MMCR0, FIELD_PREP(MMCR0_PMC1SEL, 1));
 	for (i = 0; i < 1000; i++)
 		barrier();
-	mtspr(PC_SPR_MMCR0, PC_MMCR0_FC);
-	cycles = mfspr(PC_SPR_PMC1);
+	mtspr(SPRN_MMCR0, MMCR0_FC);
+	cycles = mfspr(SPRN_PMC1);
 	counts = cycles && !(cycles & PC_PMC_OVERFLOW);
 	pc_ppc_quiesce(p);
 	local_irq_restore(flags);

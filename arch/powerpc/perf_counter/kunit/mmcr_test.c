@@ -1006,19 +1006,19 @@ static void ppc_mmcr0_controls_the_model_refuses_stay_clear(struct kunit *test)
 
 /*
  * The driver's MMCR bits against the manuals', which the model spells
- * itself (spr_model.h) where the driver has mmcr_regs.h. On every part
- * and every PMC, a counter under each privilege filter leaves MMCR0
- * exactly its selector in PMC1SEL (bits 19-25) or PMC2SEL (26-31), FCP
- * (bit 2) for exclude_user or FCS (1) for exclude_kernel, PMXE (5), and
- * PMC1CE (16) for PMC1 or PMCjCE (17) for PMC2-6: FC (0), FCM1/FCM0
- * (3, 4), FCECE (6), TBSEL/TBEE (7-9) and TRIGGER (18) clear. MMCR1
- * holds exactly the selector in PMC3SEL (0-4), PMC4SEL (5-9), PMC5SEL
- * (10-14) or PMC6SEL (15-20); MMCR2 is untouched. An exclusive
- * counter's threshold words land in MMCR0's THRESHOLD (10-15) and
- * MMCR2's THRESHMULT (bit 0) and nowhere else. Off again, MMCR0 is FC
- * alone. The PMCs and MMCR2 the descriptor gives each part are the
- * part's. A driver bit out of the manuals' place (FCS and FCP swapped,
- * PMC1CE one off, a selector field shifted) fails here.
+ * itself (spr_model.h) where the driver takes asm/reg.h's and
+ * mmcr_regs.h's. On every part and every PMC, a counter under each
+ * privilege filter leaves MMCR0 exactly its selector in PMC1SEL (bits
+ * 19-25) or PMC2SEL (26-31), FCP (bit 2) for exclude_user or FCS (1) for
+ * exclude_kernel, PMXE (5), and PMC1CE (16) for PMC1 or PMCjCE (17) for
+ * PMC2-6: FC (0), FCM1/FCM0 (3, 4), FCECE (6), TBSEL/TBEE (7-9) and
+ * TRIGGER (18) clear. MMCR1 holds exactly the selector in PMC3SEL (0-4),
+ * PMC4SEL (5-9), PMC5SEL (10-14) or PMC6SEL (15-20); MMCR2 is untouched.
+ * An exclusive counter's threshold words land in MMCR0's THRESHOLD
+ * (10-15) and MMCR2's THRESHMULT (bit 0) and nowhere else. Off again,
+ * MMCR0 is FC alone. The PMCs and MMCR2 the descriptor gives each part
+ * are the part's. A driver bit out of the manuals' place (FCS and FCP
+ * swapped, PMC1CE one off, a selector field shifted) fails here.
  */
 static void ppc_driver_sets_exactly_the_mmcr_bits_the_manuals_name(struct kunit *test)
 {

@@ -41,11 +41,12 @@
 #include "../mmcr.h"
 
 /*
- * The registers, spelled here from the manuals and not taken from the
- * driver (mmcr_regs.h): the model reads and checks what the driver
- * writes by these alone, so a field the driver has in the wrong place
- * is a difference the cases see. The manuals number a register's 32
- * bits from the most significant, 0 to 31; so do these.
+ * The registers, spelled here from the manuals and not taken from where
+ * the driver takes them (the kernel's asm/reg.h, mmcr_regs.h): the model
+ * reads and checks what the driver writes by these alone, so a field the
+ * driver has in the wrong place is a difference the cases see. The
+ * manuals number a register's 32 bits from the most significant, 0 to
+ * 31; so do these.
  */
 #define SPRM_BIT(b)		BIT(31 - (b))
 #define SPRM_FIELD(first, last)	GENMASK(31 - (first), 31 - (last))
