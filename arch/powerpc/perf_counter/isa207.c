@@ -30,23 +30,8 @@
 bool pc_isa207_alerts __read_mostly;
 bool pc_isa207_kernel_hv __read_mostly;
 
-/* Our register facts against the kernel's own (asm/reg.h). */
-static_assert(PC_SPR8_MMCR0 == SPRN_MMCR0);
-static_assert(PC_SPR8_MMCR1 == SPRN_MMCR1);
-static_assert(PC_SPR8_MMCR2 == SPRN_MMCR2);
-static_assert(PC_SPR8_MMCRA == SPRN_MMCRA);
-static_assert(PC_SPR8_PMC1 == SPRN_PMC1);
-static_assert(PC_SPR8_PMC1 + 5 == SPRN_PMC6);
-static_assert(PC_MMCR0_8_FC == MMCR0_FC);
-static_assert(PC_MMCR0_8_FCS == MMCR0_FCS);
-static_assert(PC_MMCR0_8_FCP == MMCR0_FCP);
-static_assert(PC_MMCR0_8_PMAE == MMCR0_PMXE);
-static_assert(PC_MMCR0_8_FCECE == MMCR0_FCECE);
-static_assert(PC_MMCR0_8_PMC1CE == MMCR0_PMC1CE);
-static_assert(MMCR0_PMCjCE == PC_MMCR0_8_PMCJCE);
-static_assert(PC_MMCR0_8_PMAO == MMCR0_PMAO);
-static_assert(PC_MMCR0_8_FC56 == MMCR0_FC56);
-static_assert(PC_MMCR0_8_PMCC == MMCR0_PMCC);
+/* pc_isa207_spr() counts on PMC1-6 being consecutive SPRs. */
+static_assert(SPRN_PMC1 + 5 == SPRN_PMC6);
 
 #define PC_PMC(n)	BIT((n) - 1)
 #define PC_PMC1_4	GENMASK(3, 0)
@@ -54,7 +39,7 @@ static_assert(PC_MMCR0_8_PMCC == MMCR0_PMCC);
 
 static u32 pc_isa207_spr(unsigned int idx)
 {
-	return PC_SPR8_PMC1 + idx;
+	return SPRN_PMC1 + idx;
 }
 
 static u64 pc_isa207_mmcr2_freeze(unsigned int n)
@@ -176,21 +161,21 @@ int pc_isa207_places(const struct pc_pmu *pmu,
  */
 static u64 pc_isa207_mmcr0(u64 mmcr0, u64 used)
 {
-	mmcr0 &= ~(PC_MMCR0_8_FC | PC_MMCR0_8_FCS | PC_MMCR0_8_FCP |
-		   PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 | PC_MMCR0_8_PMAE |
-		   PC_MMCR0_8_FCECE | PC_MMCR0_8_PMC1CE | PC_MMCR0_8_PMCJCE |
-		   PC_MMCR0_8_PMCC);
+	mmcr0 &= ~(MMCR0_FC | MMCR0_FCS | MMCR0_FCP |
+		   PC_MMCR0_8_FC14 | MMCR0_FC56 | MMCR0_PMXE |
+		   MMCR0_FCECE | MMCR0_PMC1CE | MMCR0_PMCjCE |
+		   MMCR0_PMCC);
 	mmcr0 |= PC_MMCR0_8_PMCC_NONE;
 	if (!(used & PC_PMC1_4))
 		mmcr0 |= PC_MMCR0_8_FC14;
 	if (!(used & PC_PMC5_6))
-		mmcr0 |= PC_MMCR0_8_FC56;
+		mmcr0 |= MMCR0_FC56;
 	if (pc_isa207_alerts) {
-		mmcr0 |= PC_MMCR0_8_PMAE;
+		mmcr0 |= MMCR0_PMXE;
 		if (used & PC_PMC(1))
-			mmcr0 |= PC_MMCR0_8_PMC1CE;
+			mmcr0 |= MMCR0_PMC1CE;
 		if (used & GENMASK(5, 1))
-			mmcr0 |= PC_MMCR0_8_PMCJCE;
+			mmcr0 |= MMCR0_PMCjCE;
 	}
 	return mmcr0;
 }
@@ -247,7 +232,7 @@ void pc_isa207_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 
 	powerpc_local_irq_pmu_save(flags);
 	if (n <= 4) {
-		u64 mmcr1 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR1);
+		u64 mmcr1 = pc_hw_reg_read(cpuc, SPRN_MMCR1);
 		u64 unit = FIELD_GET(PC_ISA207_RAW_UNIT, hwc->config);
 		u64 comb = FIELD_GET(PC_ISA207_RAW_COMB, hwc->config);
 		u64 sel = FIELD_GET(PC_ISA207_RAW_SEL, hwc->config);
@@ -256,14 +241,14 @@ void pc_isa207_enable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 		mmcr1 |= unit << PC_MMCR1_UNIT_SHIFT(n) |
 			 comb << PC_MMCR1_COMB_SHIFT(n) |
 			 sel << PC_MMCR1_SEL_SHIFT(n);
-		pc_hw_reg_write(cpuc, PC_SPR8_MMCR1, mmcr1);
+		pc_hw_reg_write(cpuc, SPRN_MMCR1, mmcr1);
 	}
-	mmcr2 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR2);
+	mmcr2 = pc_hw_reg_read(cpuc, SPRN_MMCR2);
 	mmcr2 = (mmcr2 & ~pc_isa207_mmcr2_freeze(n)) | freeze;
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR2, mmcr2);
+	pc_hw_reg_write(cpuc, SPRN_MMCR2, mmcr2);
 	pc_isa207_zero_unowned(cpuc, cpuc->used);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0,
-			pc_isa207_mmcr0(pc_hw_reg_read(cpuc, PC_SPR8_MMCR0),
+	pc_hw_reg_write(cpuc, SPRN_MMCR0,
+			pc_isa207_mmcr0(pc_hw_reg_read(cpuc, SPRN_MMCR0),
 					cpuc->used));
 	powerpc_local_irq_pmu_restore(flags);
 }
@@ -287,23 +272,23 @@ void pc_isa207_disable(struct pc_hw_cpu *cpuc, const struct pc_hw_counter *hwc)
 	u64 mmcr0, mmcr2;
 
 	powerpc_local_irq_pmu_save(flags);
-	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR0);
+	mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
 	if (!others)
-		pc_hw_reg_write(cpuc, PC_SPR8_MMCR0,
-				PC_MMCR0_8_FC | PC_MMCR0_8_FC14 |
-				PC_MMCR0_8_FC56 | PC_MMCR0_8_PMCC_NONE);
-	mmcr2 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR2);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR2,
+		pc_hw_reg_write(cpuc, SPRN_MMCR0,
+				MMCR0_FC | PC_MMCR0_8_FC14 |
+				MMCR0_FC56 | PC_MMCR0_8_PMCC_NONE);
+	mmcr2 = pc_hw_reg_read(cpuc, SPRN_MMCR2);
+	pc_hw_reg_write(cpuc, SPRN_MMCR2,
 			mmcr2 | pc_isa207_mmcr2_freeze(n));
 	if (n <= 4)
-		pc_hw_reg_write(cpuc, PC_SPR8_MMCR1,
-				pc_hw_reg_read(cpuc, PC_SPR8_MMCR1) &
+		pc_hw_reg_write(cpuc, SPRN_MMCR1,
+				pc_hw_reg_read(cpuc, SPRN_MMCR1) &
 				~pc_isa207_mmcr1_mask(n));
 	if (others) {
 		pc_isa207_zero_unowned(cpuc, cpuc->used);
-		pc_hw_reg_write(cpuc, PC_SPR8_MMCR0,
+		pc_hw_reg_write(cpuc, SPRN_MMCR0,
 				pc_isa207_mmcr0(mmcr0, others) |
-				(mmcr0 & PC_MMCR0_8_FC));
+				(mmcr0 & MMCR0_FC));
 	}
 	powerpc_local_irq_pmu_restore(flags);
 }
@@ -360,15 +345,15 @@ static void pc_isa207_rearm(struct pc_hw_cpu *cpuc, bool frozen)
 		if (!READ_ONCE(cpuc->on[idx]) &&
 		    (pc_isa207_read(cpuc, idx) & PC_ISA207_OVERFLOW))
 			pc_isa207_write(cpuc, idx, 0);
-	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR0) & ~PC_MMCR0_8_PMAO;
+	mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0) & ~MMCR0_PMAO;
 	if (READ_ONCE(cpuc->nr_on)) {
-		mmcr0 &= ~PC_MMCR0_8_FC;
+		mmcr0 &= ~MMCR0_FC;
 		if (frozen)
-			mmcr0 |= PC_MMCR0_8_FC;
+			mmcr0 |= MMCR0_FC;
 		if (pc_isa207_alerts)
-			mmcr0 |= PC_MMCR0_8_PMAE;
+			mmcr0 |= MMCR0_PMXE;
 	}
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0, mmcr0);
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0);
 }
 
 /**
@@ -384,12 +369,12 @@ static void pc_isa207_rearm(struct pc_hw_cpu *cpuc, bool frozen)
  */
 int pc_isa207_irq(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 {
-	u64 mmcr0 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR0);
+	u64 mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
 	int handled;
 
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0, mmcr0 | PC_MMCR0_8_FC);
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0 | MMCR0_FC);
 	handled = pc_hw_handle_overflow(cpuc, regs);
-	pc_isa207_rearm(cpuc, mmcr0 & PC_MMCR0_8_FC);
+	pc_isa207_rearm(cpuc, mmcr0 & MMCR0_FC);
 	return handled;
 }
 NOKPROBE_SYMBOL(pc_isa207_irq);
@@ -409,10 +394,10 @@ void pc_isa207_poll(struct pc_hw_cpu *cpuc, struct pt_regs *regs)
 	u64 mmcr0;
 
 	powerpc_local_irq_pmu_save(flags);
-	mmcr0 = pc_hw_reg_read(cpuc, PC_SPR8_MMCR0);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0, mmcr0 | PC_MMCR0_8_FC);
+	mmcr0 = pc_hw_reg_read(cpuc, SPRN_MMCR0);
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, mmcr0 | MMCR0_FC);
 	pc_hw_poll_fold(cpuc, regs);
-	pc_isa207_rearm(cpuc, mmcr0 & PC_MMCR0_8_FC);
+	pc_isa207_rearm(cpuc, mmcr0 & MMCR0_FC);
 	powerpc_local_irq_pmu_restore(flags);
 }
 
@@ -427,12 +412,12 @@ void pc_isa207_quiesce(struct pc_hw_cpu *cpuc)
 
 	for (idx = 1; idx <= PC_ISA207_NR_PMCS; idx++)
 		mmcr2 |= pc_isa207_mmcr2_freeze(idx);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR0, PC_MMCR0_8_FC |
-			PC_MMCR0_8_FC14 | PC_MMCR0_8_FC56 |
+	pc_hw_reg_write(cpuc, SPRN_MMCR0, MMCR0_FC |
+			PC_MMCR0_8_FC14 | MMCR0_FC56 |
 			PC_MMCR0_8_PMCC_NONE);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR1, 0);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCR2, mmcr2);
-	pc_hw_reg_write(cpuc, PC_SPR8_MMCRA, 0);
+	pc_hw_reg_write(cpuc, SPRN_MMCR1, 0);
+	pc_hw_reg_write(cpuc, SPRN_MMCR2, mmcr2);
+	pc_hw_reg_write(cpuc, SPRN_MMCRA, 0);
 	for (idx = 0; idx < PC_ISA207_NR_PMCS; idx++)
 		pc_isa207_write(cpuc, idx, 0);
 }

@@ -21,10 +21,11 @@
  * PMC on (pc_pmu.poll_ns), see pc_isa207_poll().
  *
  * Here: the descriptor and its operations, and the raw event format.
- * The SPR numbers and the fields of MMCR0, MMCR1 and MMCR2 are in
- * isa207_regs.h, which only the driver includes: the KUnit register
- * model (kunit/isa207_model.h) spells them itself, from the ISA and the
- * POWER8 user's manual.
+ * The driver takes the SPR numbers and MMCR0's bits from the kernel's
+ * asm/reg.h (whose MMCR0_PMXE is PMAE), and the fields it lacks (FC14,
+ * PMCC 0b01, MMCR1's and MMCR2's) from isa207_regs.h, which only the
+ * driver includes: the KUnit register model (kunit/isa207_model.h)
+ * spells them itself, from the ISA and the POWER8 user's manual.
  */
 #ifndef _PC_PPC_ISA207_H
 #define _PC_PPC_ISA207_H

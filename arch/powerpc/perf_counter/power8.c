@@ -39,26 +39,26 @@
 static u64 pc_p8_mfspr(void *priv, u32 spr)
 {
 	switch (spr) {
-	case PC_SPR8_MMCR0:
-		return mfspr(PC_SPR8_MMCR0);
-	case PC_SPR8_MMCR1:
-		return mfspr(PC_SPR8_MMCR1);
-	case PC_SPR8_MMCR2:
-		return mfspr(PC_SPR8_MMCR2);
-	case PC_SPR8_MMCRA:
-		return mfspr(PC_SPR8_MMCRA);
-	case PC_SPR8_PMC1:
-		return mfspr(PC_SPR8_PMC1);
-	case PC_SPR8_PMC1 + 1:
-		return mfspr(PC_SPR8_PMC1 + 1);
-	case PC_SPR8_PMC1 + 2:
-		return mfspr(PC_SPR8_PMC1 + 2);
-	case PC_SPR8_PMC1 + 3:
-		return mfspr(PC_SPR8_PMC1 + 3);
-	case PC_SPR8_PMC1 + 4:
-		return mfspr(PC_SPR8_PMC1 + 4);
-	case PC_SPR8_PMC1 + 5:
-		return mfspr(PC_SPR8_PMC1 + 5);
+	case SPRN_MMCR0:
+		return mfspr(SPRN_MMCR0);
+	case SPRN_MMCR1:
+		return mfspr(SPRN_MMCR1);
+	case SPRN_MMCR2:
+		return mfspr(SPRN_MMCR2);
+	case SPRN_MMCRA:
+		return mfspr(SPRN_MMCRA);
+	case SPRN_PMC1:
+		return mfspr(SPRN_PMC1);
+	case SPRN_PMC2:
+		return mfspr(SPRN_PMC2);
+	case SPRN_PMC3:
+		return mfspr(SPRN_PMC3);
+	case SPRN_PMC4:
+		return mfspr(SPRN_PMC4);
+	case SPRN_PMC5:
+		return mfspr(SPRN_PMC5);
+	case SPRN_PMC6:
+		return mfspr(SPRN_PMC6);
 	}
 	WARN_ONCE(1, "perf_counter: read of SPR %u\n", spr);
 	return 0;
@@ -67,36 +67,36 @@ static u64 pc_p8_mfspr(void *priv, u32 spr)
 static void pc_p8_mtspr(void *priv, u32 spr, u64 val)
 {
 	switch (spr) {
-	case PC_SPR8_MMCR0:
-		mtspr(PC_SPR8_MMCR0, val);
+	case SPRN_MMCR0:
+		mtspr(SPRN_MMCR0, val);
 		isync();
 		return;
-	case PC_SPR8_MMCR1:
-		mtspr(PC_SPR8_MMCR1, val);
+	case SPRN_MMCR1:
+		mtspr(SPRN_MMCR1, val);
 		return;
-	case PC_SPR8_MMCR2:
-		mtspr(PC_SPR8_MMCR2, val);
+	case SPRN_MMCR2:
+		mtspr(SPRN_MMCR2, val);
 		return;
-	case PC_SPR8_MMCRA:
-		mtspr(PC_SPR8_MMCRA, val);
+	case SPRN_MMCRA:
+		mtspr(SPRN_MMCRA, val);
 		return;
-	case PC_SPR8_PMC1:
-		mtspr(PC_SPR8_PMC1, val);
+	case SPRN_PMC1:
+		mtspr(SPRN_PMC1, val);
 		return;
-	case PC_SPR8_PMC1 + 1:
-		mtspr(PC_SPR8_PMC1 + 1, val);
+	case SPRN_PMC2:
+		mtspr(SPRN_PMC2, val);
 		return;
-	case PC_SPR8_PMC1 + 2:
-		mtspr(PC_SPR8_PMC1 + 2, val);
+	case SPRN_PMC3:
+		mtspr(SPRN_PMC3, val);
 		return;
-	case PC_SPR8_PMC1 + 3:
-		mtspr(PC_SPR8_PMC1 + 3, val);
+	case SPRN_PMC4:
+		mtspr(SPRN_PMC4, val);
 		return;
-	case PC_SPR8_PMC1 + 4:
-		mtspr(PC_SPR8_PMC1 + 4, val);
+	case SPRN_PMC5:
+		mtspr(SPRN_PMC5, val);
 		return;
-	case PC_SPR8_PMC1 + 5:
-		mtspr(PC_SPR8_PMC1 + 5, val);
+	case SPRN_PMC6:
+		mtspr(SPRN_PMC6, val);
 		return;
 	}
 	WARN_ONCE(1, "perf_counter: write of SPR %u\n", spr);
@@ -221,7 +221,7 @@ static unsigned int pc_p8_probe_alerts;
 /* The probe's handler: count the alert and freeze. */
 static void pc_p8_probe_interrupt(struct pt_regs *regs)
 {
-	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC | PC_MMCR0_8_PMCC_NONE);
+	mtspr(SPRN_MMCR0, MMCR0_FC | PC_MMCR0_8_PMCC_NONE);
 	pc_p8_probe_alerts++;
 }
 
@@ -246,17 +246,17 @@ static bool pc_p8_pmcs_count(const struct pc_pmu *pmu)
 	preempt_disable();
 	ppc_enable_pmcs();
 	pc_isa207_quiesce(&pc_p8_probe_cpuc);
-	mtspr(PC_SPR8_PMC1 + 4, PC_ISA207_OVERFLOW - 1000);
-	mtspr(PC_SPR8_MMCR2, 0);
-	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC14 | PC_MMCR0_8_PMAE |
-	      PC_MMCR0_8_PMCJCE | PC_MMCR0_8_PMCC_NONE);
+	mtspr(SPRN_PMC5, PC_ISA207_OVERFLOW - 1000);
+	mtspr(SPRN_MMCR2, 0);
+	mtspr(SPRN_MMCR0, PC_MMCR0_8_FC14 | MMCR0_PMXE |
+	      MMCR0_PMCjCE | PC_MMCR0_8_PMCC_NONE);
 	for (i = 0; i < 100000; i++)
 		barrier();
 	udelay(100);	/* an alert on its way arrives */
 	powerpc_local_irq_pmu_save(flags);
-	mmcr0 = mfspr(PC_SPR8_MMCR0);
-	mtspr(PC_SPR8_MMCR0, PC_MMCR0_8_FC | PC_MMCR0_8_PMCC_NONE);
-	pmc5 = mfspr(PC_SPR8_PMC1 + 4);
+	mmcr0 = mfspr(SPRN_MMCR0);
+	mtspr(SPRN_MMCR0, MMCR0_FC | PC_MMCR0_8_PMCC_NONE);
+	pmc5 = mfspr(SPRN_PMC5);
 	counts = pmc5 != PC_ISA207_OVERFLOW - 1000;
 	alerted = READ_ONCE(pc_p8_probe_alerts) != 0;
 	pc_isa207_quiesce(&pc_p8_probe_cpuc);

@@ -35,15 +35,15 @@
 #include "../isa207.h"
 
 /*
- * The registers, spelled here from the manuals and not taken from the
- * driver (isa207_regs.h): the model reads and checks what the driver
- * writes by these alone, so a field the driver has in the wrong place
- * is a difference the cases see. The ISA numbers a 64-bit register's
- * bits from the most significant, 0 to 63; so do these. Power ISA 2.07
- * Book III-S, chapter 9, "Performance Monitor Facility": the SPR
- * numbers, MMCR0 and MMCR2 (MMCR1's layout is the implementation's:
- * POWER8 Processor User's Manual for the Single-Chip Module, the
- * performance monitor's MMCR1).
+ * The registers, spelled here from the manuals and not taken from where
+ * the driver takes them (the kernel's asm/reg.h, isa207_regs.h): the
+ * model reads and checks what the driver writes by these alone, so a
+ * field the driver has in the wrong place is a difference the cases see.
+ * The ISA numbers a 64-bit register's bits from the most significant, 0
+ * to 63; so do these. Power ISA 2.07 Book III-S, chapter 9, "Performance
+ * Monitor Facility": the SPR numbers, MMCR0 and MMCR2 (MMCR1's layout is
+ * the implementation's: POWER8 Processor User's Manual for the
+ * Single-Chip Module, the performance monitor's MMCR1).
  */
 #define I207M_BIT(b)		BIT_ULL(63 - (b))
 #define I207M_FIELD(first, last) GENMASK_ULL(63 - (first), 63 - (last))
