@@ -252,12 +252,17 @@ const char *pc_amd_why_no_driver(const struct cpuinfo_x86 *c)
  */
 static void zen4_clear(struct pc_hw_cpu *cpuc)
 {
+	u64 free = GENMASK_ULL(AMD_NR_CORE - 1, 0);
 	unsigned int i;
 
-	for (i = 0; i < AMD_NR_CORE; i++)
+	for (i = 0; i < AMD_NR_CORE; i++) {
+		if (cpuc->on[i]) {	/* see pc_x86_cpu_start() */
+			free &= ~BIT_ULL(i);
+			continue;
+		}
 		pc_hw_reg_write(cpuc, core_ctl(i), 0);
-	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR,
-			GENMASK_ULL(AMD_NR_CORE - 1, 0));
+	}
+	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, free);
 	pc_hw_reg_write(cpuc, MSR_AMD64_PERF_CNTR_GLOBAL_CTL,
 			GENMASK_ULL(AMD_NR_CORE - 1, 0));
 }

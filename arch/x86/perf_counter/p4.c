@@ -393,7 +393,8 @@ static void p4_clear(struct pc_hw_cpu *cpuc)
 	unsigned int idx;
 
 	for (idx = 0; idx < P4_COUNTERS; idx++)
-		pc_hw_reg_write(cpuc, MSR_P4_BPU_CCCR0 + idx, 0);
+		if (!cpuc->on[idx])	/* see pc_x86_cpu_start() */
+			pc_hw_reg_write(cpuc, MSR_P4_BPU_CCCR0 + idx, 0);
 }
 
 const struct pc_x86_driver pc_p4_driver = {

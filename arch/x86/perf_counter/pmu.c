@@ -129,10 +129,12 @@ static bool pc_x86_held;
  * @cpuc:	its registers (the CPU's own, or a model's)
  *
  * On each CPU as the registers are taken, and on one that comes online
- * while they are held, before any counter is on it: the driver turns
- * off what a previous user left on (@clear), and the overflow interrupt
- * is pointed at the maskable vector, no counter having asked for an
- * NMI yet. A CPU kept off the registers (a second thread) writes
+ * while they are held: the driver turns off what a previous user left
+ * on (@clear), and the overflow interrupt is pointed at the maskable
+ * vector. On a CPU coming online a counter may be on already: a per-CPU
+ * kernel thread's, scheduled there before the hotplug callback runs. Its
+ * register is ours and loaded, so @clear leaves registers in use alone;
+ * the interrupt goes where the CPU's counters ask (@nr_nmi). A CPU kept off the registers (a second thread) writes
  * nothing: they are its sibling's, whose counters may be on.
  */
 void pc_x86_cpu_start(struct pc_hw_cpu *cpuc)

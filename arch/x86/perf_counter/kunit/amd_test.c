@@ -393,6 +393,28 @@ static void amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken(struct ku
 }
 
 /*
+ * A CPU coming online may have a counter on already: a per-CPU kernel
+ * thread's, scheduled there before the hotplug callback ran. The
+ * callback's clear leaves that counter's PERF_CTL alone and it counts
+ * on, exactly. (Clearing every PERF_CTL stopped it.)
+ */
+static void amd_zen4_cpu_arriving_keeps_a_counter_already_on(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_zen4_pmu);
+	struct perf_counter *c;
+
+	pc_x86_cpu_start(&m->cpuc);
+	c = amd_counter(test, m, pc_hw_model_generic(PERF_COUNT_CPU_CYCLES));
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	pc_x86_cpu_arrive(&m->cpuc, 1, true);
+	KUNIT_EXPECT_NE(test, m->sel[c->hw.place.idx], 0);
+	pc_msr_model_work(m, &amd_work, true);
+	KUNIT_EXPECT_EQ(test, amd_count(m, c), amd_work.n[PC_KIND_CYCLES]);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, c);
+}
+
+/*
  * Zen 4's overflow status bits are sticky, and 6.1's perf_events, the
  * next user, takes one it did not cause for an overflow of an inactive
  * counter (a WARN) and waits on it at every stop. Taking the registers
@@ -577,6 +599,7 @@ static struct kunit_case pc_amd_cases[] = {
 	KUNIT_CASE(amd_zen_cache_events_count_the_l2s_requests_and_misses),
 	KUNIT_CASE(amd_zen4_sets_perfcntrglobalctl_as_the_registers_are_taken),
 	KUNIT_CASE(amd_zen4_leaves_no_overflow_status_behind),
+	KUNIT_CASE(amd_zen4_cpu_arriving_keeps_a_counter_already_on),
 	KUNIT_CASE(amd_k7_to_f15h_generic_events_count_what_they_name),
 	KUNIT_CASE(amd_drivers_set_exactly_the_perfevtsel_and_globalctl_bits_the_apm_names),
 	{}

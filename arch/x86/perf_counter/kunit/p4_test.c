@@ -559,6 +559,34 @@ static void p4_second_thread_coming_online_leaves_its_sibling_counting(struct ku
 }
 
 /*
+ * Thread 0 comes online (again) with a counter on already: a per-CPU
+ * kernel thread's, scheduled there before the hotplug callback ran.
+ * The callback's clear leaves that counter's CCCR alone and it counts
+ * on, exactly. (Clearing every CCCR stopped it.)
+ */
+static void p4_cpu_arriving_keeps_a_counter_already_on(struct kunit *test)
+{
+	struct p4_model *m = p4_model_new(test);
+	struct p4_thread *t0 = &m->t[0];
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct perf_counter *c = p4_counter(test, &hw, NULL);
+	u64 kinds[PERF_HW_EVENTS_MAX] = { [PERF_COUNT_CPU_CYCLES] = 400 };
+
+	KUNIT_ASSERT_TRUE(test, c);
+	pc_x86_cpu_start(&t0->cpuc);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&t0->cpuc, c), 0);
+	p4_model_run_kinds(m, 0, kinds, false);
+	pc_x86_cpu_arrive(&t0->cpuc, 0, true);
+	KUNIT_EXPECT_NE(test, m->cccr[c->hw.place.idx], 0);
+	p4_model_run_kinds(m, 0, kinds, false);
+	pc_hw_fold(&t0->cpuc, c);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&c->count), 800);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_cpu_del(&t0->cpuc, c);
+	pc_counter_put(c);
+}
+
+/*
  * The thread is the initial APIC ID's low bits, as many as number the
  * siblings, whatever Linux's CPU number: CPU 1 may be a core's first
  * thread, CPU 0's sibling CPU 2.
@@ -765,6 +793,7 @@ static struct kunit_case pc_p4_cases[] = {
 	KUNIT_CASE(p4_event_map_uses_the_sdm_events),
 	KUNIT_CASE(p4_cccrs_left_on_are_cleared_when_the_registers_are_taken),
 	KUNIT_CASE(p4_second_thread_coming_online_leaves_its_sibling_counting),
+	KUNIT_CASE(p4_cpu_arriving_keeps_a_counter_already_on),
 	KUNIT_CASE(p4_thread_is_the_low_bits_of_the_apic_id),
 	KUNIT_CASE(p4_driver_escr_table_routes_as_the_sdm_says),
 	KUNIT_CASE(p4_each_generic_event_counts_what_it_names),
