@@ -60,6 +60,9 @@ DEFINE_SHOW_ATTRIBUTE(pc_context_swaps);
  */
 void pc_debugfs_add(const char *name, const struct file_operations *fops)
 {
+	/* Before fs_initcall the file would land at debugfs's root. */
+	if (WARN_ON_ONCE(!pc_debugfs_root))
+		return;
 	debugfs_create_file(name, 0400, pc_debugfs_root, NULL, fops);
 }
 

@@ -232,7 +232,11 @@ static struct perf_counter_context *pc_exiting_ctx(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
 
-	/* Pairs with the PF_EXITING check of pc_task_ctx_get(). */
+	/*
+	 * Pairs with the PF_EXITING check of pc_task_ctx_get(): no context
+	 * is made after it. Nor is one swapped: swaps skip exiting tasks,
+	 * and a child whose fork failed never ran.
+	 */
 	task_lock(task);
 	ctx = rcu_dereference_protected(task->perf_counter_ctxp,
 					lockdep_is_held(&task->alloc_lock));

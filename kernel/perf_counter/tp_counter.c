@@ -50,6 +50,7 @@
  * called from: the traced code while this is the tracepoint's only
  * probe (its static call), else the tracepoint's iterator.
  */
+#include <linux/export.h>
 #include <linux/hardirq.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -89,7 +90,8 @@ static DEFINE_PER_CPU(struct pt_regs, pc_tp_regs);
  * @ip:		where the tracepoint's probes were called from
  *
  * Called by the event class's probe (include/trace/perf_counter.h), with
- * preemption off, as every tracepoint probe is.
+ * preemption off, as every tracepoint probe is; exported for the probes
+ * of modules' trace events.
  */
 notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 {
@@ -119,11 +121,13 @@ notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 nested:
 	this_cpu_dec(pc_recording);
 }
+EXPORT_SYMBOL_GPL(perf_counter_tp_hit);
 
 /*
  * The event of @id, a reference held, if a counter may count it: a
- * static tracepoint of its own, not a dynamic event, not one of the
- * lock system's.
+ * static tracepoint of its own whose class has our probe (every
+ * TRACE_EVENT()'s; not custom events'), not a dynamic event, not one
+ * of the lock system's.
  */
 static struct trace_event_call *pc_tp_event(int id)
 {
@@ -131,8 +135,8 @@ static struct trace_event_call *pc_tp_event(int id)
 
 	if (IS_ERR(call))
 		return call;
-	if ((call->flags & TRACE_EVENT_FL_DYNAMIC) ||
-	    (call->class && call->class->system &&
+	if ((call->flags & TRACE_EVENT_FL_DYNAMIC) || !call->class->pc_probe ||
+	    (call->class->system &&
 	     !strcmp(call->class->system, "lock"))) {
 		trace_event_put_ref(call);
 		return ERR_PTR(-EOPNOTSUPP);
@@ -158,9 +162,6 @@ static struct pc_tp *pc_tp_get(int id)
 	call = pc_tp_event(id);
 	if (IS_ERR(call))
 		return ERR_CAST(call);
-	err = -EOPNOTSUPP;
-	if (!call->class->pc_probe)
-		goto put_call;
 	err = -ENOMEM;
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)

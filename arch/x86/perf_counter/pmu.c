@@ -267,8 +267,16 @@ void pc_x86_cpu_arrive(struct pc_hw_cpu *cpuc, int cpu, bool held)
  */
 void pc_x86_cpu_online(void)
 {
+	unsigned long flags;
+
+	/*
+	 * Irqs off, as the reservation's IPI has them: no counter goes on
+	 * between the clear's look at a register and its write.
+	 */
+	local_irq_save(flags);
 	pc_x86_cpu_arrive(pc_hw_this_cpu(), smp_processor_id(),
 			  READ_ONCE(pc_x86_held));
+	local_irq_restore(flags);
 }
 
 /**

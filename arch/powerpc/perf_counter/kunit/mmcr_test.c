@@ -13,6 +13,7 @@
  * taken late or for two PMCs, and the level-sensitive exception.
  */
 #include <linux/bitfield.h>
+#include <linux/irqflags.h>
 #include <asm/pmc.h>
 
 #include "spr_model.h"
@@ -366,6 +367,7 @@ static void ppc_polled_part_never_enables_the_exception_and_samples_at_the_poll(
 		struct perf_counter_hw_event hw = raw(1, 2), cyc = raw(1, 1);
 		struct perf_counter *s, *c;
 		struct pc_ppc_pmu *p;
+		unsigned long flags;
 		u64 value = 0;
 
 		p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
@@ -389,7 +391,10 @@ static void ppc_polled_part_never_enables_the_exception_and_samples_at_the_poll(
 		/* PMC2 is past bit 0, and nothing is signalled */
 		KUNIT_EXPECT_TRUE(test, m->pmc[1] & SPRM_PMC_OVERFLOW);
 		KUNIT_EXPECT_FALSE(test, m->pending);
+		/* irqs off, as the poll timer runs it */
+		local_irq_save(flags);
 		p->pmu.poll(&m->cpuc, NULL);
+		local_irq_restore(flags);
 		KUNIT_EXPECT_EQ(test, pc_hw_model_records(s, &value), 1);
 		KUNIT_EXPECT_EQ(test, value, 1500);
 		/* the rest of the second period still to count */

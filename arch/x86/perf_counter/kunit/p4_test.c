@@ -566,17 +566,23 @@ static void p4_second_thread_coming_online_leaves_its_sibling_counting(struct ku
  */
 static void p4_cpu_arriving_keeps_a_counter_already_on(struct kunit *test)
 {
+	struct pc_x86_driver *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 	struct p4_model *m = p4_model_new(test);
 	struct p4_thread *t0 = &m->t[0];
 	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
 	struct perf_counter *c = p4_counter(test, &hw, NULL);
 	u64 kinds[PERF_HW_EVENTS_MAX] = { [PERF_COUNT_CPU_CYCLES] = 400 };
 
-	KUNIT_ASSERT_TRUE(test, c);
+	KUNIT_ASSERT_TRUE(test, d && c);
+	/* thread 0 whatever this machine's APIC IDs say */
+	*d = pc_p4_driver;
+	d->second_thread = p4_odd_cpu_is_second_thread;
+	t0->cpuc.pmu = &d->pmu;
 	pc_x86_cpu_start(&t0->cpuc);
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&t0->cpuc, c), 0);
 	p4_model_run_kinds(m, 0, kinds, false);
 	pc_x86_cpu_arrive(&t0->cpuc, 0, true);
+	KUNIT_ASSERT_FALSE(test, t0->cpuc.forbidden);
 	KUNIT_EXPECT_NE(test, m->cccr[c->hw.place.idx], 0);
 	p4_model_run_kinds(m, 0, kinds, false);
 	pc_hw_fold(&t0->cpuc, c);
