@@ -82,15 +82,14 @@ void pc_ctx_sched_out(struct perf_counter_context *ctx)
 		pc_ctx_sched_out_at(ctx, pc_ctx_update_time(ctx));
 }
 
-/* Make the context active on @cpu (this CPU) and put its groups on. */
-void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu)
+/* Make the context active on this CPU and put its groups on. */
+void pc_ctx_sched_in(struct perf_counter_context *ctx)
 {
 	lockdep_assert_held(&ctx->lock);
-	WARN_ON_ONCE(cpu != smp_processor_id());
 	if (ctx->is_active || ctx->dead)
 		return;
 	ctx->timestamp = local_clock();
-	ctx->active_cpu = cpu;
+	ctx->active_cpu = smp_processor_id();
 	WRITE_ONCE(ctx->is_active, true);
 	pc_ctx_groups_in(ctx, ctx->time);
 }
@@ -174,7 +173,7 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	 */
 	if (ctx && (records || !READ_ONCE(ctx->is_active))) {
 		raw_spin_lock(&ctx->lock);
-		pc_ctx_sched_in(ctx, smp_processor_id());
+		pc_ctx_sched_in(ctx);
 		if (records && ctx->is_active) {
 			pc_ctx_update_time(ctx);
 			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_IN,
@@ -214,7 +213,7 @@ static void pc_call_here(void *data)
 		if (ctx->task != current)
 			goto out;
 		/* A context made while its task ran was never put in. */
-		pc_ctx_sched_in(ctx, smp_processor_id());
+		pc_ctx_sched_in(ctx);
 	} else if (!ctx->task && !ctx->is_active) {
 		goto out;	/* its CPU is going: the caller runs it */
 	}
@@ -555,7 +554,7 @@ static int pc_cpu_online(unsigned int cpu)
 
 	pc_hw_cpu_online();
 	raw_spin_lock_irq(&ctx->lock);
-	pc_ctx_sched_in(ctx, cpu);
+	pc_ctx_sched_in(ctx);
 	raw_spin_unlock_irq(&ctx->lock);
 	return 0;
 }

@@ -347,7 +347,7 @@ void pc_ctx_get(struct perf_counter_context *ctx);
 void pc_ctx_put(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
 void pc_ctx_sched_out(struct perf_counter_context *ctx);
-void pc_ctx_sched_in(struct perf_counter_context *ctx, int cpu);
+void pc_ctx_sched_in(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_this_cpu_ctx(void);
 struct perf_counter **pc_ctx_leaders(struct perf_counter_context *ctx,
 				     bool inherited, unsigned int *nr,
