@@ -5,8 +5,11 @@
  * (and what perf means by it): -e the event, -c the period, -F the
  * frequency, -o the output file, -i the input file, -C the CPUs, -d the
  * refresh delay, -n how many (lines of a report, refreshes of top), -f
- * a file another user owns. A command names the letters it takes; the
- * others are refused as unknown, with the command's help.
+ * a file another user owns, -g call chains (record them, show them). A
+ * command names the letters it takes; the others are refused as
+ * unknown, with the command's help. The options with only a long name,
+ * as perf spells them, have a letter of their own that no short option
+ * reaches: G --call-graph, Y --children, N --no-children.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -16,17 +19,24 @@
 
 #include "pc.h"
 
-enum pc_opt_kind { PC_OPT_STR, PC_OPT_U64, PC_OPT_NUM, PC_OPT_CPUS, PC_OPT_FLAG };
+enum pc_opt_kind {
+	PC_OPT_STR, PC_OPT_U64, PC_OPT_NUM, PC_OPT_CPUS,
+	PC_OPT_FLAG,		/* the field is set to min */
+};
 
 struct pc_opt {
 	char		letter;
+	const char	*name;		/* the long name, or NULL */
+	int		long_only;	/* no short option -letter */
 	enum pc_opt_kind kind;
 	size_t		field;
 	long long	min, max;
 };
 
 #define OPT(l, k, f, lo, hi) \
-	{ l, k, offsetof(struct pc_sample_opts, f), lo, hi }
+	{ l, NULL, 0, k, offsetof(struct pc_sample_opts, f), lo, hi }
+#define LONG_OPT(l, n, k, f, lo) \
+	{ l, n, 1, k, offsetof(struct pc_sample_opts, f), lo, 0 }
 
 static const struct pc_opt pc_opts[] = {
 	OPT('e', PC_OPT_STR, event, 0, 0),
@@ -37,7 +47,11 @@ static const struct pc_opt pc_opts[] = {
 	OPT('C', PC_OPT_CPUS, cpus, 0, 0),
 	OPT('d', PC_OPT_NUM, delay, 1, 86400),
 	OPT('n', PC_OPT_NUM, count, 0, INT_MAX),
-	OPT('f', PC_OPT_FLAG, force, 0, 0),
+	OPT('f', PC_OPT_FLAG, force, 1, 0),
+	OPT('g', PC_OPT_FLAG, callchain, 1, 0),
+	LONG_OPT('G', "call-graph", PC_OPT_STR, call_graph, 0),
+	LONG_OPT('Y', "children", PC_OPT_FLAG, children, 1),
+	LONG_OPT('N', "no-children", PC_OPT_FLAG, children, 0),
 };
 
 static const struct pc_opt *pc_opt_find(char letter)
@@ -60,6 +74,8 @@ static void pc_opt_string(const char *letters, char *out, size_t size)
 	for (; *letters && n + 3 < size; letters++) {
 		const struct pc_opt *o = pc_opt_find(*letters);
 
+		if (o && o->long_only)
+			continue;
 		out[n++] = *letters;
 		if (o && o->kind != PC_OPT_FLAG)
 			out[n++] = ':';
@@ -90,9 +106,29 @@ static void pc_opt_set(const struct pc_opt *o, struct pc_sample_opts *opts,
 			pc_die("-C %s: refused", arg);
 		break;
 	case PC_OPT_FLAG:
-		*(int *)field = 1;
+		*(int *)field = o->min;
 		break;
 	}
+}
+
+/* getopt_long()'s table of the long options among @letters. */
+static void pc_opt_longs(const char *letters, struct option *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(pc_opts) && n + 1 < size; i++) {
+		const struct pc_opt *o = &pc_opts[i];
+
+		if (!o->name || !strchr(letters, o->letter))
+			continue;
+		out[n].name = o->name;
+		out[n].has_arg = o->kind == PC_OPT_FLAG ? no_argument :
+			required_argument;
+		out[n].flag = NULL;
+		out[n].val = o->letter;
+		n++;
+	}
+	memset(&out[n], 0, sizeof(out[n]));
 }
 
 /**
@@ -100,7 +136,8 @@ static void pc_opt_set(const struct pc_opt *o, struct pc_sample_opts *opts,
  * @argc:	the command's arguments, its name first
  * @argv:	as main() has them
  * @letters:	the option letters the command takes ("ecFo"); -h is
- *		every command's. A leading '+' stops at the first argument
+ *		every command's. A long-only option is named by its letter
+ *		in the table (G, Y, N) and given as --name. A leading '+' stops at the first argument
  *		that is not an option (record's command); without it they
  *		may come in any order, as getopt permutes them.
  * @opts:	filled in; what is not given keeps what the caller set
@@ -114,10 +151,12 @@ int pc_sample_opts_parse(int argc, char **argv, const char *letters,
 			 struct pc_sample_opts *opts, void (*help)(FILE *f))
 {
 	char optstring[2 * 16 + 3];
+	struct option longs[ARRAY_SIZE(pc_opts) + 1];
 	int opt;
 
 	pc_opt_string(letters, optstring, sizeof(optstring));
-	while ((opt = getopt(argc, argv, optstring)) != -1) {
+	pc_opt_longs(letters, longs, ARRAY_SIZE(longs));
+	while ((opt = getopt_long(argc, argv, optstring, longs, NULL)) != -1) {
 		const struct pc_opt *o = pc_opt_find((char)opt);
 
 		if (opt == 'h') {

@@ -38,6 +38,7 @@ struct pc_open_args {
 	int group_fd;
 	int disabled, inherit, exclude_idle, exclusive;
 	uint64_t period, record_type;
+	unsigned int chain_depth;	/* callchain_depth; 0: the default */
 };
 
 /* util.c */
@@ -73,6 +74,9 @@ struct pc_sample_opts {
 	int		delay;		/* -d */
 	int		count;		/* -n */
 	int		force;		/* -f */
+	int		callchain;	/* -g */
+	const char	*call_graph;	/* --call-graph */
+	int		children;	/* --children 1, --no-children 0 */
 };
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,
 			 struct pc_sample_opts *opts, void (*help)(FILE *f));
@@ -84,9 +88,12 @@ struct pc_rec {
 	uint32_t type;		/* PERF_COUNTER_REC_SAMPLE or _LOST */
 	uint32_t pid, tid;
 	uint64_t ip, time, lost;
+	/* PERF_RECORD_CALLCHAIN: nr words at chain, unaligned */
+	uint32_t chain_nr, chain_flags;
+	const char *chain;
 };
 
-void pc_take(const char *buf, size_t len, size_t min_sample,
+void pc_take(const char *buf, size_t len, uint64_t record_type,
 	     void (*fn)(void *ctx, const struct pc_rec *r), void *ctx);
 
 /* Samples per function, for report and top. */
@@ -148,6 +155,35 @@ void pc_maps_free(struct pc_maps *maps);
 void pc_symbols_init(void);
 const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		       uint64_t ip, const char **dso, int *kernel);
+int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip);
+
+/* prologue.c */
+int pc_prologue_fp(unsigned int machine, const unsigned char *p,
+		   size_t len);
+
+/* callchain.c: the call chains of report */
+
+struct pc_chain_view {
+	int children;		/* a line per function its chains pass */
+	int caller;		/* trees from the outermost caller down */
+	int fractal;		/* percentages of the parent, not the total */
+	int none;		/* no trees */
+	double threshold;	/* percent under which a branch is hidden */
+	int max_lines;		/* functions shown, -1 all */
+};
+
+struct pc_chains;
+void pc_chain_view_parse(struct pc_chain_view *v, const char *arg);
+struct pc_chains *pc_chains_new(const struct pc_chain_view *v);
+void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
+		   uint32_t pid, uint64_t ip, const uint64_t *words,
+		   uint32_t nr, uint32_t flags);
+void pc_chains_add_none(struct pc_chains *c, const struct pc_maps *maps,
+			uint32_t pid, uint64_t ip);
+void pc_chains_quality(const struct pc_chains *c);
+void pc_chains_fp_warn(const struct pc_chains *c, const struct pc_maps *maps);
+void pc_chains_print(struct pc_chains *c);
+void pc_chains_free(struct pc_chains *c);
 
 /* the subcommands */
 int cmd_stat(int argc, char **argv);

@@ -16,7 +16,7 @@ static const struct {
 	{ "stat", cmd_stat, "run a command and count its events" },
 	{ "list", cmd_list, "list the events this machine can count" },
 	{ "record", cmd_record, "run a command and sample it into a file" },
-	{ "report", cmd_report, "a flat profile of a record file" },
+	{ "report", cmd_report, "a profile of a record file, with its call chains" },
 	{ "top", cmd_top, "system-wide profile, refreshed (kerneltop)" },
 };
 

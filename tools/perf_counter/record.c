@@ -24,7 +24,7 @@ static void print_help(FILE *f)
 {
 	fprintf(f,
 "usage: perf-counter record [-e EVENT] [-c PERIOD | -F FREQ] [-o FILE]\n"
-"                           [--] COMMAND ARGS\n"
+"                           [-g | --call-graph fp[,DEPTH]] [--] COMMAND ARGS\n"
 "  -e EVENT   the event to sample (default task-clock)\n"
 "  -c PERIOD  a sample every PERIOD events (ns for the clock events,\n"
 "             at least 50000)\n"
@@ -33,6 +33,12 @@ static void print_help(FILE *f)
 "             rate over a 100 ms busy loop of the tool's own, divided\n"
 "             by FREQ (the kernel has no frequency mode)\n"
 "  -o FILE    where to write (default perf-counter.data)\n"
+"  -g         record each sample's call chain (PERF_RECORD_CALLCHAIN):\n"
+"             the kernel walks the frame pointers (on PowerPC the back\n"
+"             chain), so build the program with -fno-omit-frame-pointer\n"
+"  --call-graph fp[,DEPTH]\n"
+"             -g, with at most DEPTH addresses a chain (1 to 255 and\n"
+"             kernel.perf_event_max_stack; default 127)\n"
 "Every sample has the IP, pid/tid and time (PERF_RECORD_IRQ|TID|TIME).\n"
 "Exit status: the command's (128 + N if signal N killed it).\n");
 }
@@ -147,6 +153,7 @@ static uint64_t calibrate(const struct pc_event *ev, unsigned int freq)
 
 struct rec_state {
 	FILE *f;
+	uint64_t record_type;
 	struct pc_maps maps;
 	pid_t *pids;
 	int nr_pids;
@@ -204,12 +211,29 @@ static void take_one(void *ctx, const struct pc_rec *r)
 
 	if (r->type == PERF_COUNTER_REC_SAMPLE) {
 		struct pc_item_sample s;
+		struct pc_item_chain c;
+		size_t len = sizeof(s), words = 0;
+		char *body;
 
 		s.ip = r->ip;
 		s.pid = r->pid;
 		s.tid = r->tid;
 		s.time = r->time;
-		write_item(st->f, PC_ITEM_SAMPLE, &s, sizeof(s));
+		if (st->record_type & PERF_RECORD_CALLCHAIN) {
+			words = r->chain_nr;
+			len += sizeof(c) + words * 8;
+		}
+		body = pc_zalloc(len);
+		memcpy(body, &s, sizeof(s));
+		if (st->record_type & PERF_RECORD_CALLCHAIN) {
+			c.nr = r->chain_nr;
+			c.flags = r->chain_flags;
+			memcpy(body + sizeof(s), &c, sizeof(c));
+			memcpy(body + sizeof(s) + sizeof(c), r->chain,
+			       words * 8);
+		}
+		write_item(st->f, PC_ITEM_SAMPLE, body, len);
+		free(body);
 		st->samples++;
 		saw_pid(st, s.pid);
 	} else {
@@ -218,10 +242,23 @@ static void take_one(void *ctx, const struct pc_rec *r)
 	}
 }
 
-/* Take the records read() gave (IRQ, TID and TIME: 24 bytes a sample). */
+/* Take the records read() gave (IRQ, TID, TIME and maybe CALLCHAIN). */
 static void take(struct rec_state *st, const char *buf, ssize_t len)
 {
-	pc_take(buf, len, 24, take_one, st);
+	pc_take(buf, len, st->record_type, take_one, st);
+}
+
+/* --call-graph: "fp" or "fp,DEPTH"; the depth, 0 for the default. */
+static unsigned int call_graph(const char *arg)
+{
+	if (!strcmp(arg, "fp"))
+		return 0;
+	if (!strncmp(arg, "fp,", 3))
+		return pc_parse_num("--call-graph fp,", arg + 3, 1,
+				    PERF_COUNTER_CHAIN_DEPTH_MAX);
+	pc_die("--call-graph %s: only fp or fp,DEPTH: the kernel walks the\n"
+	       "  frame pointers (the back chain on PowerPC); it has no dwarf\n"
+	       "  or lbr mode", arg);
 }
 
 int cmd_record(int argc, char **argv)
@@ -241,7 +278,7 @@ int cmd_record(int argc, char **argv)
 	static char buf[QUEUE_BYTES];
 	ssize_t n;
 
-	opt = pc_sample_opts_parse(argc, argv, "+ecFo", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "+ecFogG", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	argv += opt;
@@ -256,6 +293,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (period && freq)
 		pc_die("-c and -F both give the period: one of them");
+	if (o.call_graph) {
+		a.chain_depth = call_graph(o.call_graph);
+		o.callchain = 1;
+	}
 	perr = pc_parse_event(ev_name, &ev);
 	if (perr) {
 		if (perr == -1)
@@ -284,6 +325,9 @@ int cmd_record(int argc, char **argv)
 	fwrite(&hdr, sizeof(hdr), 1, st.f);
 	a.period = period;
 	a.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID | PERF_RECORD_TIME;
+	if (o.callchain)
+		a.record_type |= PERF_RECORD_CALLCHAIN;
+	st.record_type = a.record_type;
 	write_event(st.f, &ev, period, a.record_type, freq);
 	write_command(st.f, argv);
 
@@ -340,10 +384,10 @@ int cmd_record(int argc, char **argv)
 		free(mm);
 	}
 	fprintf(stderr,
-		"[ perf-counter record: %llu samples of %s every %llu, %llu lost, %d mappings, in %s ]\n",
+		"[ perf-counter record: %llu samples of %s every %llu, %llu lost, %d mappings, %sin %s ]\n",
 		(unsigned long long)st.samples, ev.name,
 		(unsigned long long)period, (unsigned long long)st.lost,
-		st.maps.nr, out);
+		st.maps.nr, o.callchain ? "call chains, " : "", out);
 	if (fclose(st.f))
 		pc_die("%s: %s", out, strerror(errno));
 	return pc_wait_status(status);

@@ -7,6 +7,12 @@
  *   struct pc_file_header, then items until the end of the file, each
  *   a struct pc_item (type, size of the whole item including the 8-byte
  *   item header, a multiple of 8) and its body.
+ *
+ * Call chains (record -g) extend a SAMPLE item, not the version: its
+ * body goes on past struct pc_item_sample with a struct pc_item_chain.
+ * A report that knows nothing of chains reads such a file as a flat
+ * profile (it reads the fixed part of an item and skips the rest), and
+ * every version 2 file written before chains is still a version 2 file.
  */
 #ifndef PC_RECORD_H
 #define PC_RECORD_H
@@ -27,7 +33,7 @@ enum pc_item_type {
 	PC_ITEM_EVENT	= 1,	/* struct pc_item_event */
 	PC_ITEM_COMMAND	= 2,	/* executable path, then argv, NUL-separated */
 	PC_ITEM_MMAP	= 3,	/* struct pc_item_mmap */
-	PC_ITEM_SAMPLE	= 4,	/* struct pc_item_sample */
+	PC_ITEM_SAMPLE	= 4,	/* struct pc_item_sample [pc_item_chain] */
 	PC_ITEM_LOST	= 5,	/* uint64_t records the kernel dropped */
 };
 
@@ -58,6 +64,18 @@ struct pc_item_sample {
 	uint64_t ip;
 	uint32_t pid, tid;
 	uint64_t time;			/* CLOCK_MONOTONIC ns */
+};
+
+/*
+ * After a sample's fixed part, when its body is longer: the kernel's
+ * struct perf_counter_callchain, as it gave it. The words are innermost
+ * first, the markers PERF_CONTEXT_KERNEL and _USER among them; flags
+ * & PERF_COUNTER_CHAIN_END_MASK tells how the chain ended.
+ */
+struct pc_item_chain {
+	uint32_t nr;			/* words that follow */
+	uint32_t flags;			/* PERF_COUNTER_CHAIN_* */
+	uint64_t ip[];
 };
 
 #endif /* PC_RECORD_H */

@@ -6,7 +6,8 @@
  * its symbols use and to the ELF symbol table (.symtab, else .dynsym;
  * ELF32 or ELF64, either byte order). A kernel address goes to
  * /proc/kallsyms, when it is readable and its addresses are not all
- * zero (kernel.kptr_restrict).
+ * zero (kernel.kptr_restrict). A file's function also tells whether
+ * its first bytes set up a frame pointer (prologue.c), for call chains.
  */
 #include <elf.h>
 #include <errno.h>
@@ -22,6 +23,7 @@
 struct pc_sym {
 	uint64_t addr, size;
 	const char *name;
+	int fp;			/* pc_prologue_fp(): 1, 0, -1 unknown */
 };
 
 struct pc_load {
@@ -71,6 +73,7 @@ struct elf_file {
 	const unsigned char *p;
 	size_t len;
 	int is64, le;
+	unsigned int machine;	/* e_machine */
 };
 
 /* Does [off, off + bytes) lie in the file? Written not to wrap. */
@@ -115,8 +118,28 @@ static int entry(const struct elf_file *e, uint64_t base, uint64_t ent,
 	return in_file(e, *off, need);
 }
 
+/* Whether the function at @value sets up a frame, from its first bytes. */
+static int sym_fp(const struct pc_dso *d, const struct elf_file *e,
+		  uint64_t value)
+{
+	int i;
+
+	for (i = 0; i < d->nr_load; i++) {
+		const struct pc_load *l = &d->load[i];
+		uint64_t in = value - l->vaddr, n;
+
+		if (value < l->vaddr || in >= l->filesz)
+			continue;
+		n = l->filesz - in < 16 ? l->filesz - in : 16;
+		if (!in_file(e, l->offset + in, n))
+			return -1;
+		return pc_prologue_fp(e->machine, e->p + l->offset + in, n);
+	}
+	return -1;
+}
+
 static void add_sym(struct pc_dso *d, size_t *str_len, uint64_t value,
-		    uint64_t size, const char *n, size_t max)
+		    uint64_t size, const char *n, size_t max, int fp)
 {
 	size_t l = strnlen(n, max);
 	struct pc_sym *ps;
@@ -125,6 +148,7 @@ static void add_sym(struct pc_dso *d, size_t *str_len, uint64_t value,
 	ps = &d->sym[d->nr_sym++];
 	ps->addr = value;
 	ps->size = size;
+	ps->fp = fp;
 	/* an offset into strings, fixed up by the caller */
 	ps->name = (const char *)(uintptr_t)*str_len;
 	d->strings = pc_grow(d->strings, &d->str_cap, *str_len + l + 1, 1);
@@ -218,7 +242,8 @@ static void load_symtab(struct pc_dso *d, const struct elf_file *e,
 		    shndx == SHN_UNDEF || !value || name >= str_size)
 			continue;
 		add_sym(d, str_len, value, size,
-			(const char *)e->p + str_off + name, str_size - name);
+			(const char *)e->p + str_off + name, str_size - name,
+			sym_fp(d, e, value));
 	}
 }
 
@@ -272,6 +297,7 @@ static void load_elf(struct pc_dso *d)
 	e.le = e.p[EI_DATA] == ELFDATA2LSB;
 	if (e.len < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
 		goto out;
+	e.machine = get(&e, 18, 2, &ok);
 
 	load_phdrs(d, &e);
 
@@ -370,6 +396,7 @@ static void load_kallsyms(void)
 		ksyms = pc_grow(ksyms, &sym_cap, nr_ksyms + 1, sizeof(*ksyms));
 		ksyms[nr_ksyms].addr = addr;
 		ksyms[nr_ksyms].size = 0;
+		ksyms[nr_ksyms].fp = -1;
 		ksyms[nr_ksyms].name = (const char *)(uintptr_t)str_len;
 		nr_ksyms++;
 		l = strlen(name) + 1;
@@ -515,6 +542,22 @@ static int kernel_address(uint64_t ip)
 	return ip >= 0xc0000000ULL;
 }
 
+/* The symbol of the file @m maps that holds @ip, or NULL. */
+static const struct pc_sym *user_sym(const struct pc_map *m, uint64_t ip)
+{
+	struct pc_dso *d = find_dso(m);
+	uint64_t off = ip - m->start + m->pgoff, addr = off;
+	int i;
+
+	for (i = 0; i < d->nr_load; i++)
+		if (off >= d->load[i].offset &&
+		    off < d->load[i].offset + d->load[i].filesz) {
+			addr = off - d->load[i].offset + d->load[i].vaddr;
+			break;
+		}
+	return lookup(d->sym, d->nr_sym, addr);
+}
+
 /*
  * The name of the function at @ip in @pid, or NULL; *dso says where
  * (a file's base name, or "[kernel]"), *kernel whether it is the
@@ -530,20 +573,10 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		load_kallsyms();
 	*kernel = 0;
 	if (m) {
-		struct pc_dso *d = find_dso(m);
-		uint64_t off = ip - m->start + m->pgoff, addr = off;
 		const char *base = strrchr(m->path, '/');
-		int i;
 
 		*dso = base ? base + 1 : m->path;
-		for (i = 0; i < d->nr_load; i++)
-			if (off >= d->load[i].offset &&
-			    off < d->load[i].offset + d->load[i].filesz) {
-				addr = off - d->load[i].offset +
-				       d->load[i].vaddr;
-				break;
-			}
-		s = lookup(d->sym, d->nr_sym, addr);
+		s = user_sym(m, ip);
 		return s ? s->name : NULL;
 	}
 	if (kernel_address(ip)) {
@@ -554,4 +587,20 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 	}
 	*dso = "[unknown]";
 	return NULL;
+}
+
+/*
+ * Whether the function at user address @ip in @pid sets up a frame
+ * pointer: 1 yes, 0 no, -1 cannot tell (no file, no symbol, a machine
+ * other than x86, a kernel address).
+ */
+int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip)
+{
+	const struct pc_map *m = pc_maps_find(maps, pid, ip);
+	const struct pc_sym *s;
+
+	if (!m)
+		return -1;
+	s = user_sym(m, ip);
+	return s ? s->fp : -1;
 }

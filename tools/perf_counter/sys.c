@@ -19,10 +19,19 @@
 #define __NR_perf_counter_open	451
 #endif
 
+/* The size of the description the kernel knows, when it said E2BIG. */
+static unsigned int pc_kernel_hw_size;
+
+/*
+ * The description is the 64 bytes of 2009 (size 0) unless a field past
+ * them is set: callchain_depth, with size PERF_COUNTER_HW_EVENT_SIZE_VER1.
+ * The extra control word follows the description.
+ */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 {
-	uint64_t buf[8 + 2];
+	uint64_t buf[PERF_COUNTER_HW_EVENT_SIZE_VER1 / 8 + 2];
 	struct perf_counter_hw_event *hw = (void *)buf;
+	unsigned int words = PERF_COUNTER_HW_EVENT_SIZE_2009 / 8;
 	long fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -38,12 +47,19 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->exclude_kernel = !!ev->exclude_kernel;
 	hw->exclude_idle = !!a->exclude_idle;
 	hw->exclusive = !!a->exclusive;
+	if (a->chain_depth) {
+		hw->size = PERF_COUNTER_HW_EVENT_SIZE_VER1;
+		hw->callchain_depth = a->chain_depth;
+		words = PERF_COUNTER_HW_EVENT_SIZE_VER1 / 8;
+	}
 	if (ev->nr_extra) {
 		hw->extra_config_len = 8 * ev->nr_extra;
-		buf[8] = ev->extra;
+		buf[words] = ev->extra;
 	}
 	fd = syscall(__NR_perf_counter_open, hw, a->pid, a->cpu,
 		     a->group_fd, 0UL);
+	if (fd < 0 && errno == E2BIG)
+		pc_kernel_hw_size = hw->size;
 	return fd;
 }
 
@@ -79,6 +95,24 @@ static void explain_access(const struct pc_event *ev,
 			"  and a dumpable process, or CAP_SYS_PTRACE\n", a->pid);
 }
 
+/* EINVAL with call chains: a kernel without them, or too deep. */
+static void explain_chain(const struct pc_open_args *a)
+{
+	char max[32];
+
+	if (pc_read_file("/proc/sys/kernel/perf_event_max_stack", max,
+			 sizeof(max)) <= 0)
+		snprintf(max, sizeof(max), "?");
+	max[strcspn(max, "\n")] = '\0';
+	fprintf(stderr,
+		"  call chains (-g): a kernel before PERF_RECORD_CALLCHAIN refuses\n"
+		"  them; a depth (now %u) must be at most %u and at most\n"
+		"  kernel.perf_event_max_stack (now %s)\n",
+		a->chain_depth ? a->chain_depth :
+		PERF_COUNTER_CHAIN_DEPTH_DEFAULT,
+		PERF_COUNTER_CHAIN_DEPTH_MAX, max);
+}
+
 void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 		   int err)
 {
@@ -95,8 +129,16 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 			"  events cannot be counted; software events (task-clock,\n"
 			"  page-faults, ...) can\n", pc_cpu_identity());
 		break;
+	case E2BIG:
+		fprintf(stderr,
+			"  this kernel knows a %u-byte counter description: it has\n"
+			"  no callchain_depth; record with -g, not --call-graph fp,DEPTH\n",
+			pc_kernel_hw_size);
+		break;
 	case EINVAL:
 	case EOPNOTSUPP:
+		if (a->record_type & PERF_RECORD_CALLCHAIN)
+			explain_chain(a);
 		if (ev->kind == PC_RAW || ev->kind == PC_NAMED)
 			fprintf(stderr,
 				"  the PMU driver refuses raw code 0x%llx: bits it owns or\n"

@@ -74,7 +74,7 @@ static void take_one(void *ctx, const struct pc_rec *r)
 /* IRQ and TID: 16 bytes a sample */
 static void take(struct top_state *st, const char *buf, ssize_t len)
 {
-	pc_take(buf, len, 16, take_one, st);
+	pc_take(buf, len, PERF_RECORD_IRQ | PERF_RECORD_TID, take_one, st);
 }
 
 static void show(struct top_state *st, const struct pc_event *ev,

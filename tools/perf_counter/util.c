@@ -330,12 +330,13 @@ int pc_edit_distance(const char *a, const char *b)
 }
 
 /*
- * Walk the records one read() of a sampling counter gave: @fn gets each
- * SAMPLE (of at least @min_sample body bytes: ip, then pid and tid,
- * then time if there are 24) and each LOST that holds its count. A
- * record cut short or of a size that cannot be ends the walk.
+ * Walk the records one read() of a sampling counter gave, in the
+ * extended format of @record_type (IRQ and TID set): @fn gets each
+ * SAMPLE, its fields found where @record_type puts them, and each LOST
+ * that holds its count. A SAMPLE too short for its fields is skipped;
+ * a record cut short or of a size that cannot be ends the walk.
  */
-void pc_take(const char *buf, size_t len, size_t min_sample,
+void pc_take(const char *buf, size_t len, uint64_t record_type,
 	     void (*fn)(void *ctx, const struct pc_rec *r), void *ctx)
 {
 	size_t off = 0;
@@ -343,28 +344,60 @@ void pc_take(const char *buf, size_t len, size_t min_sample,
 	while (len - off >= sizeof(struct perf_counter_record_header)) {
 		struct perf_counter_record_header h;
 		const char *body = buf + off + sizeof(h);
-		size_t blen;
+		size_t blen, at = 16;
 		struct pc_rec r;
+		uint64_t nr;
 
 		memcpy(&h, buf + off, sizeof(h));
 		if (h.size < sizeof(h) || h.size > len - off)
 			break;
+		off += h.size;
 		blen = h.size - sizeof(h);
 		memset(&r, 0, sizeof(r));
 		r.type = h.type;
-		if (h.type == PERF_COUNTER_REC_SAMPLE && blen >= min_sample &&
-		    blen >= 16) {
-			memcpy(&r.ip, body, 8);
-			memcpy(&r.pid, body + 8, 4);
-			memcpy(&r.tid, body + 12, 4);
-			if (blen >= 24)
-				memcpy(&r.time, body + 16, 8);
-			fn(ctx, &r);
-		} else if (h.type == PERF_COUNTER_REC_LOST && blen >= 8) {
+		if (h.type == PERF_COUNTER_REC_LOST && blen >= 8) {
 			memcpy(&r.lost, body, 8);
 			fn(ctx, &r);
+			continue;
 		}
-		off += h.size;
+		if (h.type != PERF_COUNTER_REC_SAMPLE || blen < at)
+			continue;
+		memcpy(&r.ip, body, 8);
+		memcpy(&r.pid, body + 8, 4);
+		memcpy(&r.tid, body + 12, 4);
+		if (record_type & PERF_RECORD_TIME) {
+			if (blen < at + 8)
+				continue;
+			memcpy(&r.time, body + at, 8);
+			at += 8;
+		}
+		if (record_type & PERF_RECORD_VALUE)
+			at += 8;
+		if (record_type & PERF_RECORD_GROUP) {
+			if (blen < at + 8)
+				continue;
+			memcpy(&nr, body + at, 8);
+			if (nr > (blen - at - 8) / 16)
+				continue;
+			at += 8 + nr * 16;
+		}
+		if (record_type & PERF_RECORD_CALLCHAIN) {
+			struct perf_counter_callchain cc;
+
+			if (blen < at + sizeof(cc))
+				continue;
+			memcpy(&cc, body + at, sizeof(cc));
+			at += sizeof(cc);
+			if (cc.nr > (blen - at) / 8)
+				continue;
+			r.chain_nr = cc.nr;
+			r.chain_flags = cc.flags;
+			r.chain = body + at;
+			at += (size_t)cc.nr * 8;
+		}
+		if (blen < at)
+			continue;
+		fn(ctx, &r);
 	}
 }
 
