@@ -2,13 +2,48 @@
 /*
  * perf_counter: what user space may ask for.
  *
- * Everything here is a pure function of its arguments, so the KUnit
- * suites can check every rule without opening a counter.
+ * Everything here is a pure function of its arguments (and of
+ * kernel.perf_event_max_stack), so the KUnit suites can check every rule
+ * without opening a counter.
  */
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/perf_event.h>
 
 #include "internal.h"
+
+/**
+ * pc_chain_depth_max() - the deepest call chain a counter may ask for
+ *
+ * Return: PERF_COUNTER_CHAIN_DEPTH_MAX, or kernel.perf_event_max_stack
+ * if that is lower (perf_events' limit binds both subsystems).
+ */
+u32 pc_chain_depth_max(void)
+{
+	int max = PERF_COUNTER_CHAIN_DEPTH_MAX;
+
+	if (IS_ENABLED(CONFIG_PERF_EVENTS))
+		max = min(max, READ_ONCE(sysctl_perf_event_max_stack));
+	return max_t(int, max, 0);
+}
+
+/**
+ * pc_hw_event_defaults() - fill in what a description left to the kernel
+ * @hw_event:	a description that passed pc_check_hw_event()
+ *
+ * A call chain's depth, 0, becomes PERF_COUNTER_CHAIN_DEPTH_DEFAULT (or
+ * pc_chain_depth_max() if lower), so that the counter and its inherited
+ * copies keep the depth they were opened with.
+ */
+void pc_hw_event_defaults(struct perf_counter_hw_event *hw_event)
+{
+	if ((hw_event->record_type & PERF_RECORD_CALLCHAIN) &&
+	    !hw_event->callchain_depth)
+		hw_event->callchain_depth =
+			min_t(u32, PERF_COUNTER_CHAIN_DEPTH_DEFAULT,
+			      pc_chain_depth_max());
+}
 
 /**
  * pc_check_hw_event() - refuse a malformed counter description
@@ -21,6 +56,8 @@
  *
  * Return: 0, or -EINVAL for reserved bits, unknown read_format or
  * record_type bits, half a sampling request, a period of 2^63 or more,
+ * a callchain_depth without PERF_RECORD_CALLCHAIN or above
+ * pc_chain_depth_max(),
  * a clock period under the floor, and extra configuration words on
  * other than a raw event, not whole words, or more than PC_EXTRA_WORDS
  * of them.
@@ -30,7 +67,8 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	u64 config = hw_event->event_config;
 
 	if (hw_event->__reserved_1 || hw_event->__reserved_2 ||
-	    hw_event->__reserved_3 || hw_event->__reserved_4)
+	    hw_event->__reserved_3 || hw_event->__reserved_5 ||
+	    hw_event->__reserved_6)
 		return -EINVAL;
 	if (hw_event->read_format & ~(u64)PERF_COUNTER_FORMAT_MASK)
 		return -EINVAL;
@@ -40,6 +78,11 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	if (!hw_event->irq_period != !hw_event->record_type)
 		return -EINVAL;
 	if (hw_event->irq_period > PC_PERIOD_MAX)
+		return -EINVAL;
+	/* A depth only for a chain, and no deeper than the kernel allows. */
+	if (hw_event->callchain_depth &&
+	    (!(hw_event->record_type & PERF_RECORD_CALLCHAIN) ||
+	     hw_event->callchain_depth > pc_chain_depth_max()))
 		return -EINVAL;
 	if (hw_event->irq_period && hw_event->irq_period < PC_CLOCK_PERIOD_MIN &&
 	    !PERF_COUNTER_IS_RAW(config) &&

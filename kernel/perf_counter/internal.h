@@ -69,12 +69,16 @@ struct pc_tp;
  * PC_CAP_SWITCH_QUIET: counts nothing between a context switch's two
  * hooks, so a context of such copies may swap (swap.c);
  * PC_CAP_SWITCH_QUIET_USER: the same only if it excludes the kernel.
+ * PC_CAP_RAISED: the kernel raises its events itself, in the task they
+ * count (software events, tracepoints): a call chain's kernel part
+ * starts where it raised one (callchain.c).
  */
 #define PC_CAP_REGISTER			BIT(0)
 #define PC_CAP_CLOCK			BIT(1)
 #define PC_CAP_COUNT_CURRENT		BIT(2)
 #define PC_CAP_SWITCH_QUIET		BIT(3)
 #define PC_CAP_SWITCH_QUIET_USER	BIT(4)
+#define PC_CAP_RAISED			BIT(5)
 
 /**
  * struct pc_ops - how one kind of counter counts
@@ -284,6 +288,8 @@ struct perf_counter_context {
 
 /* config.c: checking and decoding what user space passed */
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event);
+u32 pc_chain_depth_max(void);
+void pc_hw_event_defaults(struct perf_counter_hw_event *hw_event);
 const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event);
 int pc_check_group(const struct perf_counter *leader,
 		   const struct perf_counter_hw_event *hw_event,

@@ -10,6 +10,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sizes.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 
@@ -130,17 +131,58 @@ put_group:
 	return err;
 }
 
+static_assert(sizeof(struct perf_counter_hw_event) ==
+	      PERF_COUNTER_HW_EVENT_SIZE_VER1);
+static_assert(offsetof(struct perf_counter_hw_event, callchain_depth) ==
+	      PERF_COUNTER_HW_EVENT_SIZE_2009);
+
+/*
+ * The description at @uptr: its 64 bytes of 2009 and, if its size says
+ * so, more (see the uapi header). Set *@size to the bytes it has, after
+ * which its extra control words follow. Bytes this kernel does not know
+ * must be zero: else -E2BIG, and the size this kernel knows is written
+ * back for the caller to see.
+ */
+static int pc_copy_hw_event(struct perf_counter_hw_event __user *uptr,
+			    struct perf_counter_hw_event *hw_event, u32 *size)
+{
+	u32 usize;
+	int err;
+
+	memset(hw_event, 0, sizeof(*hw_event));
+	if (copy_from_user(hw_event, uptr, PERF_COUNTER_HW_EVENT_SIZE_2009))
+		return -EFAULT;
+	usize = hw_event->size;
+	if (!usize) {
+		*size = PERF_COUNTER_HW_EVENT_SIZE_2009;
+		return 0;
+	}
+	if (usize < PERF_COUNTER_HW_EVENT_SIZE_2009 || usize > SZ_4K ||
+	    usize % sizeof(u64))
+		return -EINVAL;
+	err = copy_struct_from_user(hw_event, sizeof(*hw_event), uptr, usize);
+	if (err == -E2BIG)
+		put_user((u32)sizeof(*hw_event), &uptr->size);
+	if (err)
+		return err;
+	*size = usize;
+	return 0;
+}
+
 /**
  * sys_perf_counter_open - make a counter and return its file descriptor
- * @hw_event_uptr:	what to count (struct perf_counter_hw_event), followed
- *			by its extra_config_len bytes of extra control words
+ * @hw_event_uptr:	what to count (struct perf_counter_hw_event, of its
+ *			size bytes, 64 if 0), followed by its
+ *			extra_config_len bytes of extra control words
  * @pid:		0: the caller; > 0: that task; < 0: every task on @cpu
  * @cpu:		-1: any CPU; >= 0: only that CPU
  * @group_fd:		-1 to lead a new group, or the fd of a group leader
  * @flags:		must be 0
  *
  * Return: the new fd, or -EINVAL (bad description, flags, pid/cpu or
- * group), -EFAULT (unreadable description), -EBADF (group_fd is not an
+ * group), -E2BIG (a description with fields this kernel does not know,
+ * nonzero: its size field now says the size this kernel knows),
+ * -EFAULT (unreadable description), -EBADF (group_fd is not an
  * fd), -EACCES (no right to the task or CPU, or to count kernel mode,
  * see paranoid.c), -ESRCH (no such task),
  * -ENODEV (a hardware counter and no working PMU), -ENOSPC (a group its
@@ -156,18 +198,21 @@ SYSCALL_DEFINE5(perf_counter_open,
 	struct task_struct *task;
 	const struct pc_ops *ops;
 	bool exempt;
+	u32 size;
 	int err;
 
 	if (flags)
 		return -EINVAL;
-	if (copy_from_user(&hw_event, hw_event_uptr, sizeof(hw_event)))
-		return -EFAULT;
+	err = pc_copy_hw_event(hw_event_uptr, &hw_event, &size);
+	if (err)
+		return err;
 	err = pc_check_hw_event(&hw_event);
 	if (err)
 		return err;
-	/* The extra control words follow the struct in user memory. */
+	pc_hw_event_defaults(&hw_event);
+	/* The extra control words follow the description in user memory. */
 	if (hw_event.extra_config_len &&
-	    copy_from_user(extra, hw_event_uptr + 1,
+	    copy_from_user(extra, (void __user *)hw_event_uptr + size,
 			   hw_event.extra_config_len))
 		return -EFAULT;
 	ops = pc_event_ops(&hw_event);

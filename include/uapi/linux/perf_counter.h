@@ -105,6 +105,8 @@ enum sw_event_ids {
  *   VALUE  __u64 value          the counter's value
  *   GROUP  __u64 nr, then nr x { __u64 event_config, value }
  *                               every other member (leaders only)
+ *   CALLCHAIN struct perf_counter_callchain, then nr x __u64
+ *                               where the sample was taken from
  */
 enum perf_counter_record_type {
 	PERF_RECORD_SIMPLE		= 0,
@@ -113,9 +115,37 @@ enum perf_counter_record_type {
 	PERF_RECORD_TID			= 1U << 2,
 	PERF_RECORD_TIME		= 1U << 3,
 	PERF_RECORD_VALUE		= 1U << 4,
+	PERF_RECORD_CALLCHAIN		= 1U << 5,
 };
 
-#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_VALUE << 1) - 1)
+#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_CALLCHAIN << 1) - 1)
+
+/*
+ * A sample's call chain: how it ended, then @nr words, innermost first.
+ * The kernel's part, if any, follows the marker PERF_CONTEXT_KERNEL and
+ * the user part PERF_CONTEXT_USER (perf_event's markers, values of
+ * (__u64)-128 and -512 that no address takes). Markers do not count
+ * towards the counter's callchain_depth; addresses do.
+ */
+struct perf_counter_callchain {
+	__u32	nr;			/* words that follow, markers included */
+	__u32	flags;			/* PERF_COUNTER_CHAIN_* */
+};
+
+/* How a call chain ended: the low two bits of its flags. */
+/*
+ * COMPLETE: at the outermost frame; TRUNCATED: one more address than
+ * callchain_depth allows was there; BROKEN: at a frame that could not be
+ * read or was not plausible.
+ */
+#define PERF_COUNTER_CHAIN_END_MASK	0x3U
+#define PERF_COUNTER_CHAIN_COMPLETE	0x1U
+#define PERF_COUNTER_CHAIN_TRUNCATED	0x2U
+#define PERF_COUNTER_CHAIN_BROKEN	0x3U
+
+/* callchain_depth: 0 asks for the default; at most the maximum. */
+#define PERF_COUNTER_CHAIN_DEPTH_DEFAULT	127
+#define PERF_COUNTER_CHAIN_DEPTH_MAX		255
 
 /*
  * In the extended format every record read() returns starts with this
@@ -153,8 +183,18 @@ struct perf_counter_switch {
 					 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 /*
- * The counter description passed to perf_counter_open(): 64 bytes.
- * Every reserved field must be zero.
+ * The counter description passed to perf_counter_open().
+ *
+ * How it grows: @size is 0 in the 2009 description, which is the first
+ * 64 bytes; a program that sets a field past them sets @size to the
+ * bytes it passes, sizeof(struct perf_counter_hw_event) of the header
+ * it was built with (a multiple of 8, at most 4096). Fields past @size
+ * read as zero, so a program built against an older header runs on a
+ * newer kernel unchanged. Nonzero bytes past the fields the kernel
+ * knows fail with E2BIG, and the kernel writes the size it knows into
+ * @size: a newer program on an older kernel is told, never silently
+ * loses a field. Every reserved field and bit must be zero (EINVAL).
+ * The extra control words follow the @size bytes (64 when @size is 0).
  */
 struct perf_counter_hw_event {
 	__u64	event_config;
@@ -184,10 +224,18 @@ struct perf_counter_hw_event {
 	 */
 	__u32	extra_config_len;
 
-	__u32	__reserved_4;
+	__u32	size;			/* 0: the 64 bytes of 2009 */
 	__u64	__reserved_2;
 	__u64	__reserved_3;
+
+	/* PERF_COUNTER_HW_EVENT_SIZE_2009 above, _SIZE_VER1 below */
+	__u16	callchain_depth;	/* addresses a chain may hold */
+	__u16	__reserved_5;
+	__u32	__reserved_6;
 };
+
+#define PERF_COUNTER_HW_EVENT_SIZE_2009	64
+#define PERF_COUNTER_HW_EVENT_SIZE_VER1	72
 
 /* ioctl()s on a counter fd. */
 #define PERF_COUNTER_IOC_ENABLE		_IO('$', 0)

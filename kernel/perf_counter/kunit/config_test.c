@@ -7,11 +7,14 @@
 
 #include "../internal.h"
 
-static void hw_event_is_64_bytes(struct kunit *test)
+static void hw_event_is_64_bytes_of_2009_then_the_extension(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event), 64);
+	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event), 72);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
 				       extra_config_len), 40);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event, size), 44);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
+				       callchain_depth), 64);
 }
 
 static void event_config_fields_round_trip(struct kunit *test)
@@ -64,8 +67,48 @@ static void reserved_bits_are_refused(struct kunit *test)
 	hw.__reserved_3 = 1ULL << 63;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 	hw = sw_event(PERF_COUNT_TASK_CLOCK);
-	hw.__reserved_4 = 1;
+	hw.__reserved_5 = 1;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	hw.__reserved_6 = 1U << 31;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+}
+
+static void chain_depth_needs_a_chain_and_a_limit(struct kunit *test)
+{
+	struct perf_counter_hw_event hw = sw_event(PERF_COUNT_PAGE_FAULTS);
+	u32 max = pc_chain_depth_max();
+
+	KUNIT_ASSERT_GT(test, max, 0);
+	KUNIT_EXPECT_LE(test, max, PERF_COUNTER_CHAIN_DEPTH_MAX);
+	hw.irq_period = 1;
+	hw.record_type = PERF_RECORD_IRQ;
+	hw.callchain_depth = 1;		/* a depth without a chain */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw.record_type |= PERF_RECORD_CALLCHAIN;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.callchain_depth = max;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.callchain_depth = max + 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw.callchain_depth = 0xffff;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+
+	/* 0 is the default, kept by the counter from then on. */
+	hw.callchain_depth = 0;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	pc_hw_event_defaults(&hw);
+	KUNIT_EXPECT_EQ(test, hw.callchain_depth,
+			min_t(u32, max, PERF_COUNTER_CHAIN_DEPTH_DEFAULT));
+	hw.callchain_depth = 5;
+	pc_hw_event_defaults(&hw);
+	KUNIT_EXPECT_EQ(test, hw.callchain_depth, 5);
+
+	/* No chain, no depth. */
+	hw.record_type = PERF_RECORD_IRQ;
+	hw.callchain_depth = 0;
+	pc_hw_event_defaults(&hw);
+	KUNIT_EXPECT_EQ(test, hw.callchain_depth, 0);
 }
 
 static void read_format_and_record_type_are_checked(struct kunit *test)
@@ -85,7 +128,7 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
 	hw.record_type = PERF_COUNTER_RECORD_MASK;	/* every field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	hw.record_type = PERF_RECORD_VALUE << 1;	/* an unknown field */
+	hw.record_type = PERF_RECORD_CALLCHAIN << 1;	/* an unknown field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 	hw.record_type = PERF_RECORD_SIMPLE;	/* a period, no record */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
@@ -168,9 +211,10 @@ static void read_size_follows_read_format(struct kunit *test)
 }
 
 static struct kunit_case pc_config_cases[] = {
-	KUNIT_CASE(hw_event_is_64_bytes),
+	KUNIT_CASE(hw_event_is_64_bytes_of_2009_then_the_extension),
 	KUNIT_CASE(event_config_fields_round_trip),
 	KUNIT_CASE(reserved_bits_are_refused),
+	KUNIT_CASE(chain_depth_needs_a_chain_and_a_limit),
 	KUNIT_CASE(read_format_and_record_type_are_checked),
 	KUNIT_CASE(clock_sampling_period_has_a_floor),
 	KUNIT_CASE(every_software_id_has_its_kind),
