@@ -28,6 +28,7 @@ OWN_DIRS="kernel/perf_counter arch/x86/perf_counter arch/powerpc/perf_counter
 	tools/perf_counter samples/perf_counter
 	tools/testing/selftests/perf_counter Documentation/perf_counter"
 OWN_FILES="include/linux/perf_counter.h include/linux/perf_counter_hw.h
+	include/linux/perf_counter_chain.h
 	include/uapi/linux/perf_counter.h include/trace/perf_counter.h
 	Documentation/userspace-api/perf_counter.rst
 	Documentation/admin-guide/perf/perf_counter-x86.rst

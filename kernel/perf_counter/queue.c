@@ -59,6 +59,9 @@ struct pc_queue {
 	u64			lost;		/* records dropped, not reported */
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
+	unsigned long		record;		/* reserved record's header */
+	u32			record_type;	/* ... its kind */
+	u32			record_words;	/* ... and size, in words */
 	bool			format_2009;	/* read() leaves headers out */
 	bool			error;		/* its counter is in error */
 	bool			gone;		/* its task and copies ended */
@@ -334,14 +337,35 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		q->dropped += q->lost;
 		q->lost = 0;
 	}
+	q->record = *at;
+	q->record_type = type;
+	q->record_words = words;
 	pc_queue_put_header(q, at, type, words);
 	return true;
 }
 
-/* Publish what was put since pc_queue_reserve() and wake the reader. */
+/**
+ * pc_queue_commit() - publish a record and wake the reader
+ * @q:		the queue, under q->lock
+ * @at:		where the record ends: after the last word put since
+ *		pc_queue_reserve()
+ *
+ * A record may end short of what was reserved for it (a call chain that
+ * ends before its depth): its header then says the size it has.
+ */
 void pc_queue_commit(struct pc_queue *q, unsigned long at)
 {
+	unsigned long words = at - q->record;
+
 	lockdep_assert_held(&q->lock);
+	if (words != q->record_words) {
+		unsigned long header = q->record;
+
+		if (WARN_ON_ONCE(!words || words > q->record_words))
+			words = q->record_words;
+		pc_queue_put_header(q, &header, q->record_type, words);
+		at = q->record + words;
+	}
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
 	irq_work_queue(&q->wakeup);

@@ -74,7 +74,7 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 			words++;	/* the number of members */
 		words += 2 * members;
 	}
-	return words;
+	return words + pc_chain_words(&counter->hw_event);
 }
 
 /**
@@ -297,6 +297,8 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 		if (!format_2009)
 			pc_queue_put_at(q, nr_at, n);
 	}
+	if (type & PERF_RECORD_CALLCHAIN)
+		pc_chain_put(q, &at, counter, regs);
 	pc_queue_commit(q, at);
 out:
 	pc_queue_unlock(q, flags);

@@ -9,11 +9,13 @@
 
 #include <linux/jump_label_ratelimit.h>
 #include <linux/math64.h>
+#include <linux/percpu.h>
 #include <linux/perf_counter.h>
 #include <linux/types.h>
 
 struct perf_counter;
 struct perf_counter_context;
+struct pc_queue;
 struct pt_regs;
 struct task_struct;
 
@@ -29,6 +31,12 @@ void pc_sample_lost(struct perf_counter *counter, u64 n);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 extern struct static_key_false_deferred pc_switch_key;
+
+/* Call chains (callchain.c) */
+u32 pc_chain_words(const struct perf_counter_hw_event *hw_event);
+void pc_chain_put(struct pc_queue *q, unsigned long *at,
+		  struct perf_counter *counter, struct pt_regs *regs);
+DECLARE_PER_CPU(unsigned long, pc_raise_ip);
 
 /**
  * pc_periods_due() - how many periods of @period ran out at @left

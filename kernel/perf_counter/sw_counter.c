@@ -56,7 +56,8 @@ static void pc_sw_read(struct perf_counter *counter)
 }
 
 const struct pc_ops pc_sw_event_ops = {
-	.caps		= PC_CAP_COUNT_CURRENT | PC_CAP_SWITCH_QUIET,
+	.caps		= PC_CAP_COUNT_CURRENT | PC_CAP_SWITCH_QUIET |
+			  PC_CAP_RAISED,
 	.init		= pc_sw_init,
 	.destroy	= pc_sw_destroy,
 	.start		= pc_sw_start,
@@ -83,6 +84,7 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 		return;
 
 	local_irq_save(flags);
+	__this_cpu_write(pc_raise_ip, _RET_IP_);	/* for call chains */
 	hlist_for_each_entry(counter, this_cpu_ptr(&pc_sw_active[id]), sw_node) {
 		if (user ? counter->hw_event.exclude_user :
 			   counter->hw_event.exclude_kernel)

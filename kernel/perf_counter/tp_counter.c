@@ -107,6 +107,7 @@ notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 	local_irq_save(flags);
 	regs = this_cpu_ptr(&pc_tp_regs);
 	instruction_pointer_set(regs, ip);
+	__this_cpu_write(pc_raise_ip, ip);	/* for call chains */
 	hlist_for_each_entry(counter, this_cpu_ptr(tp->active), tp.node) {
 		if (counter->hw_event.exclude_kernel ||
 		    READ_ONCE(counter->idle_paused))
@@ -274,6 +275,7 @@ static void pc_tp_read(struct perf_counter *counter)
 }
 
 const struct pc_ops pc_tp_ops = {
+	.caps		= PC_CAP_RAISED,
 	.init		= pc_tp_init,
 	.destroy	= pc_tp_destroy,
 	.start		= pc_tp_start,

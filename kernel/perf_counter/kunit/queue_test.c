@@ -99,6 +99,46 @@ static u32 pop(struct pc_queue *q, u32 *type, u64 *payload)
 	return u.h.size / sizeof(u64);
 }
 
+/*
+ * A call chain's sample reserves its counter's depth and may come out
+ * shorter: the header says the size written, the next record follows
+ * it at once, and room beyond it is not lost.
+ */
+static void record_shorter_than_reserved_says_its_size(struct kunit *test)
+{
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	union pc_test_header u;
+	unsigned long flags, at;
+	u64 buf[8], got;
+	u32 type, round;
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	/* 512 words; 300 reserved, 3 written: many rounds fit */
+	for (round = 0; round < 400; round++) {
+		raw_spin_lock_irqsave(&q->lock, flags);
+		KUNIT_ASSERT_TRUE(test, pc_queue_reserve(q,
+				  PERF_COUNTER_REC_SAMPLE, 300, &at));
+		pc_queue_put(q, &at, round);
+		pc_queue_put(q, &at, ~(u64)round);
+		pc_queue_commit(q, at);
+		raw_spin_unlock_irqrestore(&q->lock, flags);
+		KUNIT_ASSERT_TRUE(test, push(q, round));
+
+		KUNIT_ASSERT_EQ(test, read_words(q, buf, 8), 5 * sizeof(u64));
+		u.word = buf[0];
+		KUNIT_EXPECT_EQ(test, u.h.type, PERF_COUNTER_REC_SAMPLE);
+		KUNIT_EXPECT_EQ(test, u.h.size, 3 * sizeof(u64));
+		KUNIT_EXPECT_EQ(test, buf[1], round);
+		KUNIT_EXPECT_EQ(test, buf[2], ~(u64)round);
+		u.word = buf[3];
+		KUNIT_EXPECT_EQ(test, u.h.size, 2 * sizeof(u64));
+		KUNIT_EXPECT_EQ(test, buf[4], round);
+	}
+	KUNIT_EXPECT_EQ(test, pc_queue_kunit_lost(q), 0);
+	KUNIT_EXPECT_EQ(test, pop(q, &type, &got), 0);
+	pc_queue_free(q);
+}
+
 static void records_wrap_around_whole(struct kunit *test)
 {
 	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
@@ -333,6 +373,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 
 static struct kunit_case pc_queue_cases[] = {
 	KUNIT_CASE(records_wrap_around_whole),
+	KUNIT_CASE(record_shorter_than_reserved_says_its_size),
 	KUNIT_CASE(full_queue_reports_every_drop_before_the_next_record),
 	KUNIT_CASE(format_2009_reads_bare_records_and_counts_drops),
 	KUNIT_CASE(drops_with_no_record_after_them_are_read_once_empty),

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter on x86: the user part of a call chain, by frame pointers.
+ *
+ * Code built with frame pointers starts each function with
+ * "push %bp; mov %sp, %bp": %bp then points at a frame of two words, the
+ * caller's %bp and the return address, and the frames link outwards to
+ * the outermost, whose saved %bp is 0 (the C library's _start clears
+ * %bp). Words are 8 bytes in a 64-bit task and 4 in a 32-bit one, on
+ * either kernel. A function without the prologue leaves %bp to its
+ * caller's frame, so its caller is missing from the chain: the tool says
+ * so (Documentation/perf_counter/tool.rst).
+ *
+ * A frame is taken only if it is aligned, above the previous one and
+ * within the stack limit of the interrupted stack pointer, and only if it
+ * can be read without a page fault (from NMI, only while the address
+ * space is the task's own: copy_from_user_nofault()). Anything else ends
+ * the chain as broken.
+ */
+#include <linux/perf_counter_chain.h>
+#include <linux/ptrace.h>
+#include <linux/types.h>
+
+/* One frame as the walk reads it, whatever the task's word size. */
+struct pc_user_frame {
+	unsigned long	next;		/* the caller's frame pointer */
+	unsigned long	ret;		/* where this frame returns to */
+};
+
+static bool pc_read_frame(unsigned long fp, bool words64,
+			  struct pc_user_frame *f)
+{
+	if (words64) {
+		u64 w[2];
+
+		if (!pc_chain_read_user(w, fp, sizeof(w)))
+			return false;
+		f->next = w[0];
+		f->ret = w[1];
+	} else {
+		u32 w[2];
+
+		if (!pc_chain_read_user(w, fp, sizeof(w)))
+			return false;
+		f->next = w[0];
+		f->ret = w[1];
+	}
+	return true;
+}
+
+/**
+ * pc_arch_user_chain() - the user part of a call chain, by frame pointer
+ * @c:		the chain
+ * @regs:	the task's user state
+ *
+ * Each pass adds an address or stops, and pc_chain_add() stops the walk
+ * at the counter's depth.
+ */
+void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
+{
+	bool words64 = user_64bit_mode(regs);
+	unsigned long word = words64 ? 8 : 4;
+	unsigned long fp = regs->bp, low = regs->sp;
+	struct pc_user_frame f;
+
+	if (!pc_chain_add(c, regs->ip))
+		return;
+	while (fp) {
+		if (!pc_chain_frame_ok(c, fp, low, word) ||
+		    !pc_read_frame(fp, words64, &f)) {
+			pc_chain_broken(c);
+			return;
+		}
+		if (!f.ret)
+			return;			/* nowhere to return: the end */
+		if (!pc_chain_add(c, f.ret))
+			return;
+		low = fp + 2 * word;
+		fp = f.next;
+	}
+}
