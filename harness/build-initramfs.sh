@@ -100,6 +100,21 @@ perf_counter_tool() {
 	cp "$out/perf-counter/perf-counter" "$root/bin/perf-counter"
 }
 
+# What a program needs beyond the others' flags: chain_test's call
+# chains need every call kept and, on x86, frame pointers (on PowerPC
+# the back chain is the ABI; see chain_test.c); so does pc-bench's
+# sampled 16-deep chain.
+prog_cflags() {
+	case $1 in
+	chain_test|pc-bench)
+		echo -fno-inline
+		case $target in
+		x86*|i386*) echo -fno-omit-frame-pointer ;;
+		esac
+		;;
+	esac
+}
+
 # pc_fuzz, to /bin/pc_fuzz or to $1, in the background (progs_wait)
 pc_fuzz() {
 	[ -f "$st/pc_fuzz.c" ] || die "$st/pc_fuzz.c missing: $target's $mode run needs the fuzzer"
@@ -146,8 +161,9 @@ elif [ "$mode" = test ]; then
 		src=$st/$prog.c
 		[ -f "$src" ] || die "$target's test program $prog: no $src"
 		name=$(basename "$prog")
-		# shellcheck disable=SC2086
-		prog_bg "$prog" "$root/bin/$name" "$src" $cflags -I"$st"
+		# shellcheck disable=SC2086,SC2046
+		prog_bg "$prog" "$root/bin/$name" "$src" $cflags -I"$st" \
+			$(prog_cflags "$prog")
 		echo "$envs/bin/$name" >> "$root/etc/pc-run"
 	done
 	# the model boots' programs, with MODEL_TEST_ENV after TEST_ENV
@@ -180,9 +196,9 @@ elif [ "$mode" = test ]; then
 	# on the targets that list that test
 	for prog in $TEST_PROGRAMS; do
 		[ "$prog" = bench_test ] || continue
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086,SC2046
 		prog_bg bench/pc-bench.c "$root/bin/pc-bench" \
-			"$TOP/bench/pc-bench.c" $cflags
+			"$TOP/bench/pc-bench.c" $cflags $(prog_cflags pc-bench)
 	done
 	# a bounded fuzz run last, on the targets that ask for one; on
 	# the others make fuzz's program must still build (it once did
@@ -221,9 +237,9 @@ elif [ "$mode" = prog ]; then
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c (with BENCH_ARGS)
 	perf_counter_tool
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2046
 	prog_bg "$mode/pc-$mode.c" "$root/bin/pc-$mode" "$TOP/$mode/pc-$mode.c" \
-		$cflags
+		$cflags $(prog_cflags "pc-$mode")
 	echo "/bin/pc-$mode${BENCH_ARGS:+ $BENCH_ARGS}" >> "$root/etc/pc-run"
 	if [ "$mode" = demo ]; then
 		# the same workload through the user tool: its stat table,
