@@ -243,8 +243,62 @@
 #define KERNEL_ADDR	0xc0000000UL
 #endif
 
-static_assert(sizeof(struct perf_counter_hw_event) == 64,
-	      "struct perf_counter_hw_event is 64 bytes");
+static_assert(sizeof(struct perf_counter_hw_event) ==
+	      PERF_COUNTER_HW_EVENT_SIZE_VER1,
+	      "struct perf_counter_hw_event is the 64 bytes of 2009 and 8 more");
+
+/* The largest size a description may say it has. */
+#define HW_SIZE_MAX	4096
+
+/* The bytes of a description the kernel reads: 64 with size 0. */
+static size_t hw_bytes(const struct perf_counter_hw_event *hw)
+{
+	return hw->size ? hw->size : PERF_COUNTER_HW_EVENT_SIZE_2009;
+}
+
+/*
+ * The description as the kernel sees it: the fields past its size
+ * read as zero. (A size it refuses is known_refusal()'s.)
+ */
+static struct perf_counter_hw_event hw_seen(const struct perf_counter_hw_event *hw)
+{
+	struct perf_counter_hw_event k = *hw;
+	size_t n = hw_bytes(hw);
+
+	if (n < sizeof(k))
+		memset((char *)&k + n, 0, sizeof(k) - n);
+	return k;
+}
+
+/* The deepest chain a counter may ask for (kernel.perf_event_max_stack). */
+static unsigned int max_depth = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+
+/* kernel.perf_event_max_stack, capped at the ABI's most. */
+static unsigned int read_max_depth(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+	long v = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+		fclose(f);
+	}
+	if (v > PERF_COUNTER_CHAIN_DEPTH_MAX)
+		v = PERF_COUNTER_CHAIN_DEPTH_MAX;
+	return v < 0 ? 0 : v;
+}
+
+/* The depth a counter's chains have: its own, or the default. */
+static unsigned int depth_of(const struct perf_counter_hw_event *hw)
+{
+	struct perf_counter_hw_event k = hw_seen(hw);
+
+	if (k.callchain_depth)
+		return k.callchain_depth;
+	return max_depth < PERF_COUNTER_CHAIN_DEPTH_DEFAULT ?
+	       max_depth : PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+}
 
 /* What a worker does in one call. */
 enum op_kind {
@@ -328,12 +382,12 @@ static const char * const errno_class_names[ERRS_NR] = {
 
 /*
  * Every errno perf_counter_open() gives (syscall.c and what it calls):
- * the set any open, of any arguments, may fail with. EPERM, ENFILE,
- * E2BIG and ENOBUFS are not among them: nothing on the path returns
- * them (ENFILE is the system's file table, far from full here).
+ * the set any open, of any arguments, may fail with. EPERM, ENFILE
+ * and ENOBUFS are not among them: nothing on the path returns them
+ * (ENFILE is the system's file table, far from full here).
  */
 static const int open_errnos[] = {
-	EINVAL, EFAULT, EBADF, EACCES, ESRCH, ENODEV, ENOSPC, EBUSY,
+	EINVAL, EFAULT, EBADF, EACCES, ESRCH, ENODEV, ENOSPC, EBUSY, E2BIG,
 	ENOMEM, EMFILE, EINTR,
 	ENOENT, EOPNOTSUPP,		/* tracepoint ids */
 };
@@ -402,6 +456,8 @@ struct fd_slot {
 	int		leader;		/* it leads its group */
 	int		hw;		/* a hardware counter: its driver decides */
 	int		switches;	/* it writes switch records */
+	int		user_only;	/* exclude_kernel: no kernel address */
+	unsigned int	depth;		/* a chain's addresses, at most */
 	uint64_t	record_type;	/* a sample's fields */
 	uint64_t	read_format;
 	int		has_last;	/* last[] holds the latest read */
@@ -928,6 +984,38 @@ static uint64_t random_record_type(struct worker *w)
 	return rnd(w);
 }
 
+/* A description's size: mostly 0 (2009) or this header's, some refused. */
+static uint32_t random_size(struct worker *w)
+{
+	static const uint32_t sizes[] = {
+		PERF_COUNTER_HW_EVENT_SIZE_2009,
+		PERF_COUNTER_HW_EVENT_SIZE_VER1, 80, 128, 4096,	/* longer */
+		8, 68, 76, 4104, 65536,				/* refused */
+	};
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 50)
+		return 0;
+	if (r < 75)
+		return PERF_COUNTER_HW_EVENT_SIZE_VER1;
+	if (r < 95)
+		return sizes[rnd_below(w, ARRAY_SIZE(sizes))];
+	return rnd(w);
+}
+
+/* A chain's depth: the default, the limits either side, any. */
+static uint16_t random_depth(struct worker *w)
+{
+	static const uint16_t depths[] = { 0, 1, 2, 16, 126, 127, 128, 255,
+					   256, 0xffff };
+
+	if (chance(w, 60))
+		return 0;
+	if (chance(w, 85))
+		return depths[rnd_below(w, ARRAY_SIZE(depths))];
+	return rnd(w);
+}
+
 static uint32_t random_extra_len(struct worker *w, uint64_t config)
 {
 	static const uint32_t lens[] = { 0, 8, 16, 24, 7, 9, 65535 };
@@ -980,8 +1068,12 @@ static void build_hw_event(struct worker *w, struct perf_counter_hw_event *hw)
 	hw->read_format = random_read_format(w);
 	random_bits(w, hw);
 	hw->extra_config_len = random_extra_len(w, hw->event_config);
+	hw->size = random_size(w);
+	hw->callchain_depth = random_depth(w);
 	if (chance(w, 3))
-		hw->__reserved_4 = rnd(w);
+		hw->__reserved_5 = rnd(w);
+	if (chance(w, 3))
+		hw->__reserved_6 = rnd(w);
 	if (chance(w, 3))
 		hw->__reserved_2 = rnd(w);
 	if (chance(w, 3))
@@ -992,7 +1084,7 @@ static void build_hw_event(struct worker *w, struct perf_counter_hw_event *hw)
 static void fill_raw_hw_event(struct worker *w,
 			      struct perf_counter_hw_event *hw)
 {
-	uint64_t word[8];
+	uint64_t word[9];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(word); i++)
@@ -1003,7 +1095,10 @@ static void fill_raw_hw_event(struct worker *w,
 	hw->__reserved_1 = 0;
 	hw->__reserved_2 = 0;
 	hw->__reserved_3 = 0;
-	hw->__reserved_4 = 0;
+	hw->__reserved_5 = 0;
+	hw->__reserved_6 = 0;
+	hw->size = random_size(w);
+	hw->callchain_depth = random_depth(w);
 	hw->read_format &= PERF_COUNTER_FORMAT_MASK;
 	hw->record_type &= PERF_COUNTER_RECORD_MASK;
 	hw->extra_config_len &= 0x18;
@@ -1035,29 +1130,65 @@ static const char * const place_names[AT_NR] = {
 	[AT_RANDOM]	= "random",
 };
 
+/*
+ * Write @hw at @dst as the kernel reads it: its first hw_bytes() bytes
+ * (of a size it accepts), the fields this header knows then zeros, with
+ * a nonzero word among the zeros if @junk may be and chance says so;
+ * then, in the room left of @room, its extra words, random. Returns
+ * whether the zeros got a nonzero word: the kernel's E2BIG.
+ */
+static int write_hw(struct worker *w, char *dst, size_t room,
+		    const struct perf_counter_hw_event *hw, int junk)
+{
+	size_t n = hw_bytes(hw), head = sizeof(*hw), off;
+	uint64_t word;
+	int i, nonzero = 0;
+
+	if (n > HW_SIZE_MAX || n % 8)
+		n = head;		/* refused before the kernel reads on */
+	if (head > n)
+		head = n;
+	if (n > room)
+		n = room;
+	memcpy(dst, hw, head);
+	if (n > head) {
+		memset(dst + head, 0, n - head);
+		if (junk && n - head >= 8 && chance(w, 30)) {
+			off = head + 8 * rnd_below(w, (n - head) / 8);
+			word = rnd(w) | 1;
+			memcpy(dst + off, &word, sizeof(word));
+			nonzero = 1;
+		}
+	}
+	for (i = 0; i < 4 && n + (i + 1) * sizeof(word) <= room; i++) {
+		word = rnd(w);
+		memcpy(dst + n + i * sizeof(word), &word, sizeof(word));
+	}
+	return nonzero;
+}
+
+/* Where the description goes: at @place, written by write_hw(). */
 static void *place_hw_event(struct worker *w,
-			    const struct perf_counter_hw_event *hw, int *place)
+			    const struct perf_counter_hw_event *hw, int *place,
+			    int *junk)
 {
 	char *page = w->hwbuf;
 	unsigned int r = rnd_below(w, 100);
-	uint64_t extra;
-	size_t off;
-	int i;
+	size_t off, n = hw_bytes(hw);
 
+	*junk = 0;
 	if (r < 80) {
 		*place = AT_PAGE;
-		memcpy(page, hw, sizeof(*hw));
-		for (i = 0; i < 4; i++) {
-			extra = rnd(w);
-			memcpy(page + sizeof(*hw) + i * sizeof(extra), &extra,
-			       sizeof(extra));
-		}
+		*junk = write_hw(w, page, page_size, hw, 1);
 		return page;
 	}
 	if (r < 88) {
+		/* the last byte the kernel may read is the page's */
 		*place = AT_PAGE_END;
-		off = page_size - sizeof(*hw);
-		memcpy(page + off, hw, sizeof(*hw));
+		if (n > HW_SIZE_MAX || n % 8 || n < sizeof(*hw))
+			n = sizeof(*hw);
+		off = page_size - n;
+		*junk = write_hw(w, page + off, n, hw, 1);
 		return page + off;
 	}
 	if (r < 91) {
@@ -1177,6 +1308,7 @@ struct open_args {
 	struct perf_counter_hw_event	hw;
 	void				*addr;
 	int				place;
+	int				junk;	/* nonzero bytes past 72 */
 	pid_t				pid;
 	int				cpu;
 	int				group;
@@ -1190,7 +1322,7 @@ static void random_open_args(struct worker *w, struct open_args *a)
 		fill_raw_hw_event(w, &a->hw);
 	else
 		build_hw_event(w, &a->hw);
-	a->addr = place_hw_event(w, &a->hw, &a->place);
+	a->addr = place_hw_event(w, &a->hw, &a->place, &a->junk);
 	a->pid = random_pid(w);
 	a->cpu = random_cpu(w);
 	a->group = random_group_fd(w);
@@ -1283,6 +1415,14 @@ static void sane_hw_event(struct worker *w, struct perf_counter_hw_event *hw,
 	hw->exclude_hv = chance(w, 10);
 	hw->exclude_idle = chance(w, 10);
 	hw->context_switch = chance(w, 10);
+	/* the 2009 size, or this header's, with a chain's depth */
+	r = rnd_below(w, 100);
+	hw->size = r < 50 ? 0 : r < 60 ? PERF_COUNTER_HW_EVENT_SIZE_2009 :
+		   PERF_COUNTER_HW_EVENT_SIZE_VER1;
+	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER1 &&
+	    (hw->record_type & PERF_RECORD_CALLCHAIN) && max_depth &&
+	    chance(w, 50))
+		hw->callchain_depth = 1 + rnd_below(w, max_depth);
 }
 
 /* Arguments that are all valid and fit together: the deeper paths. */
@@ -1291,8 +1431,6 @@ static const struct fd_slot *sane_open_args(struct worker *w,
 {
 	const struct fd_slot *leader = NULL;
 	unsigned int r = rnd_below(w, 100);
-	uint64_t extra;
-	int i;
 
 	a->pid = r < 50 ? 0 : r < 60 ? getpid() : r < 80 ? target_pid :
 		 r < 90 ? w->last_kid : -1;
@@ -1310,13 +1448,11 @@ static const struct fd_slot *sane_open_args(struct worker *w,
 	a->place = chance(w, 80) || a->hw.extra_config_len ? AT_PAGE :
 							     AT_PAGE_END;
 	a->addr = w->hwbuf;
-	if (a->place == AT_PAGE_END)
-		a->addr = w->hwbuf + page_size - sizeof(a->hw);
-	memcpy(a->addr, &a->hw, sizeof(a->hw));
-	for (i = 0; a->place == AT_PAGE && i < 2; i++) {
-		extra = rnd(w);
-		memcpy(w->hwbuf + sizeof(a->hw) + i * sizeof(extra), &extra,
-		       sizeof(extra));
+	if (a->place == AT_PAGE)
+		a->junk = write_hw(w, a->addr, page_size, &a->hw, 0);
+	else {
+		a->addr = w->hwbuf + page_size - hw_bytes(&a->hw);
+		a->junk = write_hw(w, a->addr, hw_bytes(&a->hw), &a->hw, 0);
 	}
 	return leader;
 }
@@ -1402,7 +1538,9 @@ static int valid_errno_ok(const struct perf_counter_hw_event *hw, pid_t pid,
  */
 static const char *known_refusal(const struct open_args *a)
 {
-	const struct perf_counter_hw_event *hw = &a->hw;
+	struct perf_counter_hw_event seen = hw_seen(&a->hw);
+	const struct perf_counter_hw_event *hw = &seen;
+	size_t n = hw_bytes(hw);
 	uint64_t config = hw->event_config;
 	uint64_t type = PERF_COUNTER_TYPE(config), id = PERF_COUNTER_ID(config);
 	int raw = PERF_COUNTER_IS_RAW(config);
@@ -1420,8 +1558,13 @@ static const char *known_refusal(const struct open_args *a)
 		return "group_fd is not a counter";
 	if (a->place == AT_RANDOM)
 		return NULL;
+	if (hw->size && (n < PERF_COUNTER_HW_EVENT_SIZE_2009 ||
+			 n > HW_SIZE_MAX || n % 8))
+		return "a size that is none";
+	if (a->junk)
+		return "nonzero bytes past the fields the kernel knows";
 	if (hw->__reserved_1 || hw->__reserved_2 || hw->__reserved_3 ||
-	    hw->__reserved_4)
+	    hw->__reserved_5 || hw->__reserved_6)
 		return "reserved bits set";
 	if (hw->read_format & ~(uint64_t)PERF_COUNTER_FORMAT_MASK)
 		return "unknown read_format bits";
@@ -1433,10 +1576,15 @@ static const char *known_refusal(const struct open_args *a)
 		return "a period of 2^63 or more";
 	if (hw->irq_period && hw->irq_period < 50000 && is_clock(config))
 		return "a clock period under 50 us";
+	if (hw->callchain_depth &&
+	    (!(hw->record_type & PERF_RECORD_CALLCHAIN) ||
+	     hw->callchain_depth > max_depth))
+		return "a chain depth without a chain, or too deep";
 	if (hw->extra_config_len &&
 	    (!raw || hw->extra_config_len % 8 || hw->extra_config_len > 16))
 		return "bad extra_config_len";
-	if (hw->extra_config_len && a->place == AT_PAGE_END)
+	if (hw->extra_config_len &&
+	    n + hw->extra_config_len > (a->place == AT_PAGE ? page_size : n))
 		return "extra words past the page";
 	if (raw)
 		return NULL;
@@ -1464,6 +1612,8 @@ static void fill_slot(struct fd_slot *slot, int fd,
 	slot->leader = group == -1;
 	slot->hw = is_hw_config(hw->event_config);
 	slot->switches = hw->context_switch;
+	slot->user_only = hw->exclude_kernel;
+	slot->depth = depth_of(hw);
 	slot->record_type = hw->record_type;
 	slot->read_format = hw->read_format;
 }
@@ -1614,10 +1764,53 @@ static char *read_buffer(struct worker *w, int *good)
 	return (char *)KERNEL_ADDR;
 }
 
-/* Is a sample record of @size bytes at @rec the size @rt gives it? */
-static int sample_size_ok(uint64_t rt, const char *rec, size_t size)
+/*
+ * Is the call chain of @nr words at @w what @s asked for: no more
+ * addresses than its depth (exactly that many if cut there), a known
+ * ending, markers in order (kernel, then user), and, for a counter that
+ * excludes the kernel, neither a kernel marker nor a kernel address?
+ */
+static int chain_ok(const struct fd_slot *s, const char *w, uint32_t nr,
+		    uint32_t flags)
+{
+	uint32_t i, addrs = 0, end = flags & PERF_COUNTER_CHAIN_END_MASK;
+	int kernel = 0, user = 0;
+	uint64_t v;
+
+	if (flags & ~PERF_COUNTER_CHAIN_END_MASK || !end)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		memcpy(&v, w + 8 * i, sizeof(v));
+		if (v == PERF_CONTEXT_KERNEL) {
+			if (kernel || user || s->user_only)
+				return 0;
+			kernel = 1;
+		} else if (v == PERF_CONTEXT_USER) {
+			if (user)
+				return 0;
+			user = 1;
+		} else {
+			/* an address: after a marker, none of the kernel's
+			 * for a counter that excludes it
+			 */
+			if ((!kernel && !user) ||
+			    (s->user_only && pc_ip_is_kernel(v)))
+				return 0;
+			addrs++;
+		}
+	}
+	if (addrs > s->depth)
+		return 0;
+	return end != PERF_COUNTER_CHAIN_TRUNCATED || addrs == s->depth;
+}
+
+/* Is a sample record of @size bytes at @rec the size @s's record_type gives it? */
+static int sample_size_ok(const struct fd_slot *s, const char *rec,
+			  size_t size)
 {
 	size_t want = sizeof(struct perf_counter_record_header);
+	struct perf_counter_callchain head;
+	uint64_t rt = s->record_type;
 	uint64_t nr;
 
 	want += 8 * (!!(rt & PERF_RECORD_IRQ) + !!(rt & PERF_RECORD_TID) +
@@ -1629,6 +1822,16 @@ static int sample_size_ok(uint64_t rt, const char *rec, size_t size)
 		if (nr > (size - want - 8) / 16)
 			return 0;
 		want += 8 + 16 * nr;
+	}
+	if (rt & PERF_RECORD_CALLCHAIN) {
+		if (size < want + sizeof(head))
+			return 0;
+		memcpy(&head, rec + want, sizeof(head));
+		want += sizeof(head);
+		if (head.nr > s->depth + 2 || size != want + 8 * head.nr ||
+		    !chain_ok(s, rec + want, head.nr, head.flags))
+			return 0;
+		want += 8 * head.nr;
 	}
 	return size == want;
 }
@@ -1661,7 +1864,7 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 		switch (h.type) {
 		case PERF_COUNTER_REC_SAMPLE:
 			ok = s->record_type &&
-			     sample_size_ok(s->record_type, buf + at, h.size);
+			     sample_size_ok(s, buf + at, h.size);
 			break;
 		case PERF_COUNTER_REC_LOST:
 			ok = h.size == 16;
@@ -3505,6 +3708,7 @@ static void read_system(void)
 	read_proc(PARANOID, buf, sizeof(buf));
 	paranoid_level = buf[0] ? atoi(buf) : 2;
 	nr_possible = cpu_list("/sys/devices/system/cpu/possible", &possible) + 1;
+	max_depth = read_max_depth();
 	cpu_list("/sys/devices/system/cpu/online", &online_at_start);
 }
 
