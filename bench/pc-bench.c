@@ -38,6 +38,10 @@
  *           with one PERF_FORMAT_GROUP read of the leader
  *   keys    (d) the round trip with no counter open anywhere (the keys
  *           off), in units of a null system call (getppid())
+ *   chain   a page fault 16 calls deep sampled with its user call chain
+ *           (page-faults:u, period 1, depth 16; perf_events with
+ *           PERF_SAMPLE_CALLCHAIN, sample_max_stack 16 and its ring
+ *           mmap()ed), cost added over the same fault unsampled
  *   self    a read of the caller's own counter from its counter page
  *           (tools/perf_counter/pc_self.h), task-clock and page-faults,
  *           in units of a null system call: no system call at all
@@ -247,6 +251,7 @@ enum op {
 	K_FORK,		/* fork + exit + wait */
 	K_SELF_CLOCK,	/* a task-clock read from its counter page */
 	K_SELF_FAULTS,	/* a page-faults read from its counter page */
+	K_CHAIN,	/* a page fault 16 calls deep, sampled with its chain */
 };
 
 struct variant {
@@ -436,12 +441,122 @@ static int run_read(const struct variant *v, long ops, int subs)
 	return time_subs(op_read, &g, ops, subs);
 }
 
+/*
+ * The chain set: a page fault taken CHAIN_DEPTH calls deep, sampled
+ * with a chain of that depth. The batch's records stay in the queue or
+ * ring (CHAIN_RING bytes, sized for a batch: no reader is timed); a
+ * batch that loses one fails rather than time a cheaper path.
+ */
+#define CHAIN_DEPTH	16
+#define CHAIN_RING	(1 << 20)
+
+struct chain_run {
+	char *page;		/* the page each fault is taken on */
+	int fd;
+	struct perf_event_mmap_page *ring;	/* perf_events' */
+};
+
+static int __attribute__((noipa)) chain_fault(char *page, int level)
+{
+	if (level > 1)
+		return chain_fault(page, level - 1) + 1;
+	if (madvise(page, 4096, MADV_DONTNEED))
+		return -1000;
+	page[0] = 1;
+	return 0;
+}
+
+static int op_chain(void *arg)
+{
+	const struct chain_run *c = arg;
+
+	return chain_fault(c->page, CHAIN_DEPTH) != CHAIN_DEPTH - 1;
+}
+
+static int open_chain(enum who who, struct chain_run *c)
+{
+	c->fd = -1;
+	if (who == OURS) {
+		struct perf_counter_hw_event hw;
+		uint32_t bytes = CHAIN_RING;
+
+		memset(&hw, 0, sizeof(hw));
+		hw.size = sizeof(hw);
+		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+						      PERF_COUNT_PAGE_FAULTS);
+		hw.irq_period = 1;
+		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
+		hw.callchain_depth = CHAIN_DEPTH;
+		hw.exclude_kernel = 1;
+		hw.disabled = 1;
+		c->fd = syscall(__NR_perf_counter_open, &hw, 0, -1, -1, 0);
+		if (c->fd < 0 ||
+		    ioctl(c->fd, PERF_COUNTER_IOC_QUEUE_SIZE, &bytes) ||
+		    ioctl(c->fd, PERF_COUNTER_IOC_ENABLE, 0))
+			return -1;
+	} else if (who == THEIRS) {
+		struct perf_event_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+		attr.sample_period = 1;
+		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+		attr.sample_max_stack = CHAIN_DEPTH;
+		attr.exclude_kernel = 1;
+		attr.exclude_callchain_kernel = 1;
+		c->fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		if (c->fd < 0)
+			return -1;
+		c->ring = mmap(NULL, CHAIN_RING + 4096, PROT_READ | PROT_WRITE,
+			       MAP_SHARED, c->fd, 0);
+		if (c->ring == MAP_FAILED)
+			return -1;
+	}
+	return 0;
+}
+
+/* Did the batch lose a sample? (Then it timed the cheaper path.) */
+static int chain_lost(enum who who, const struct chain_run *c)
+{
+	uint64_t lost = 0;
+
+	if (who == OURS)
+		return ioctl(c->fd, PERF_COUNTER_IOC_LOST, &lost) || lost;
+	if (who == THEIRS)
+		return __atomic_load_n(&c->ring->data_head, __ATOMIC_ACQUIRE) >
+		       CHAIN_RING - 4096;
+	return 0;
+}
+
+static int run_chain(const struct variant *v, long ops, int subs)
+{
+	struct chain_run c;
+
+	c.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c.page == MAP_FAILED || open_chain(v->who, &c)) {
+		printf("pc-bench: chain: %s: %s\n", who_name[v->who],
+		       strerror(errno));
+		return 1;
+	}
+	if (time_subs(op_chain, &c, ops, subs))
+		return 1;
+	if (chain_lost(v->who, &c)) {
+		printf("pc-bench: chain: %s lost samples: the batch is too long\n",
+		       who_name[v->who]);
+		return 1;
+	}
+	return 0;
+}
+
 static void describe(const struct variant *v, char *buf, size_t len)
 {
 	static const char * const kind_name[] = {
 		"null call", "read", "group read", "pipe, two children",
 		"pipe, parent and child", "fork", "self-read, task-clock",
-		"self-read, page-faults",
+		"self-read, page-faults", "sampled fault, 16-deep chain",
 	};
 
 	snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
@@ -499,6 +614,8 @@ static double measure(const struct variant *v, long ops, int subs)
 		case K_SELF_CLOCK:
 		case K_SELF_FAULTS:
 			_exit(run_self(v, ops, subs));
+		case K_CHAIN:
+			_exit(run_chain(v, ops, subs));
 		}
 		_exit(1);
 	}
@@ -744,6 +861,7 @@ static struct set fork_set = { .name = "fork" };
 static struct set read_set = { .name = "read" };
 static struct set keys_set = { .name = "keys" };
 static struct set self_set = { .name = "self" };
+static struct set chain_set = { .name = "chain" };
 
 static void build_sets(void)
 {
@@ -790,6 +908,11 @@ static void build_sets(void)
 		    PLAIN, n, var(s, K_READ, OURS, 0, n),
 		    var(s, K_READ_FMT, THEIRS, 0, n), -1);
 	}
+
+	s = &chain_set;
+	fig(s, "chain", "a page fault, its 16-deep user chain sampled",
+	    ADDED, CHAIN_DEPTH, var(s, K_CHAIN, OURS, 0, 1),
+	    var(s, K_CHAIN, THEIRS, 0, 1), var(s, K_CHAIN, NONE, 0, 0));
 
 	s = &keys_set;
 	null = var(s, K_NULL, NONE, 0, 0);
@@ -1087,7 +1210,7 @@ static int nr_figs, nr_misses, keys_only;
 static void print_misses(void)
 {
 	struct set *sets[] = { &keys_set, &sw_set, &fork_set, &read_set,
-			       &self_set };
+			       &self_set, &chain_set };
 	int i, j;
 
 	printf("\nIQR target %.0f%%:", IQR_TARGET);
@@ -1165,7 +1288,7 @@ int main(int argc, char **argv)
 	if (helper < 0)
 		return 1;
 	if (run_set(&sw_set) || run_set(&fork_set) || run_set(&read_set) ||
-	    run_set(&self_set)) {
+	    run_set(&self_set) || run_set(&chain_set)) {
 		kill(helper, SIGKILL);
 		return 1;
 	}
@@ -1191,6 +1314,9 @@ int main(int argc, char **argv)
 	       "a clock_gettime(), a vDSO call where the clocksource allows)\n");
 	for (i = 0; i < self_set.nf; i++)
 		print_fig(&self_set.f[i]);
+	print_head("chain: a sampled page fault with its user call chain, cost added");
+	for (i = 0; i < chain_set.nf; i++)
+		print_fig(&chain_set.f[i]);
 	print_scale();
 
 	if (mem_set())
