@@ -10,6 +10,7 @@ set -uo pipefail
 # The host programs, by their path in the tree; report.py's HOST_PROGRAMS
 # must name the same.
 HOST_PROGRAMS="tools/perf_counter/pmu-events/test_jevents.py
+	tools/perf_counter/test_callchain.py
 	harness/readme-example.py
 	harness/test_report.py"
 

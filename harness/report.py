@@ -108,6 +108,7 @@ TOP = os.environ.get('PC_REPORT_TOP') or \
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # What harness/host-tests.sh runs, as its PC-RUN lines name them.
 HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
+                 'tools/perf_counter/test_callchain.py',
                  'harness/readme-example.py', 'harness/test_report.py']
 
 
