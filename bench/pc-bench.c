@@ -477,19 +477,19 @@ static int open_chain(enum who who, struct chain_run *c)
 {
 	c->fd = -1;
 	if (who == OURS) {
-		struct perf_counter_hw_event hw;
+		struct perf_counter_hw_event_ext d;
 		uint32_t bytes = CHAIN_RING;
 
-		memset(&hw, 0, sizeof(hw));
-		hw.size = sizeof(hw);
-		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
-						      PERF_COUNT_PAGE_FAULTS);
-		hw.irq_period = 1;
-		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
-		hw.callchain_depth = CHAIN_DEPTH;
-		hw.exclude_kernel = 1;
-		hw.disabled = 1;
-		c->fd = syscall(__NR_perf_counter_open, &hw, 0, -1, -1, 0);
+		memset(&d, 0, sizeof(d));
+		d.hw.size = sizeof(d);
+		d.hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+							PERF_COUNT_PAGE_FAULTS);
+		d.hw.irq_period = 1;
+		d.hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
+		d.hw.exclude_kernel = 1;
+		d.hw.disabled = 1;
+		d.callchain_depth = CHAIN_DEPTH;
+		c->fd = syscall(__NR_perf_counter_open, &d, 0, -1, -1, 0);
 		if (c->fd < 0 ||
 		    ioctl(c->fd, PERF_COUNTER_IOC_QUEUE_SIZE, &bytes) ||
 		    ioctl(c->fd, PERF_COUNTER_IOC_ENABLE, 0))

@@ -23,26 +23,53 @@ u32 pc_chain_depth_max(void)
 {
 	int max = PERF_COUNTER_CHAIN_DEPTH_MAX;
 
-	if (IS_ENABLED(CONFIG_PERF_EVENTS))
-		max = min(max, READ_ONCE(sysctl_perf_event_max_stack));
+#ifdef CONFIG_PERF_EVENTS
+	max = min(max, READ_ONCE(sysctl_perf_event_max_stack));
+#endif
 	return max_t(int, max, 0);
 }
 
 /**
  * pc_hw_event_defaults() - fill in what a description left to the kernel
- * @hw_event:	a description that passed pc_check_hw_event()
+ * @desc:	a description that passed pc_check_hw_event_ext()
  *
  * A call chain's depth, 0, becomes PERF_COUNTER_CHAIN_DEPTH_DEFAULT (or
  * pc_chain_depth_max() if lower), so that the counter and its inherited
  * copies keep the depth they were opened with.
  */
-void pc_hw_event_defaults(struct perf_counter_hw_event *hw_event)
+void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
 {
-	if ((hw_event->record_type & PERF_RECORD_CALLCHAIN) &&
-	    !hw_event->callchain_depth)
-		hw_event->callchain_depth =
+	if ((desc->hw.record_type & PERF_RECORD_CALLCHAIN) &&
+	    !desc->callchain_depth)
+		desc->callchain_depth =
 			min_t(u32, PERF_COUNTER_CHAIN_DEPTH_DEFAULT,
 			      pc_chain_depth_max());
+}
+
+/**
+ * pc_check_hw_event_ext() - refuse a malformed description, 2009's fields
+ *			     and those added since
+ * @desc:	the description copied from user space, its fields past
+ *		the caller's size zero
+ *
+ * Return: 0, or pc_check_hw_event()'s -EINVAL, or -EINVAL for reserved
+ * fields set, or a callchain_depth without PERF_RECORD_CALLCHAIN or
+ * above pc_chain_depth_max().
+ */
+int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
+{
+	int err = pc_check_hw_event(&desc->hw);
+
+	if (err)
+		return err;
+	if (desc->__reserved_5 || desc->__reserved_6)
+		return -EINVAL;
+	/* A depth only for a chain, and no deeper than the kernel allows. */
+	if (desc->callchain_depth &&
+	    (!(desc->hw.record_type & PERF_RECORD_CALLCHAIN) ||
+	     desc->callchain_depth > pc_chain_depth_max()))
+		return -EINVAL;
+	return 0;
 }
 
 /**
@@ -56,8 +83,6 @@ void pc_hw_event_defaults(struct perf_counter_hw_event *hw_event)
  *
  * Return: 0, or -EINVAL for reserved bits, unknown read_format or
  * record_type bits, half a sampling request, a period of 2^63 or more,
- * a callchain_depth without PERF_RECORD_CALLCHAIN or above
- * pc_chain_depth_max(),
  * a clock period under the floor, and extra configuration words on
  * other than a raw event, not whole words, or more than PC_EXTRA_WORDS
  * of them.
@@ -67,8 +92,7 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	u64 config = hw_event->event_config;
 
 	if (hw_event->__reserved_1 || hw_event->__reserved_2 ||
-	    hw_event->__reserved_3 || hw_event->__reserved_5 ||
-	    hw_event->__reserved_6)
+	    hw_event->__reserved_3)
 		return -EINVAL;
 	if (hw_event->read_format & ~(u64)PERF_COUNTER_FORMAT_MASK)
 		return -EINVAL;
@@ -78,11 +102,6 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	if (!hw_event->irq_period != !hw_event->record_type)
 		return -EINVAL;
 	if (hw_event->irq_period > PC_PERIOD_MAX)
-		return -EINVAL;
-	/* A depth only for a chain, and no deeper than the kernel allows. */
-	if (hw_event->callchain_depth &&
-	    (!(hw_event->record_type & PERF_RECORD_CALLCHAIN) ||
-	     hw_event->callchain_depth > pc_chain_depth_max()))
 		return -EINVAL;
 	if (hw_event->irq_period && hw_event->irq_period < PC_CLOCK_PERIOD_MIN &&
 	    !PERF_COUNTER_IS_RAW(config) &&

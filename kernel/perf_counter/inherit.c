@@ -39,6 +39,7 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 		return copy;
 	/* a monitor's counter stays the monitor's in the forked child */
 	copy->prctl_exempt = orig->prctl_exempt;
+	copy->chain_depth = orig->chain_depth;
 	pc_ctx_get(ctx);
 	copy->ctx = ctx;
 	copy->leader = leader ?: copy;

@@ -128,6 +128,8 @@ struct pc_ops {
  * @leader:		group leader; the counter itself when it leads
  * @hw_event:		what user space asked for
  * @extra_config:	the extra control words that followed it
+ * @chain_depth:	the callchain_depth it asked for, the default filled
+ *			in: the most addresses its samples' call chains hold
  *			(hw_event.extra_config_len bytes)
  * @ops:		the kind of counter
  * @ctx:		the context it is installed in (a reference is held)
@@ -189,6 +191,7 @@ struct perf_counter {
 	struct perf_counter		*leader;
 	struct perf_counter_hw_event	hw_event;
 	u64				extra_config[PC_EXTRA_WORDS];
+	u16				chain_depth;
 	const struct pc_ops		*ops;
 	struct perf_counter_context	*ctx;
 	int				state;
@@ -288,8 +291,9 @@ struct perf_counter_context {
 
 /* config.c: checking and decoding what user space passed */
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event);
+int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc);
 u32 pc_chain_depth_max(void);
-void pc_hw_event_defaults(struct perf_counter_hw_event *hw_event);
+void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc);
 const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event);
 int pc_check_group(const struct perf_counter *leader,
 		   const struct perf_counter_hw_event *hw_event,

@@ -74,7 +74,7 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 			words++;	/* the number of members */
 		words += 2 * members;
 	}
-	return words + pc_chain_words(&counter->hw_event);
+	return words + pc_chain_words(counter);
 }
 
 /**

@@ -33,7 +33,7 @@ void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 extern struct static_key_false_deferred pc_switch_key;
 
 /* Call chains (callchain.c) */
-u32 pc_chain_words(const struct perf_counter_hw_event *hw_event);
+u32 pc_chain_words(const struct perf_counter *counter);
 void pc_chain_put(struct pc_queue *q, unsigned long *at,
 		  struct perf_counter *counter, struct pt_regs *regs);
 DECLARE_PER_CPU(unsigned long, pc_raise_ip);

@@ -45,11 +45,12 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
  * still refuse; then the empty context stays with its task until the
  * task exits, as one made by a successful open does.
  */
-static int pc_open(const struct perf_counter_hw_event *hw_event,
+static int pc_open(const struct perf_counter_hw_event_ext *desc,
 		   const u64 *extra, const struct pc_ops *ops,
 		   struct task_struct *task, int cpu, int group_fd,
 		   bool prctl_exempt)
 {
+	const struct perf_counter_hw_event *hw_event = &desc->hw;
 	struct perf_counter_context *ctx = NULL;
 	struct perf_counter *counter, *leader;
 	struct fd group = { };
@@ -82,6 +83,7 @@ static int pc_open(const struct perf_counter_hw_event *hw_event,
 		goto put_ctx;
 	}
 	counter->prctl_exempt = prctl_exempt;
+	counter->chain_depth = desc->callchain_depth;	/* copies inherit it */
 	fd = get_unused_fd_flags(O_RDWR);
 	if (fd < 0) {
 		err = fd;
@@ -132,48 +134,51 @@ put_group:
 }
 
 static_assert(sizeof(struct perf_counter_hw_event) ==
-	      PERF_COUNTER_HW_EVENT_SIZE_VER1);
-static_assert(offsetof(struct perf_counter_hw_event, callchain_depth) ==
 	      PERF_COUNTER_HW_EVENT_SIZE_2009);
+static_assert(sizeof(struct perf_counter_hw_event_ext) ==
+	      PERF_COUNTER_HW_EVENT_SIZE_VER1);
 
 /*
  * The description at @uptr: its 64 bytes of 2009 and, if its size says
- * so, more (see the uapi header). Set *@size to the bytes it has, after
- * which its extra control words follow. Bytes this kernel does not know
- * must be zero: else -E2BIG, and the size this kernel knows is written
- * back for the caller to see.
+ * so, the fields added since (see the uapi header), into @desc, fields
+ * past its size zero. Set *@size to the bytes it has, after which its
+ * extra control words follow. Bytes this kernel does not know must be
+ * zero: else -E2BIG, and the size this kernel knows is written back for
+ * the caller to see.
  */
 static int pc_copy_hw_event(struct perf_counter_hw_event __user *uptr,
-			    struct perf_counter_hw_event *hw_event, u32 *size)
+			    struct perf_counter_hw_event_ext *desc, u32 *size)
 {
 	u32 usize;
 	int err;
 
-	memset(hw_event, 0, sizeof(*hw_event));
-	if (copy_from_user(hw_event, uptr, PERF_COUNTER_HW_EVENT_SIZE_2009))
+	memset(desc, 0, sizeof(*desc));
+	if (copy_from_user(&desc->hw, uptr, sizeof(desc->hw)))
 		return -EFAULT;
-	usize = hw_event->size;
+	usize = desc->hw.size;
 	if (!usize) {
-		*size = PERF_COUNTER_HW_EVENT_SIZE_2009;
+		*size = sizeof(desc->hw);
 		return 0;
 	}
-	if (usize < PERF_COUNTER_HW_EVENT_SIZE_2009 || usize > SZ_4K ||
-	    usize % sizeof(u64))
+	if (usize < sizeof(desc->hw) || usize > SZ_4K || usize % sizeof(u64))
 		return -EINVAL;
-	err = copy_struct_from_user(hw_event, sizeof(*hw_event), uptr, usize);
+	err = copy_struct_from_user(desc, sizeof(*desc), uptr, usize);
 	if (err == -E2BIG)
-		put_user((u32)sizeof(*hw_event), &uptr->size);
+		put_user((u32)sizeof(*desc), &uptr->size);
 	if (err)
 		return err;
+	/* read twice: the size that counts is the one checked */
+	desc->hw.size = usize;
 	*size = usize;
 	return 0;
 }
 
 /**
  * sys_perf_counter_open - make a counter and return its file descriptor
- * @hw_event_uptr:	what to count (struct perf_counter_hw_event, of its
- *			size bytes, 64 if 0), followed by its
- *			extra_config_len bytes of extra control words
+ * @hw_event_uptr:	what to count: struct perf_counter_hw_event (size 0)
+ *			or struct perf_counter_hw_event_ext (size its bytes),
+ *			followed by extra_config_len bytes of extra control
+ *			words
  * @pid:		0: the caller; > 0: that task; < 0: every task on @cpu
  * @cpu:		-1: any CPU; >= 0: only that CPU
  * @group_fd:		-1 to lead a new group, or the fd of a group leader
@@ -193,7 +198,8 @@ SYSCALL_DEFINE5(perf_counter_open,
 		struct perf_counter_hw_event __user *, hw_event_uptr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
-	struct perf_counter_hw_event hw_event;
+	struct perf_counter_hw_event_ext desc;
+	struct perf_counter_hw_event *hw = &desc.hw;
 	u64 extra[PC_EXTRA_WORDS];
 	struct task_struct *task;
 	const struct pc_ops *ops;
@@ -203,34 +209,33 @@ SYSCALL_DEFINE5(perf_counter_open,
 
 	if (flags)
 		return -EINVAL;
-	err = pc_copy_hw_event(hw_event_uptr, &hw_event, &size);
+	err = pc_copy_hw_event(hw_event_uptr, &desc, &size);
 	if (err)
 		return err;
-	err = pc_check_hw_event(&hw_event);
+	err = pc_check_hw_event_ext(&desc);
 	if (err)
 		return err;
-	pc_hw_event_defaults(&hw_event);
+	pc_hw_event_defaults(&desc);
 	/* The extra control words follow the description in user memory. */
-	if (hw_event.extra_config_len &&
+	if (hw->extra_config_len &&
 	    copy_from_user(extra, (void __user *)hw_event_uptr + size,
-			   hw_event.extra_config_len))
+			   hw->extra_config_len))
 		return -EFAULT;
-	ops = pc_event_ops(&hw_event);
+	ops = pc_event_ops(hw);
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
-	err = pc_check_privilege(&hw_event, extra, pid < 0 && cpu >= 0);
+	err = pc_check_privilege(hw, extra, pid < 0 && cpu >= 0);
 	if (err)
 		return err;
 	/* NMIs are for root; everyone else gets the ordinary interrupt. */
-	if (hw_event.nmi && !capable(CAP_SYS_ADMIN))
-		hw_event.nmi = 0;
+	if (hw->nmi && !capable(CAP_SYS_ADMIN))
+		hw->nmi = 0;
 
 	task = pc_find_task(pid);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
 	if (!task)
-		return pc_open(&hw_event, extra, ops, NULL, cpu, group_fd,
-			       false);
+		return pc_open(&desc, extra, ops, NULL, cpu, group_fd, false);
 
 	/* No exec may slip between the permission check and the install. */
 	err = down_read_interruptible(&task->signal->exec_update_lock);
@@ -247,8 +252,8 @@ SYSCALL_DEFINE5(perf_counter_open,
 			 !pc_task_could_trace(task);
 		if (task == current ||
 		    ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
-			err = pc_open(&hw_event, extra, ops, task, cpu,
-				      group_fd, exempt);
+			err = pc_open(&desc, extra, ops, task, cpu, group_fd,
+				      exempt);
 		else
 			err = -EACCES;
 		up_read(&task->signal->exec_update_lock);

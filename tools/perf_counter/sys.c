@@ -24,14 +24,15 @@ static unsigned int pc_kernel_hw_size;
 
 /*
  * The description is the 64 bytes of 2009 (size 0) unless a field past
- * them is set: callchain_depth, with size PERF_COUNTER_HW_EVENT_SIZE_VER1.
- * The extra control word follows the description.
+ * them is set: callchain_depth, in struct perf_counter_hw_event_ext with
+ * its size. The extra control word follows the description.
  */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 {
-	uint64_t buf[PERF_COUNTER_HW_EVENT_SIZE_VER1 / 8 + 2];
-	struct perf_counter_hw_event *hw = (void *)buf;
-	unsigned int words = PERF_COUNTER_HW_EVENT_SIZE_2009 / 8;
+	uint64_t buf[sizeof(struct perf_counter_hw_event_ext) / 8 + 2];
+	struct perf_counter_hw_event_ext *d = (void *)buf;
+	struct perf_counter_hw_event *hw = &d->hw;
+	unsigned int words = sizeof(*hw) / 8;
 	long fd;
 
 	memset(buf, 0, sizeof(buf));
@@ -48,9 +49,9 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->exclude_idle = !!a->exclude_idle;
 	hw->exclusive = !!a->exclusive;
 	if (a->chain_depth) {
-		hw->size = PERF_COUNTER_HW_EVENT_SIZE_VER1;
-		hw->callchain_depth = a->chain_depth;
-		words = PERF_COUNTER_HW_EVENT_SIZE_VER1 / 8;
+		hw->size = sizeof(*d);
+		d->callchain_depth = a->chain_depth;
+		words = sizeof(*d) / 8;
 	}
 	if (ev->nr_extra) {
 		hw->extra_config_len = 8 * ev->nr_extra;

@@ -183,18 +183,22 @@ struct perf_counter_switch {
 					 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 /*
- * The counter description passed to perf_counter_open().
+ * The counter description passed to perf_counter_open(): 64 bytes, as in
+ * 2009, forever, so that a program that puts extra control words right
+ * after it (struct { hw; extra[] }) keeps their place when rebuilt.
+ * Every reserved field and bit must be zero (EINVAL).
  *
- * How it grows: @size is 0 in the 2009 description, which is the first
- * 64 bytes; a program that sets a field past them sets @size to the
- * bytes it passes, sizeof(struct perf_counter_hw_event) of the header
- * it was built with (a multiple of 8, at most 4096). Fields past @size
- * read as zero, so a program built against an older header runs on a
- * newer kernel unchanged. Nonzero bytes past the fields the kernel
- * knows fail with E2BIG, and the kernel writes the size it knows into
- * @size: a newer program on an older kernel is told, never silently
- * loses a field. Every reserved field and bit must be zero (EINVAL).
- * The extra control words follow the @size bytes (64 when @size is 0).
+ * How the description grows: fields added since 2009 follow the 64 bytes,
+ * in struct perf_counter_hw_event_ext below. @size is 0 in a description
+ * of 2009 (the kernel reads the 64 bytes and nothing past them); a program
+ * that uses a later field passes the ext struct with @size set to
+ * sizeof(struct perf_counter_hw_event_ext) of the header it was built
+ * with (a multiple of 8, 64 to 4096, else EINVAL). Fields past @size read
+ * as zero, so a program built against an older header runs on a newer
+ * kernel unchanged. Nonzero bytes past the fields the kernel knows fail
+ * with E2BIG, and the kernel writes the size it knows into @size: a newer
+ * program on an older kernel is told, never silently loses a field. The
+ * extra control words follow the @size bytes (64 when @size is 0).
  */
 struct perf_counter_hw_event {
 	__u64	event_config;
@@ -224,11 +228,16 @@ struct perf_counter_hw_event {
 	 */
 	__u32	extra_config_len;
 
-	__u32	size;			/* 0: the 64 bytes of 2009 */
+	__u32	size;			/* 0: these 64 bytes alone */
 	__u64	__reserved_2;
 	__u64	__reserved_3;
+};
 
-	/* PERF_COUNTER_HW_EVENT_SIZE_2009 above, _SIZE_VER1 below */
+/* The description with the fields added since 2009 (see above). */
+struct perf_counter_hw_event_ext {
+	struct perf_counter_hw_event	hw;	/* hw.size: sizeof(this) */
+
+	/* PERF_COUNTER_HW_EVENT_SIZE_VER1 */
 	__u16	callchain_depth;	/* addresses a chain may hold */
 	__u16	__reserved_5;
 	__u32	__reserved_6;

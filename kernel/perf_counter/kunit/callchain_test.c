@@ -30,7 +30,7 @@ static int pc_chain_test_init(struct kunit *test)
 		return -ENOMEM;
 	f->counter.ops = &pc_chain_raised_ops;
 	f->counter.hw_event.record_type = PERF_RECORD_CALLCHAIN;
-	f->counter.hw_event.callchain_depth = 32;
+	f->counter.chain_depth = 32;
 	f->counter.hw_event.exclude_user = 1;	/* the kernel part alone */
 	f->q = pc_queue_alloc(PC_QUEUE_MIN, false);
 	if (!f->q)
@@ -61,7 +61,7 @@ static noinline unsigned long pc_chain_raise(struct pc_chain_fixture *f,
 	pc_queue_lock(f->q, &flags);
 	__this_cpu_write(pc_raise_ip, site);
 	if (pc_queue_reserve(f->q, PERF_COUNTER_REC_SAMPLE,
-			     1 + pc_chain_words(&f->counter.hw_event), &at)) {
+			     1 + pc_chain_words(&f->counter), &at)) {
 		pc_chain_put(f->q, &at, &f->counter, NULL);
 		pc_queue_commit(f->q, at);
 	}
@@ -122,7 +122,7 @@ static void depth_cuts_the_chain_and_says_truncated(struct kunit *test)
 	struct perf_counter_callchain head;
 	unsigned long site;
 
-	f->counter.hw_event.callchain_depth = 1;
+	f->counter.chain_depth = 1;
 	site = pc_chain_raise(f, 0);
 	pc_chain_read(test, f, &head);
 	KUNIT_EXPECT_EQ(test, head.nr, 2);

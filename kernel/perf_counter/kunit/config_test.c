@@ -9,11 +9,12 @@
 
 static void hw_event_is_64_bytes_of_2009_then_the_extension(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event), 72);
+	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event), 64);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
 				       extra_config_len), 40);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event, size), 44);
-	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
+	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event_ext), 72);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
 				       callchain_depth), 64);
 }
 
@@ -66,49 +67,56 @@ static void reserved_bits_are_refused(struct kunit *test)
 	hw = sw_event(PERF_COUNT_TASK_CLOCK);
 	hw.__reserved_3 = 1ULL << 63;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
-	hw = sw_event(PERF_COUNT_TASK_CLOCK);
-	hw.__reserved_5 = 1;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
-	hw = sw_event(PERF_COUNT_TASK_CLOCK);
-	hw.__reserved_6 = 1U << 31;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 }
 
 static void chain_depth_needs_a_chain_and_a_limit(struct kunit *test)
 {
-	struct perf_counter_hw_event hw = sw_event(PERF_COUNT_PAGE_FAULTS);
+	struct perf_counter_hw_event_ext d = {
+		.hw = sw_event(PERF_COUNT_PAGE_FAULTS),
+	};
 	u32 max = pc_chain_depth_max();
 
 	KUNIT_ASSERT_GT(test, max, 0);
 	KUNIT_EXPECT_LE(test, max, PERF_COUNTER_CHAIN_DEPTH_MAX);
-	hw.irq_period = 1;
-	hw.record_type = PERF_RECORD_IRQ;
-	hw.callchain_depth = 1;		/* a depth without a chain */
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
-	hw.record_type |= PERF_RECORD_CALLCHAIN;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	hw.callchain_depth = max;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	hw.callchain_depth = max + 1;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
-	hw.callchain_depth = 0xffff;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	d.hw.irq_period = 1;
+	d.hw.record_type = PERF_RECORD_IRQ;
+	d.callchain_depth = 1;		/* a depth without a chain */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.hw.record_type |= PERF_RECORD_CALLCHAIN;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
+	d.callchain_depth = max;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
+	d.callchain_depth = max + 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.callchain_depth = 0xffff;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+
+	/* the reserved fields of the extension, and 2009's rules still */
+	d.callchain_depth = 0;
+	d.__reserved_5 = 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.__reserved_5 = 0;
+	d.__reserved_6 = 1U << 31;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.__reserved_6 = 0;
+	d.hw.__reserved_2 = 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.hw.__reserved_2 = 0;
 
 	/* 0 is the default, kept by the counter from then on. */
-	hw.callchain_depth = 0;
-	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	pc_hw_event_defaults(&hw);
-	KUNIT_EXPECT_EQ(test, hw.callchain_depth,
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
+	pc_hw_event_defaults(&d);
+	KUNIT_EXPECT_EQ(test, d.callchain_depth,
 			min_t(u32, max, PERF_COUNTER_CHAIN_DEPTH_DEFAULT));
-	hw.callchain_depth = 5;
-	pc_hw_event_defaults(&hw);
-	KUNIT_EXPECT_EQ(test, hw.callchain_depth, 5);
+	d.callchain_depth = 5;
+	pc_hw_event_defaults(&d);
+	KUNIT_EXPECT_EQ(test, d.callchain_depth, 5);
 
 	/* No chain, no depth. */
-	hw.record_type = PERF_RECORD_IRQ;
-	hw.callchain_depth = 0;
-	pc_hw_event_defaults(&hw);
-	KUNIT_EXPECT_EQ(test, hw.callchain_depth, 0);
+	d.hw.record_type = PERF_RECORD_IRQ;
+	d.callchain_depth = 0;
+	pc_hw_event_defaults(&d);
+	KUNIT_EXPECT_EQ(test, d.callchain_depth, 0);
 }
 
 static void read_format_and_record_type_are_checked(struct kunit *test)

@@ -243,15 +243,54 @@
 #define KERNEL_ADDR	0xc0000000UL
 #endif
 
-static_assert(sizeof(struct perf_counter_hw_event) ==
-	      PERF_COUNTER_HW_EVENT_SIZE_VER1,
-	      "struct perf_counter_hw_event is the 64 bytes of 2009 and 8 more");
+/*
+ * The description the fuzzer builds: struct perf_counter_hw_event_ext's
+ * bytes, 2009's fields and those added since at one level, so that every
+ * field is named alike wherever it is. The bit-fields are declared as the
+ * uapi header declares them, so they lie where its do.
+ */
+struct fz_hw_event {
+	__u64	event_config;
+	__u64	irq_period;
+	__u64	record_type;
+	__u64	read_format;
+	__u64	disabled       :  1,
+		nmi	       :  1,
+		inherit	       :  1,
+		pinned	       :  1,
+		exclusive      :  1,
+		exclude_user   :  1,
+		exclude_kernel :  1,
+		exclude_hv     :  1,
+		exclude_idle   :  1,
+		context_switch :  1,
+		__reserved_1   : 54;
+	__u32	extra_config_len;
+	__u32	size;
+	__u64	__reserved_2;
+	__u64	__reserved_3;
+	__u16	callchain_depth;
+	__u16	__reserved_5;
+	__u32	__reserved_6;
+};
+
+#define FZ_SAME(field, type, real)					\
+	static_assert(offsetof(struct fz_hw_event, field) ==		\
+		      offsetof(type, real), #field " lies where the uapi's does")
+static_assert(sizeof(struct fz_hw_event) ==
+	      sizeof(struct perf_counter_hw_event_ext), "the ext struct's size");
+FZ_SAME(read_format, struct perf_counter_hw_event, read_format);
+FZ_SAME(extra_config_len, struct perf_counter_hw_event, extra_config_len);
+FZ_SAME(size, struct perf_counter_hw_event, size);
+FZ_SAME(__reserved_3, struct perf_counter_hw_event, __reserved_3);
+FZ_SAME(callchain_depth, struct perf_counter_hw_event_ext, callchain_depth);
+FZ_SAME(__reserved_6, struct perf_counter_hw_event_ext, __reserved_6);
 
 /* The largest size a description may say it has. */
 #define HW_SIZE_MAX	4096
 
 /* The bytes of a description the kernel reads: 64 with size 0. */
-static size_t hw_bytes(const struct perf_counter_hw_event *hw)
+static size_t hw_bytes(const struct fz_hw_event *hw)
 {
 	return hw->size ? hw->size : PERF_COUNTER_HW_EVENT_SIZE_2009;
 }
@@ -260,9 +299,9 @@ static size_t hw_bytes(const struct perf_counter_hw_event *hw)
  * The description as the kernel sees it: the fields past its size
  * read as zero. (A size it refuses is known_refusal()'s.)
  */
-static struct perf_counter_hw_event hw_seen(const struct perf_counter_hw_event *hw)
+static struct fz_hw_event hw_seen(const struct fz_hw_event *hw)
 {
-	struct perf_counter_hw_event k = *hw;
+	struct fz_hw_event k = *hw;
 	size_t n = hw_bytes(hw);
 
 	if (n < sizeof(k))
@@ -290,9 +329,9 @@ static unsigned int read_max_depth(void)
 }
 
 /* The depth a counter's chains have: its own, or the default. */
-static unsigned int depth_of(const struct perf_counter_hw_event *hw)
+static unsigned int depth_of(const struct fz_hw_event *hw)
 {
-	struct perf_counter_hw_event k = hw_seen(hw);
+	struct fz_hw_event k = hw_seen(hw);
 
 	if (k.callchain_depth)
 		return k.callchain_depth;
@@ -875,14 +914,14 @@ static int map_buffers(struct worker *w)
 }
 
 /* Does @hw read the 2009 format's records: IRQ or GROUP alone, no switches? */
-static int format_2009_of(const struct perf_counter_hw_event *hw)
+static int format_2009_of(const struct fz_hw_event *hw)
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
 		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
 }
 
 /* Bytes a read of a counter opened with @hw gives; 0 if it samples. */
-static int read_size_of(const struct perf_counter_hw_event *hw)
+static int read_size_of(const struct fz_hw_event *hw)
 {
 	if (hw->record_type || hw->irq_period || hw->context_switch)
 		return 0;
@@ -1034,7 +1073,7 @@ static uint64_t random_read_format(struct worker *w)
 	return rnd(w);
 }
 
-static void random_bits(struct worker *w, struct perf_counter_hw_event *hw)
+static void random_bits(struct worker *w, struct fz_hw_event *hw)
 {
 	hw->disabled = chance(w, 25);
 	hw->nmi = chance(w, 10);
@@ -1051,7 +1090,7 @@ static void random_bits(struct worker *w, struct perf_counter_hw_event *hw)
 }
 
 /* A description built field by field, mostly valid. */
-static void build_hw_event(struct worker *w, struct perf_counter_hw_event *hw)
+static void build_hw_event(struct worker *w, struct fz_hw_event *hw)
 {
 	unsigned int r = rnd_below(w, 100);
 
@@ -1082,7 +1121,7 @@ static void build_hw_event(struct worker *w, struct perf_counter_hw_event *hw)
 
 /* A description of random bytes, sometimes tidied to get further. */
 static void fill_raw_hw_event(struct worker *w,
-			      struct perf_counter_hw_event *hw)
+			      struct fz_hw_event *hw)
 {
 	uint64_t word[9];
 	size_t i;
@@ -1138,7 +1177,7 @@ static const char * const place_names[AT_NR] = {
  * whether the zeros got a nonzero word: the kernel's E2BIG.
  */
 static int write_hw(struct worker *w, char *dst, size_t room,
-		    const struct perf_counter_hw_event *hw, int junk)
+		    const struct fz_hw_event *hw, int junk)
 {
 	size_t n = hw_bytes(hw), head = sizeof(*hw), off;
 	uint64_t word;
@@ -1169,7 +1208,7 @@ static int write_hw(struct worker *w, char *dst, size_t room,
 
 /* Where the description goes: at @place, written by write_hw(). */
 static void *place_hw_event(struct worker *w,
-			    const struct perf_counter_hw_event *hw, int *place,
+			    const struct fz_hw_event *hw, int *place,
 			    int *junk)
 {
 	char *page = w->hwbuf;
@@ -1274,7 +1313,7 @@ static unsigned long random_flags(struct worker *w)
 	return rnd(w);
 }
 
-static void describe_hw(const struct perf_counter_hw_event *hw, char *buf,
+static void describe_hw(const struct fz_hw_event *hw, char *buf,
 			size_t len)
 {
 	uint64_t v[8];
@@ -1305,7 +1344,7 @@ static void count_open_ok(void)
 
 /* Everything perf_counter_open() is called with. */
 struct open_args {
-	struct perf_counter_hw_event	hw;
+	struct fz_hw_event	hw;
 	void				*addr;
 	int				place;
 	int				junk;	/* nonzero bytes past 72 */
@@ -1379,7 +1418,7 @@ static uint64_t sane_period(struct worker *w, uint64_t config)
 }
 
 /* A valid description; a member's must not be pinned, exclusive... */
-static void sane_hw_event(struct worker *w, struct perf_counter_hw_event *hw,
+static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 			  const struct fd_slot *leader)
 {
 	unsigned int r = rnd_below(w, 100);
@@ -1462,7 +1501,7 @@ static const struct fd_slot *sane_open_args(struct worker *w,
  * lacks? The rules of paranoid.c: EACCES, before anything else that a
  * valid description could fail for.
  */
-static int needs_privilege(const struct perf_counter_hw_event *hw, pid_t pid,
+static int needs_privilege(const struct fz_hw_event *hw, pid_t pid,
 			   int cpu)
 {
 	if (privileged)
@@ -1497,7 +1536,7 @@ static int cpu_stays_online(int cpu)
  * group (the table at the top of the file, from syscall.c, config.c,
  * paranoid.c, context.c, group.c, hw_counter.c and queue.c).
  */
-static int valid_errno_ok(const struct perf_counter_hw_event *hw, pid_t pid,
+static int valid_errno_ok(const struct fz_hw_event *hw, pid_t pid,
 			  int cpu, const struct fd_slot *leader, int leader_rec,
 			  int err)
 {
@@ -1538,8 +1577,8 @@ static int valid_errno_ok(const struct perf_counter_hw_event *hw, pid_t pid,
  */
 static const char *known_refusal(const struct open_args *a)
 {
-	struct perf_counter_hw_event seen = hw_seen(&a->hw);
-	const struct perf_counter_hw_event *hw = &seen;
+	struct fz_hw_event seen = hw_seen(&a->hw);
+	const struct fz_hw_event *hw = &seen;
 	size_t n = hw_bytes(hw);
 	uint64_t config = hw->event_config;
 	uint64_t type = PERF_COUNTER_TYPE(config), id = PERF_COUNTER_ID(config);
@@ -1599,7 +1638,7 @@ static const char *known_refusal(const struct open_args *a)
 
 /* What is known of a counter opened with @hw for @pid on @cpu. */
 static void fill_slot(struct fd_slot *slot, int fd,
-		      const struct perf_counter_hw_event *hw, pid_t pid,
+		      const struct fz_hw_event *hw, pid_t pid,
 		      int cpu, int group)
 {
 	memset(slot, 0, sizeof(*slot));
@@ -2666,6 +2705,7 @@ static void op_fork(struct worker *w)
 static void helper_open(struct helper *h, uint64_t r)
 {
 	struct perf_counter_hw_event hw;
+	struct fz_hw_event f = { 0 };
 	char name[24];
 	int fd, err;
 
@@ -2677,13 +2717,14 @@ static void helper_open(struct helper *h, uint64_t r)
 		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID;
 	}
 	hw.read_format = (r >> 24) & 3;
+	memcpy(&f, &hw, sizeof(hw));	/* 2009's description */
 	set_faults(&h->mif_fd, 1, h->who);
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
 	err = errno;
 	set_faults(&h->mif_fd, 0, h->who);
 	if (fd < 0) {
 		if (!open_errno_ok(err) ||
-		    !valid_errno_ok(&hw, 0, -1, NULL, 0, err))
+		    !valid_errno_ok(&f, 0, -1, NULL, 0, err))
 			fail_at(h->who, "thread's perf_counter_open(config %#llx, exclude_kernel %d, pid 0) = -1 %s",
 				(unsigned long long)hw.event_config,
 				(int)hw.exclude_kernel,
@@ -2691,13 +2732,13 @@ static void helper_open(struct helper *h, uint64_t r)
 		return;
 	}
 	count_open_ok();
-	if (needs_privilege(&hw, 0, -1))
+	if (needs_privilege(&f, 0, -1))
 		fail_at(h->who, "thread's perf_counter_open(config %#llx, exclude_kernel 0, pid 0) = %d: opened without privilege at paranoid %d",
 			(unsigned long long)hw.event_config, fd,
 			paranoid_level);
 	pc_spin(20000);
 	pc_touch_pages(2);
-	fill_slot(&h->slot, fd, &hw, 0, -1, -1);
+	fill_slot(&h->slot, fd, &f, 0, -1, -1);
 }
 
 /*
