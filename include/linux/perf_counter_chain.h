@@ -8,12 +8,13 @@
  * from the kernel's own unwinder, then the user part from
  * pc_arch_user_chain(), which each architecture with perf_counter
  * provides. A walker adds addresses innermost first with
- * pc_chain_add(), reads user memory only with pc_chain_read_user()
+ * pc_chain_add_user(), reads user memory only with pc_chain_read_user()
  * (page faults off, any context, NMI included), takes a frame only if
  * pc_chain_frame_ok() says it is plausible, and says how the walk ended:
  * it returns at the outermost frame, calls pc_chain_broken() at one it
- * cannot trust, and stops when pc_chain_add() says the depth is spent.
- * Every walk is so bounded by the counter's callchain_depth.
+ * cannot trust, and stops when pc_chain_add_user() says the depth is
+ * spent or the address is none of user space's. Every walk is so
+ * bounded by the counter's callchain_depth.
  */
 #ifndef _LINUX_PERF_COUNTER_CHAIN_H
 #define _LINUX_PERF_COUNTER_CHAIN_H
@@ -32,6 +33,7 @@ struct pt_regs;
  * @end:	PERF_COUNTER_CHAIN_COMPLETE until the walk says otherwise
  * @skip_to:	kernel part of an event the kernel raised: the unwinder's
  *		addresses up to this one are the subsystem's own, left out
+ * @skipped:	how many were left out so far
  * @user_sp:	the user stack pointer the user part starts from
  * @user_span:	how far above @user_sp a frame may be: the stack limit
  */
@@ -42,11 +44,13 @@ struct pc_chain {
 	u32		left;
 	u32		end;
 	unsigned long	skip_to;
+	u32		skipped;
 	unsigned long	user_sp;
 	unsigned long	user_span;
 };
 
 bool pc_chain_add(struct pc_chain *c, u64 ip);
+bool pc_chain_add_user(struct pc_chain *c, unsigned long ip);
 void pc_chain_broken(struct pc_chain *c);
 bool pc_chain_read_user(void *dst, unsigned long addr, size_t size);
 

@@ -27,6 +27,7 @@
  * lock, NMI included: user memory is read with page faults off, and the
  * depth bounds the walk.
  */
+#include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/perf_counter_chain.h>
 #include <linux/perf_event.h>
@@ -49,16 +50,16 @@ DEFINE_PER_CPU(unsigned long, pc_raise_ip);
 
 /**
  * pc_chain_words() - the most words a sample's call chain takes
- * @hw_event:	the counter's description, its callchain_depth set
+ * @counter:	the counter, its chain_depth set at the open
  *
  * Return: 0 without PERF_RECORD_CALLCHAIN; else the chain's nr and
  * flags word, its two markers and an address for each level of depth.
  */
-u32 pc_chain_words(const struct perf_counter_hw_event *hw_event)
+u32 pc_chain_words(const struct perf_counter *counter)
 {
-	if (!(hw_event->record_type & PERF_RECORD_CALLCHAIN))
+	if (!(counter->hw_event.record_type & PERF_RECORD_CALLCHAIN))
 		return 0;
-	return 1 + 2 + hw_event->callchain_depth;
+	return 1 + 2 + counter->chain_depth;
 }
 
 /**
@@ -79,6 +80,27 @@ bool pc_chain_add(struct pc_chain *c, u64 ip)
 	pc_queue_put(c->q, &c->at, ip);
 	c->nr++;
 	return true;
+}
+
+/**
+ * pc_chain_add_user() - add a user address to a chain
+ * @c:		the chain
+ * @ip:		the address, read from the task's registers or stack
+ *
+ * A return address outside user space is not one: the stack it came
+ * from is not a chain of frames there, and a kernel-looking word from it
+ * must not reach a reader who may see no kernel address. The walk ends
+ * there, broken.
+ *
+ * Return: false if the walk must stop (broken, or the depth spent).
+ */
+bool pc_chain_add_user(struct pc_chain *c, unsigned long ip)
+{
+	if (!__access_ok((const void __user *)ip, 1)) {
+		pc_chain_broken(c);
+		return false;
+	}
+	return pc_chain_add(c, ip);
 }
 
 /**
@@ -112,15 +134,26 @@ static void pc_chain_marker(struct pc_chain *c, u64 marker)
 	c->nr++;
 }
 
+/* Frames of this subsystem's own below a raise site, at most */
+#define PC_CHAIN_SKIP_MAX	64
+
+/*
+ * One address from the kernel's unwinder. Only kernel text is taken: an
+ * unwinder that reads return addresses from stack slots (PowerPC's, whose
+ * interrupted function's slot holds whatever its last callee left) may
+ * report stale stack words, which must not reach a record.
+ */
 static bool pc_chain_kernel_entry(void *cookie, unsigned long addr)
 {
 	struct pc_chain *c = cookie;
 
 	if (c->skip_to) {
 		if (addr != c->skip_to)
-			return true;
+			return ++c->skipped < PC_CHAIN_SKIP_MAX;
 		c->skip_to = 0;		/* the raise site: the first kept */
 	}
+	if (!__kernel_text_address(addr))
+		return true;
 	return pc_chain_add(c, addr);
 }
 
@@ -169,7 +202,7 @@ void pc_chain_put(struct pc_queue *q, unsigned long *at,
 	struct pc_chain c = {
 		.q	= q,
 		.at	= *at + 1,
-		.left	= hw->callchain_depth,
+		.left	= counter->chain_depth,
 		.end	= PERF_COUNTER_CHAIN_COMPLETE,
 	};
 	union {

@@ -88,6 +88,7 @@ static void pc_lsm_attr(const struct perf_counter_hw_event *hw,
 		{ PERF_RECORD_TID,	PERF_SAMPLE_TID },
 		{ PERF_RECORD_TIME,	PERF_SAMPLE_TIME },
 		{ PERF_RECORD_VALUE | PERF_RECORD_GROUP, PERF_SAMPLE_READ },
+		{ PERF_RECORD_CALLCHAIN, PERF_SAMPLE_CALLCHAIN },
 	};
 	u64 config = hw->event_config;
 	bool raw = PERF_COUNTER_IS_RAW(config);

@@ -78,13 +78,15 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 {
 	bool user = regs && user_mode(regs);
 	struct perf_counter *counter;
-	unsigned long flags;
+	unsigned long flags, outer;
 
 	if (WARN_ON_ONCE(id >= PERF_SW_EVENTS_MAX))
 		return;
 
 	local_irq_save(flags);
-	__this_cpu_write(pc_raise_ip, _RET_IP_);	/* for call chains */
+	/* for call chains; an event raised meanwhile puts its own back */
+	outer = __this_cpu_read(pc_raise_ip);
+	__this_cpu_write(pc_raise_ip, _RET_IP_);
 	hlist_for_each_entry(counter, this_cpu_ptr(&pc_sw_active[id]), sw_node) {
 		if (user ? counter->hw_event.exclude_user :
 			   counter->hw_event.exclude_kernel)
@@ -99,5 +101,6 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 			pc_sample_periods(counter, regs);
 		}
 	}
+	__this_cpu_write(pc_raise_ip, outer);
 	local_irq_restore(flags);
 }

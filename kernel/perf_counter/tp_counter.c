@@ -98,7 +98,7 @@ notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 	struct pc_tp *tp = data;
 	struct perf_counter *counter;
 	struct pt_regs *regs;
-	unsigned long flags;
+	unsigned long flags, outer;
 
 	if (in_nmi())
 		return;
@@ -107,7 +107,9 @@ notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 	local_irq_save(flags);
 	regs = this_cpu_ptr(&pc_tp_regs);
 	instruction_pointer_set(regs, ip);
-	__this_cpu_write(pc_raise_ip, ip);	/* for call chains */
+	/* for call chains; a software event raising this puts its own back */
+	outer = __this_cpu_read(pc_raise_ip);
+	__this_cpu_write(pc_raise_ip, ip);
 	hlist_for_each_entry(counter, this_cpu_ptr(tp->active), tp.node) {
 		if (counter->hw_event.exclude_kernel ||
 		    READ_ONCE(counter->idle_paused))
@@ -118,6 +120,7 @@ notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 			pc_sample_periods(counter, regs);
 		}
 	}
+	__this_cpu_write(pc_raise_ip, outer);
 	local_irq_restore(flags);
 nested:
 	this_cpu_dec(pc_recording);

@@ -20,9 +20,10 @@
  * caller may show as itself. Nothing needs rebuilding: the back chain is
  * the ABI, compiler options cannot take it away.
  *
- * Signal frames: a signal handler is entered with its return address at
- * the signal trampoline of the vDSO and its stack pointer on a frame the
- * kernel built (arch/powerpc/kernel/signal_{32,64}.c), whose back chain
+ * Signal frames: a signal handler returns to the signal trampoline of the
+ * vDSO (on 64-bit, to the instruction after the trampoline's call of it)
+ * and runs on a frame the kernel built
+ * (arch/powerpc/kernel/signal_{32,64}.c), whose back chain
  * is the interrupted stack pointer and which holds the interrupted
  * registers. When a return address is the trampoline, the walk goes on
  * from the registers saved there, as from an interrupted state; the
@@ -111,12 +112,13 @@ static bool pc_signal_frame(unsigned long frame, unsigned long ip,
 {
 	unsigned long vdso = (unsigned long)current->mm->context.vdso;
 	const bool w64 = IS_ENABLED(CONFIG_PPC64);
-	unsigned long gregs, back, r1;
+	unsigned long gregs, back, r1, nip, lr;
 
 	if (!vdso)
 		return false;
 #ifdef CONFIG_PPC64
-	if (ip != VDSO64_SYMBOL(vdso, sigtramp_rt64))
+	/* the kernel starts the trampoline, whose bctrl calls the handler */
+	if (ip != VDSO64_SYMBOL(vdso, sigtramp_rt64) + 4)
 		return false;
 	/* struct rt_sigframe: the ucontext first */
 	gregs = frame + __SIGNAL_FRAMESIZE +
@@ -142,9 +144,11 @@ static bool pc_signal_frame(unsigned long frame, unsigned long ip,
 	if (!pc_read_word(frame, w64, &back) ||
 	    !pc_read_word(gregs + PT_R1 * sizeof(long), w64, &r1) ||
 	    back != r1 ||
-	    !pc_read_word(gregs + PT_NIP * sizeof(long), w64, &s->ip) ||
-	    !pc_read_word(gregs + PT_LNK * sizeof(long), w64, &s->lr))
+	    !pc_read_word(gregs + PT_NIP * sizeof(long), w64, &nip) ||
+	    !pc_read_word(gregs + PT_LNK * sizeof(long), w64, &lr))
 		return false;
+	s->ip = nip;
+	s->lr = lr;
 	s->sp = r1;
 	return true;
 }
@@ -154,7 +158,7 @@ static bool pc_signal_frame(unsigned long frame, unsigned long ip,
  * @c:		the chain
  * @regs:	the task's user state
  *
- * Each pass adds an address or stops, and pc_chain_add() stops the walk
+ * Each pass adds an address or stops, and pc_chain_add_user() stops the walk
  * at the counter's depth.
  */
 void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
@@ -170,7 +174,7 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 
 again:
 	/* The interrupted function and its return address, from LR. */
-	if (!pc_chain_add(c, s.ip))
+	if (!pc_chain_add_user(c, s.ip))
 		return;
 	frame = s.sp;
 	if (!pc_chain_frame_ok(c, frame, low, PC_FRAME_ALIGN) ||
@@ -183,7 +187,7 @@ again:
 		low = frame + word;
 		goto again;
 	}
-	if (pc_lr_is_return(s.lr) && !pc_chain_add(c, s.lr))
+	if (pc_lr_is_return(s.lr) && !pc_chain_add_user(c, s.lr))
 		return;
 
 	/* Then each frame's caller, up the back chain. */
@@ -202,7 +206,7 @@ again:
 		}
 		if (!next)
 			return;		/* _start's frame: nothing returns */
-		if (!pc_chain_add(c, ip))
+		if (!pc_chain_add_user(c, ip))
 			return;
 	}
 }

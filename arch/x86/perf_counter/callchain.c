@@ -53,17 +53,26 @@ static bool pc_read_frame(unsigned long fp, bool words64,
  * @c:		the chain
  * @regs:	the task's user state
  *
- * Each pass adds an address or stops, and pc_chain_add() stops the walk
+ * Each pass adds an address or stops, and pc_chain_add_user() stops the walk
  * at the counter's depth.
  */
 void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 {
 	bool words64 = user_64bit_mode(regs);
 	unsigned long word = words64 ? 8 : 4;
-	unsigned long fp = regs->bp, low = regs->sp;
+	unsigned long fp = regs->bp, low = regs->sp, ip = regs->ip;
 	struct pc_user_frame f;
 
-	if (!pc_chain_add(c, regs->ip))
+	if (v8086_mode(regs)) {		/* segmented: no frames to follow */
+		pc_chain_broken(c);
+		return;
+	}
+	if (!words64) {			/* a 32-bit task's registers */
+		fp = (u32)fp;
+		low = (u32)low;
+		ip = (u32)ip;
+	}
+	if (!pc_chain_add_user(c, ip))
 		return;
 	while (fp) {
 		if (!pc_chain_frame_ok(c, fp, low, word) ||
@@ -73,7 +82,7 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 		}
 		if (!f.ret)
 			return;			/* nowhere to return: the end */
-		if (!pc_chain_add(c, f.ret))
+		if (!pc_chain_add_user(c, f.ret))
 			return;
 		low = fp + 2 * word;
 		fp = f.next;

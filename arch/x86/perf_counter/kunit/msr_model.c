@@ -441,7 +441,8 @@ static int pc_model_deliver(struct pc_msr_model *m, struct pt_regs *regs)
 
 /**
  * pc_msr_model_service() - deliver a raised overflow interrupt
- * @m:		the model
+ * @m:		the model, whose @irq_regs (NULL unless a test sets them) the
+ *		interrupt finds
  *
  * Return: what the driver's handler reported, or 0 if nothing was
  * pending.
@@ -450,7 +451,7 @@ int pc_msr_model_service(struct pc_msr_model *m)
 {
 	if (!m->pending)
 		return 0;
-	return pc_model_deliver(m, NULL);
+	return pc_model_deliver(m, m->irq_regs);
 }
 
 /**

@@ -64,6 +64,55 @@ static void p6_handler_loses_only_what_its_load_overwrites(struct kunit *test)
 	pc_model_counter_free(m, c);
 }
 
+/*
+ * A hardware sample's call chain, written by the overflow interrupt: the
+ * interrupted user state's address, then a walk that ends at a frame
+ * pointer of 0 (complete), or at one this kernel thread cannot read
+ * (broken: it has no user memory); no kernel part with exclude_kernel.
+ */
+static void p6_sample_carries_its_call_chain(struct kunit *test)
+{
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct pt_regs user = { .cs = 3, .ip = 0x401234, .sp = 0x7ff00000 };
+	union {
+		u64				word;
+		struct perf_counter_callchain	head;
+	} u;
+	struct perf_counter *c;
+	u64 w[4];
+
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
+	hw.exclude_kernel = 1;
+	c = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->chain_depth = 8;
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	m->irq_regs = &user;
+
+	pc_msr_model_run(m, 1000, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_ASSERT_EQ(test, pc_hw_model_last_sample(c, w, 4), 1);
+	u.word = w[1];
+	KUNIT_EXPECT_EQ(test, w[0], 0x401234);
+	KUNIT_EXPECT_EQ(test, u.head.nr, 2);
+	KUNIT_EXPECT_EQ(test, u.head.flags, PERF_COUNTER_CHAIN_COMPLETE);
+	KUNIT_EXPECT_EQ(test, w[2], (u64)PERF_CONTEXT_USER);
+	KUNIT_EXPECT_EQ(test, w[3], 0x401234);
+
+	user.bp = user.sp + 64;		/* a frame, unreadable here */
+	pc_msr_model_run(m, 1000, true);
+	KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+	KUNIT_ASSERT_EQ(test, pc_hw_model_last_sample(c, w, 4), 2);
+	u.word = w[1];
+	KUNIT_EXPECT_EQ(test, u.head.nr, 2);
+	KUNIT_EXPECT_EQ(test, u.head.flags, PERF_COUNTER_CHAIN_BROKEN);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	m->irq_regs = NULL;
+	pc_model_counter_free(m, c);
+}
+
 static void p6_period_of_2_31_plus_5_samples_at_its_last_event(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
@@ -851,6 +900,7 @@ static struct kunit_case pc_p6_cases[] = {
 	KUNIT_CASE(p6_wraps_of_the_40_bit_counter_sum_exactly),
 	KUNIT_CASE(p6_handler_loses_only_what_its_load_overwrites),
 	KUNIT_CASE(p6_period_of_2_31_plus_5_samples_at_its_last_event),
+	KUNIT_CASE(p6_sample_carries_its_call_chain),
 	KUNIT_CASE(p6_period_1_nmi_storm_ends_at_the_sample_budget),
 	KUNIT_CASE(p6_storm_of_excluded_samples_ends_at_the_sample_budget),
 	KUNIT_CASE(p6_overflow_between_read_and_update_loses_nothing),
