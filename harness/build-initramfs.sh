@@ -166,6 +166,17 @@ elif [ "$mode" = test ]; then
 			$(prog_cflags "$prog")
 		echo "$envs/bin/$name" >> "$root/etc/pc-run"
 	done
+	# chain_test's i686 twin on the x86_64 kernels, for the chains of a
+	# 32-bit task on a 64-bit kernel (built as the i386 target's are)
+	# shellcheck disable=SC2116,SC2086
+	case " $(echo $TEST_PROGRAMS) $target " in
+	*" chain_test "*x86_64*)
+		# shellcheck disable=SC2086,SC2046
+		TEST_CC=i686-linux-gnu-gcc prog_bg "chain_test (i686)" \
+			"$root/bin/chain_test32" "$st/chain_test.c" $cflags \
+			-I"$st" $(prog_cflags chain_test)
+		;;
+	esac
 	# the model boots' programs, with MODEL_TEST_ENV after TEST_ENV
 	# (a later NAME=VALUE wins)
 	for e in ${MODEL_TEST_ENV:-}; do

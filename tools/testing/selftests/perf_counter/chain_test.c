@@ -22,9 +22,13 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 
 #include "../kselftest_harness.h"
 #include "pc_util.h"
+
+/* chain_test built for i686, on the x86_64 kernels (IA32 emulation). */
+#define CHAIN_TEST32	"/bin/chain_test32"
 
 /* Kept out of line and out of the compiler's view across calls. */
 #define FN	__attribute__((noipa))
@@ -86,6 +90,65 @@ FN void chain_spin(unsigned long n)
 {
 	chain_leaf(n);
 	sink++;
+}
+
+/* The signal handlers' work, and the loop the signals interrupt. */
+static unsigned long sig_loops;
+
+FN void chain_handler(int sig)
+{
+	chain_leaf(sig_loops);
+	sink++;
+}
+
+FN void chain_handler_info(int sig, siginfo_t *si, void *uc)
+{
+	chain_leaf(sig_loops);
+	sink++;
+}
+
+/* A leaf the signals land in: the handlers' chains must name it. */
+FN void chain_victim(unsigned long n)
+{
+	unsigned long i, x = sink;
+
+	for (i = 0; i < n; i++)
+		x = x * 2862933555777941757UL + 3037000493UL;
+	sink = x;
+}
+
+/*
+ * Workload "signal": a virtual-time timer's signal every 2 ms of user
+ * time interrupts chain_victim(); its handler works about as long, under
+ * both kinds of signal frame (PowerPC's 32-bit kernel builds a smaller
+ * one without SA_SIGINFO).
+ */
+static int signal_workload(unsigned long n, int rounds)
+{
+	struct itimerval it = {
+		.it_interval = { .tv_usec = 2000 },
+		.it_value = { .tv_usec = 2000 },
+	};
+	struct sigaction sa;
+	int i;
+
+	sig_loops = n / 8;
+	for (i = 0; i < rounds; i++) {
+		memset(&sa, 0, sizeof(sa));
+		if (i & 1) {
+			sa.sa_sigaction = chain_handler_info;
+			sa.sa_flags = SA_SIGINFO;
+		} else {
+			sa.sa_handler = chain_handler;
+		}
+		if (sigaction(SIGVTALRM, &sa, NULL) ||
+		    setitimer(ITIMER_VIRTUAL, &it, NULL))
+			return 1;
+		chain_victim(n);
+	}
+	it.it_value.tv_usec = 0;
+	it.it_interval.tv_usec = 0;
+	return setitimer(ITIMER_VIRTUAL, &it, NULL) ? 1 : 0;
 }
 
 /* The junk that links a frame to itself: a loop. */
@@ -204,7 +267,7 @@ FN int main(int argc, char **argv)
 	unsigned long i, n = env_ul("PC_CHAIN_LOOPS", 200000);
 	int rounds = env_ul("PC_CHAIN_ROUNDS", 120);
 	const char *times = getenv("PC_CHAIN_TIMES");
-	uint64_t t[3], spent[2] = { 0, 0 };
+	uint64_t t[3], spent[2] = { 0, 0 }, read_ns;
 	FILE *f;
 	char *p;
 
@@ -212,15 +275,26 @@ FN int main(int argc, char **argv)
 		return test_harness_run(argc, argv);
 
 	if (!strcmp(argv[2], "ab")) {
-		/* and the CPU time each of a and b took, for the test */
+		/*
+		 * And the CPU time each of a and b took, for the test, less
+		 * the clock's own: an interval holds about one clock read,
+		 * a system call (slow under the sanitizers) the samples of
+		 * user mode never see.
+		 */
+		for (i = 0, read_ns = ~0ULL; i < 20; i++) {
+			t[0] = cpu_ns();
+			t[1] = cpu_ns();
+			if (t[1] - t[0] < read_ns)
+				read_ns = t[1] - t[0];
+		}
 		for (i = 0; i < rounds; i++) {
 			t[0] = cpu_ns();
 			chain_a(n);
 			t[1] = cpu_ns();
 			chain_b(n);
 			t[2] = cpu_ns();
-			spent[0] += t[1] - t[0];
-			spent[1] += t[2] - t[1];
+			spent[0] += t[1] - t[0] - read_ns;
+			spent[1] += t[2] - t[1] - read_ns;
 		}
 		f = times ? fopen(times, "w") : NULL;
 		if (f) {
@@ -242,6 +316,8 @@ FN int main(int argc, char **argv)
 			usleep(1000);
 	} else if (!strcmp(argv[2], "wreck")) {
 		return wreck_workload();
+	} else if (!strcmp(argv[2], "signal")) {
+		return signal_workload(n, rounds);
 	} else {
 		return 2;
 	}
@@ -251,63 +327,75 @@ FN int main(int argc, char **argv)
 /* The test side: sample a workload, read its chains. */
 
 /* Where each function the tests look for is: [start, end). */
-enum fn { LEAF, A, B, MAIN, DEEP, TOUCH, WRECK, SPIN, NR_FN };
+enum fn {
+	LEAF, A, B, MAIN, DEEP, TOUCH, WRECK, SPIN, HANDLER, HANDLER_INFO,
+	VICTIM, NR_FN
+};
 static const char *const fn_name[NR_FN] = {
 	"chain_leaf", "chain_a", "chain_b", "main", "chain_deep",
-	"chain_touch", "chain_wreck", "chain_spin",
+	"chain_touch", "chain_wreck", "chain_spin", "chain_handler",
+	"chain_handler_info", "chain_victim",
 };
 static uint64_t fn_start[NR_FN], fn_end[NR_FN];
 
-#if UINTPTR_MAX > 0xffffffffUL
-#define Elf_Ehdr	Elf64_Ehdr
-#define Elf_Shdr	Elf64_Shdr
-#define Elf_Sym		Elf64_Sym
-#else
-#define Elf_Ehdr	Elf32_Ehdr
-#define Elf_Shdr	Elf32_Shdr
-#define Elf_Sym		Elf32_Sym
-#endif
+/* Functions named in @names, from the symbols of @n entries at @sym. */
+#define FIND_FNS(sym, n, strtab, found) do {				\
+	size_t k_;							\
+	int f_;								\
+									\
+	for (k_ = 0; k_ < (n); k_++) {					\
+		const char *name_ = (strtab) + (sym)[k_].st_name;	\
+									\
+		if (((sym)[k_].st_info & 0xf) != STT_FUNC)		\
+			continue;					\
+		for (f_ = 0; f_ < NR_FN; f_++) {			\
+			if (strcmp(name_, fn_name[f_]) || fn_end[f_])	\
+				continue;				\
+			fn_start[f_] = (sym)[k_].st_value;		\
+			fn_end[f_] = (sym)[k_].st_value +		\
+				     (sym)[k_].st_size;			\
+			(found)++;					\
+		}							\
+	}								\
+} while (0)
 
-/* The functions' bounds from this program's symbol table; 0 if all found. */
-static int load_fns(void)
+/*
+ * The functions' bounds from the symbol table of the program at @path,
+ * a static ELF of either class (the 64-bit test reads its 32-bit twin's);
+ * 0 if all were found.
+ */
+static int load_fns(const char *path)
 {
-	int fd = open("/proc/self/exe", O_RDONLY), i, found = 0;
-	const Elf_Shdr *sh, *strtab;
-	const Elf_Ehdr *eh;
-	const Elf_Sym *sym;
+	int fd = open(path, O_RDONLY), i, found = 0;
 	struct stat st;
-	size_t n, k;
 	char *map;
 
+	memset(fn_start, 0, sizeof(fn_start));
+	memset(fn_end, 0, sizeof(fn_end));
 	if (fd < 0 || fstat(fd, &st))
 		return -1;
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED)
 		return -1;
-	eh = (const void *)map;
-	sh = (const void *)(map + eh->e_shoff);
-	for (i = 0; i < eh->e_shnum; i++) {
-		if (sh[i].sh_type != SHT_SYMTAB)
-			continue;
-		strtab = &sh[sh[i].sh_link];
-		sym = (const void *)(map + sh[i].sh_offset);
-		n = sh[i].sh_size / sizeof(*sym);
-		for (k = 0; k < n; k++) {
-			const char *name = map + strtab->sh_offset +
-					   sym[k].st_name;
-			int f;
+	if (map[EI_CLASS] == ELFCLASS64) {
+		const Elf64_Ehdr *eh = (const void *)map;
+		const Elf64_Shdr *sh = (const void *)(map + eh->e_shoff);
 
-			if ((sym[k].st_info & 0xf) != STT_FUNC)
-				continue;
-			for (f = 0; f < NR_FN; f++) {
-				if (strcmp(name, fn_name[f]) || fn_end[f])
-					continue;
-				fn_start[f] = sym[k].st_value;
-				fn_end[f] = sym[k].st_value + sym[k].st_size;
-				found++;
-			}
-		}
+		for (i = 0; i < eh->e_shnum; i++)
+			if (sh[i].sh_type == SHT_SYMTAB)
+				FIND_FNS((const Elf64_Sym *)(map + sh[i].sh_offset),
+					 sh[i].sh_size / sizeof(Elf64_Sym),
+					 map + sh[sh[i].sh_link].sh_offset, found);
+	} else {
+		const Elf32_Ehdr *eh = (const void *)map;
+		const Elf32_Shdr *sh = (const void *)(map + eh->e_shoff);
+
+		for (i = 0; i < eh->e_shnum; i++)
+			if (sh[i].sh_type == SHT_SYMTAB)
+				FIND_FNS((const Elf32_Sym *)(map + sh[i].sh_offset),
+					 sh[i].sh_size / sizeof(Elf32_Sym),
+					 map + sh[sh[i].sh_link].sh_offset, found);
 	}
 	munmap(map, st.st_size);
 	return found == NR_FN ? 0 : -1;
@@ -403,7 +491,7 @@ static int sample_at(struct samples *s, size_t *pos, struct chain *c)
  * Open @hw on @pid and let the child (waiting on @go) run; read every
  * record until the child and its copies are gone.
  */
-static int collect(struct perf_counter_hw_event *hw, pid_t pid, int go,
+static int collect(struct perf_counter_hw_event_ext *d, pid_t pid, int go,
 		   struct samples *s)
 {
 	size_t cap = 1 << 20, used = 0;
@@ -412,8 +500,8 @@ static int collect(struct perf_counter_hw_event *hw, pid_t pid, int go,
 	int fd;
 
 	/* disabled until its queue is grown: the child may fault meanwhile */
-	hw->disabled = 1;
-	fd = sys_perf_counter_open(hw, pid, -1, -1, 0);
+	d->hw.disabled = 1;
+	fd = sys_perf_counter_open(&d->hw, pid, -1, -1, 0);
 	if (fd < 0)
 		return -errno;
 	if (ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize) ||
@@ -437,6 +525,9 @@ static int collect(struct perf_counter_hw_event *hw, pid_t pid, int go,
 	return 0;
 }
 
+/* The program the workloads run in: this one, unless a test says. */
+static const char *workload_prog = "/proc/self/exe";
+
 /* Fork "chain_test --workload @name", held until collect() lets it go. */
 static pid_t start_workload(const char *name, int *go, int nobody)
 {
@@ -453,7 +544,7 @@ static pid_t start_workload(const char *name, int *go, int nobody)
 			_exit(3);
 		if (read(p[0], &c, 1) != 1)
 			_exit(4);
-		execl("/proc/self/exe", "chain_test", "--workload", name,
+		execl(workload_prog, "chain_test", "--workload", name,
 		      (char *)NULL);
 		_exit(5);
 	}
@@ -472,19 +563,20 @@ static int finish(pid_t pid, int go)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static struct perf_counter_hw_event chain_event(uint64_t config,
-						uint64_t period, int depth)
+/* A sampler of @config with chains of @depth (0: the default), user mode. */
+static struct perf_counter_hw_event_ext chain_event(uint64_t config,
+						    uint64_t period, int depth)
 {
-	struct perf_counter_hw_event hw;
+	struct perf_counter_hw_event_ext d;
 
-	memset(&hw, 0, sizeof(hw));
-	hw.size = sizeof(hw);
-	hw.event_config = config;
-	hw.irq_period = period;
-	hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
-	hw.callchain_depth = depth;
-	hw.exclude_kernel = 1;
-	return hw;
+	memset(&d, 0, sizeof(d));
+	d.hw.size = sizeof(d);
+	d.hw.event_config = config;
+	d.hw.irq_period = period;
+	d.hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
+	d.hw.exclude_kernel = 1;
+	d.callchain_depth = depth;
+	return d;
 }
 
 #define TASK_CLOCK	PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE, \
@@ -494,16 +586,16 @@ static struct perf_counter_hw_event chain_event(uint64_t config,
 
 /* Run workload @name under @hw; its samples in @s, its exit status. */
 static int sample_workload(struct __test_metadata *_metadata,
-			   const char *name, struct perf_counter_hw_event *hw,
+			   const char *name, struct perf_counter_hw_event_ext *hw,
 			   struct samples *s, int nobody)
 {
 	int go, err;
 	pid_t pid;
 
 	memset(s, 0, sizeof(*s));
-	s->time = !!(hw->record_type & PERF_RECORD_TIME);
-	if (!fn_end[MAIN] && load_fns()) {
-		TH_LOG("no symbol table in /proc/self/exe");
+	s->time = !!(hw->hw.record_type & PERF_RECORD_TIME);
+	if (!fn_end[MAIN] && load_fns(workload_prog)) {
+		TH_LOG("no symbol table in %s", workload_prog);
 		return -1;
 	}
 	pid = start_workload(name, &go, nobody);
@@ -515,13 +607,21 @@ static int sample_workload(struct __test_metadata *_metadata,
 	return finish(pid, go);
 }
 
-/* How a 2009 hw_event's size grows (the ABI's rule, with this header). */
+/*
+ * How the description grows: 2009's 64 bytes with size 0, the ext struct
+ * with its size, longer ones with zeros past the fields; nonzero bytes
+ * past them are E2BIG with the kernel's size told; other sizes EINVAL;
+ * and the extra control words follow the size bytes.
+ */
 TEST(hw_event_grows_by_size_and_refuses_unknown_bytes_with_e2big)
 {
 	uint64_t buf[4096 / 8 + 2];
-	struct perf_counter_hw_event *hw = (void *)buf;
+	struct perf_counter_hw_event_ext *d = (void *)buf;
+	struct perf_counter_hw_event *hw = &d->hw;
 	int fd;
 
+	ASSERT_EQ(64, sizeof(struct perf_counter_hw_event));
+	ASSERT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER1, sizeof(*d));
 	memset(buf, 0, sizeof(buf));
 	hw->event_config = TASK_CLOCK;
 	hw->exclude_kernel = 1;
@@ -572,18 +672,25 @@ TEST(hw_event_grows_by_size_and_refuses_unknown_bytes_with_e2big)
 
 	/* the fields past 64 bytes are read only with a size */
 	hw->size = 0;
-	hw->callchain_depth = 5;	/* ignored: not passed */
+	d->callchain_depth = 5;		/* ignored: not passed */
 	fd = sys_perf_counter_open(hw, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	close(fd);
-	hw->size = PERF_COUNTER_HW_EVENT_SIZE_VER1;
+	hw->size = sizeof(*d);
 	EXPECT_EQ(-1, sys_perf_counter_open(hw, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);	/* a depth without a chain */
+	d->callchain_depth = 0;
+
+	/* a software counter takes no extra control words, whatever size */
+	hw->extra_config_len = 8;
+	hw->size = sizeof(*d);
+	EXPECT_EQ(-1, sys_perf_counter_open(hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
 }
 
 TEST(chain_depth_limits_are_refused_with_einval)
 {
-	struct perf_counter_hw_event hw = chain_event(TASK_CLOCK, 1000000, 0);
+	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 1000000, 0);
 	long max = 127;
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
 	int fd;
@@ -595,19 +702,19 @@ TEST(chain_depth_limits_are_refused_with_einval)
 	if (max > PERF_COUNTER_CHAIN_DEPTH_MAX)
 		max = PERF_COUNTER_CHAIN_DEPTH_MAX;
 	hw.callchain_depth = max;
-	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	fd = sys_perf_counter_open(&hw.hw, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	close(fd);
 	hw.callchain_depth = max + 1;
-	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw.hw, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	hw.callchain_depth = 256;
-	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw.hw, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	/* a chain alone is a record type */
 	hw.callchain_depth = 0;
-	hw.record_type = PERF_RECORD_CALLCHAIN;
-	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	hw.hw.record_type = PERF_RECORD_CALLCHAIN;
+	fd = sys_perf_counter_open(&hw.hw, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	close(fd);
 }
@@ -709,18 +816,43 @@ static void ab_times(struct __test_metadata *_metadata, uint64_t *spent)
 
 TEST(task_clock_chains_name_leaf_a_b_main_split_as_their_time)
 {
-	struct perf_counter_hw_event hw = chain_event(TASK_CLOCK, 100000, 0);
+	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 100000, 0);
 	uint64_t spent[2];
 	struct samples s;
 
 	/* 80 rounds of calls of about 20 and 60 periods */
-	hw.record_type |= PERF_RECORD_TIME;
+	hw.hw.record_type |= PERF_RECORD_TIME;
 	setenv("PC_CHAIN_LOOPS", "1000000", 1);
 	setenv("PC_CHAIN_ROUNDS", "80", 1);
 	ab_times(_metadata, NULL);
 	ASSERT_EQ(0, sample_workload(_metadata, "ab", &hw, &s, 0));
 	ab_times(_metadata, spent);
 	check_ab(_metadata, &s, 500, 0, spent);
+	free(s.buf);
+}
+
+/*
+ * A 32-bit task on the 64-bit x86 kernel: the same chains, of 4-byte
+ * frames, from chain_test's i686 twin (harness/build-initramfs.sh).
+ */
+TEST(compat_task_chains_name_leaf_a_b_main_on_a_64_bit_kernel)
+{
+	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 100000, 0);
+	uint64_t spent[2];
+	struct samples s;
+
+#if !defined(__x86_64__)
+	SKIP(return, "a 32-bit task on a 64-bit x86 kernel: not this one");
+#endif
+	ASSERT_EQ(0, access(CHAIN_TEST32, X_OK));
+	workload_prog = CHAIN_TEST32;
+	hw.hw.record_type |= PERF_RECORD_TIME;
+	setenv("PC_CHAIN_LOOPS", "1000000", 1);
+	setenv("PC_CHAIN_ROUNDS", "40", 1);
+	ab_times(_metadata, NULL);
+	ASSERT_EQ(0, sample_workload(_metadata, "ab", &hw, &s, 0));
+	ab_times(_metadata, spent);
+	check_ab(_metadata, &s, 250, 0, spent);
 	free(s.buf);
 }
 
@@ -732,7 +864,7 @@ TEST(task_clock_chains_name_leaf_a_b_main_split_as_their_time)
  */
 TEST(instructions_chains_name_leaf_a_b_main_split_as_their_time_on_power8)
 {
-	struct perf_counter_hw_event hw =
+	struct perf_counter_hw_event_ext hw =
 		chain_event(PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
 						PERF_COUNT_INSTRUCTIONS),
 			    500000, 0);
@@ -740,7 +872,7 @@ TEST(instructions_chains_name_leaf_a_b_main_split_as_their_time_on_power8)
 	uint64_t spent[2];
 	struct samples s;
 
-	hw.record_type |= PERF_RECORD_TIME;
+	hw.hw.record_type |= PERF_RECORD_TIME;
 	pc_read_pmu(&pmu);
 	if (strcasecmp(pmu.name, "power8") || !pc_pmu_usable(&pmu))
 		SKIP(return, "the PMU is %s: instructions count on POWER8 only",
@@ -757,7 +889,7 @@ TEST(instructions_chains_name_leaf_a_b_main_split_as_their_time_on_power8)
 /* A 300-deep recursion: every chain cut at the depth, and said so. */
 static void check_deep(struct __test_metadata *_metadata, int depth)
 {
-	struct perf_counter_hw_event hw =
+	struct perf_counter_hw_event_ext hw =
 		chain_event(TASK_CLOCK, 100000, depth);
 	int n = 0, in_leaf = 0, truncated = 0, longer = 0;
 	struct samples s;
@@ -882,7 +1014,7 @@ static int kernel_part_has(const struct chain *c, const char *what)
 
 TEST(page_fault_chains_hold_the_fault_handler_and_the_toucher)
 {
-	struct perf_counter_hw_event hw = chain_event(PAGE_FAULTS, 1, 0);
+	struct perf_counter_hw_event_ext hw = chain_event(PAGE_FAULTS, 1, 0);
 	int n = 0, both = 0;
 	struct samples s;
 	struct chain c;
@@ -891,7 +1023,7 @@ TEST(page_fault_chains_hold_the_fault_handler_and_the_toucher)
 	if (geteuid())
 		SKIP(return, "kernel chains need root at paranoid 2");
 	ASSERT_EQ(0, load_ksyms());
-	hw.exclude_kernel = 0;
+	hw.hw.exclude_kernel = 0;
 	ASSERT_EQ(0, sample_workload(_metadata, "touch", &hw, &s, 0));
 	while (sample_at(&s, &pos, &c)) {
 		n++;
@@ -913,7 +1045,7 @@ TEST(page_fault_chains_hold_the_fault_handler_and_the_toucher)
 TEST(sched_switch_tracepoint_chains_hold_the_scheduler)
 {
 	long id = pc_tp_id("sched", "sched_switch");
-	struct perf_counter_hw_event hw;
+	struct perf_counter_hw_event_ext hw;
 	int n = 0, sched = 0;
 	struct samples s;
 	struct chain c;
@@ -925,7 +1057,7 @@ TEST(sched_switch_tracepoint_chains_hold_the_scheduler)
 		SKIP(return, "no sched:sched_switch tracepoint");
 	ASSERT_EQ(0, load_ksyms());
 	hw = chain_event(PERF_COUNTER_CONFIG(PERF_TYPE_TRACEPOINT, id), 1, 0);
-	hw.exclude_kernel = 0;
+	hw.hw.exclude_kernel = 0;
 	ASSERT_EQ(0, sample_workload(_metadata, "sleep", &hw, &s, 0));
 	while (sample_at(&s, &pos, &c)) {
 		n++;
@@ -938,7 +1070,7 @@ TEST(sched_switch_tracepoint_chains_hold_the_scheduler)
 
 TEST(unprivileged_user_chains_hold_no_kernel_address)
 {
-	struct perf_counter_hw_event hw[] = {
+	struct perf_counter_hw_event_ext hw[] = {
 		chain_event(TASK_CLOCK, 100000, 0),
 		chain_event(PAGE_FAULTS, 1, 0),
 	};
@@ -988,19 +1120,66 @@ TEST(unprivileged_user_chains_hold_no_kernel_address)
 }
 
 /*
+ * PowerPC: a signal handler's chain goes on through the signal frame to
+ * the code the signal interrupted, from the registers the kernel saved
+ * there: leaf <- handler <- chain_victim <- ... <- main, the victim
+ * found only in the saved registers (a frameless leaf: no back chain
+ * names it).
+ * (x86's frame pointers do not say where a signal frame is.)
+ */
+TEST(signal_handler_chains_cross_the_signal_frame)
+{
+	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 100000, 0);
+	int in_handler = 0, crossed = 0;
+	struct samples s;
+	struct chain c;
+	size_t pos = 0;
+	uint32_t i;
+
+#if !defined(__powerpc__)
+	SKIP(return, "x86 frame pointers do not cross signal frames");
+#endif
+	setenv("PC_CHAIN_LOOPS", "4000000", 1);
+	setenv("PC_CHAIN_ROUNDS", "20", 1);
+	ASSERT_EQ(0, sample_workload(_metadata, "signal", &hw, &s, 0));
+	while (sample_at(&s, &pos, &c)) {
+		if (c.nr_user < 2 || !in_fn(c.user[0], LEAF) ||
+		    (!in_fn(c.user[1], HANDLER) &&
+		     !in_fn(c.user[1], HANDLER_INFO)))
+			continue;
+		in_handler++;
+		for (i = 3; c.nr_user > 3 && in_fn(c.user[2], VICTIM) &&
+			    i < c.nr_user; i++)
+			if (in_fn(c.user[i], MAIN)) {
+				crossed++;
+				break;
+			}
+		if (in_handler - crossed == 1 && c.nr_user >= 3)
+			TH_LOG("a chain that did not cross: %u words, [2] %#llx",
+			       c.nr_user, (unsigned long long)c.user[2]);
+	}
+	EXPECT_EQ(0, s.bad);
+	ASSERT_LE(200, in_handler);
+	EXPECT_LE(in_handler * 90, crossed * 100)
+		TH_LOG("%d of %d handler samples are leaf <- handler <- victim <- ... main",
+		       crossed, in_handler);
+	free(s.buf);
+}
+
+/*
  * Frame links overwritten with junk, and a task whose stack ends at a
  * guard page: every chain through them ends, broken, and the kernel
  * says nothing (its log and the sanitizers are the harness's to check).
  */
 TEST(wrecked_frame_links_end_chains_as_broken)
 {
-	struct perf_counter_hw_event hw = chain_event(TASK_CLOCK, 100000, 0);
+	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 100000, 0);
 	int n = 0, in_spin = 0, broken = 0;
 	struct samples s;
 	struct chain c;
 	size_t pos = 0;
 
-	hw.inherit = 1;			/* the guard page's task too */
+	hw.hw.inherit = 1;			/* the guard page's task too */
 	ASSERT_EQ(0, sample_workload(_metadata, "wreck", &hw, &s, 0));
 	while (sample_at(&s, &pos, &c)) {
 		n++;

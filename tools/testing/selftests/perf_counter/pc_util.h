@@ -156,14 +156,19 @@ static inline int pe_open_sw(uint64_t config, pid_t pid, int cpu)
 }
 
 /*
- * Whether @ip is a kernel address: the top half of the address space on
- * 64-bit, above 3 GiB (PAGE_OFFSET) on our 32-bit kernels.
+ * Whether @ip is a kernel address: where the kernel's own addresses
+ * start (x86_64's top half, PowerPC 64's 0xc000..., PAGE_OFFSET at 3 GiB
+ * on our 32-bit kernels).
  */
 static inline int pc_ip_is_kernel(uint64_t ip)
 {
-	if (sizeof(void *) == 8)
-		return ip >= 0x800000000000ULL;
-	return ip >= 0xc0000000ULL;
+#if defined(__x86_64__)
+	return ip >= 0xffff800000000000ULL;
+#elif defined(__powerpc64__)
+	return ip >= 0xc000000000000000ULL;
+#else
+	return ip >= 0xc0000000ULL;	/* i386 and ppc32: PAGE_OFFSET */
+#endif
 }
 
 /* Burn CPU in user mode for about @loops iterations. */

@@ -595,6 +595,40 @@ TEST(record_and_report_name_the_busy_function)
 	EXPECT_GT(strtod(line, NULL), 50.0);
 }
 
+/*
+ * record -g and report: the call chains' quality line, and who called
+ * the busy function. This program is built without frame pointers: on
+ * x86 report must say so of it, naming the fix; PowerPC's back chain
+ * needs none, and the tree shows the busy function's caller.
+ */
+TEST(record_g_and_report_show_the_callers_and_the_chains_quality)
+{
+	int status;
+
+	status = run_tool("PC_TOOL_SPIN=1500", "record", "-g", "-e",
+			  "task-clock:u", "-c", "1000000", "-o",
+			  "/tmp/tool_test.data", SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "call chains") != NULL);
+	status = run_tool(NULL, "report", "-i", "/tmp/tool_test.data");
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "# call chains: ") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") != NULL);
+#if defined(__powerpc__)
+	EXPECT_TRUE(strstr(out_buf, "tool_workload") != NULL);
+#else
+	EXPECT_TRUE(strstr(out_buf, "without a frame-pointer prologue") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "-fno-omit-frame-pointer") != NULL);
+#endif
+	status = run_tool(NULL, "report", "--no-children", "-i",
+			  "/tmp/tool_test.data");
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") != NULL);
+}
+
 /* Copy @from to @to, executable; 0 or -1. */
 static int copy_program(const char *from, const char *to)
 {
