@@ -34,6 +34,11 @@ struct pt_regs;
  * @skip_to:	kernel part of an event the kernel raised: the unwinder's
  *		addresses up to this one are the subsystem's own, left out
  * @skipped:	how many were left out so far
+ * @entries:	addresses the kernel's unwinder has reported
+ * @link:	PowerPC, a walk from interrupted kernel state: its LR, the
+ *		interrupted function's return address while it is a leaf,
+ *		which the unwinder's second address (a stack slot the
+ *		function has not written) is not; else 0
  * @user_sp:	the user stack pointer the user part starts from
  * @user_span:	how far above @user_sp a frame may be: the stack limit
  */
@@ -45,6 +50,8 @@ struct pc_chain {
 	u32		end;
 	unsigned long	skip_to;
 	u32		skipped;
+	u32		entries;
+	unsigned long	link;
 	unsigned long	user_sp;
 	unsigned long	user_span;
 };

@@ -147,6 +147,16 @@ static bool pc_chain_kernel_entry(void *cookie, unsigned long addr)
 {
 	struct pc_chain *c = cookie;
 
+	/*
+	 * PowerPC from interrupted state: the interrupted function's
+	 * caller is in LR; the stack slot the unwinder reads second is the
+	 * function's own, written only by its callees: LR in its place, and
+	 * the third, the return address the function saved, once only.
+	 */
+	if (c->link && ++c->entries == 2)
+		addr = c->link;
+	else if (c->link && c->entries == 3 && addr == c->link)
+		return true;
 	if (c->skip_to) {
 		if (addr != c->skip_to)
 			return ++c->skipped < PC_CHAIN_SKIP_MAX;
@@ -174,6 +184,9 @@ static void pc_chain_kernel(struct pc_chain *c, struct perf_counter *counter,
 	if (!regs || user_mode(regs))
 		return;
 	pc_chain_marker(c, PERF_CONTEXT_KERNEL);
+#ifdef CONFIG_PPC
+	c->link = regs->link;
+#endif
 	arch_stack_walk(pc_chain_kernel_entry, c, current, regs);
 }
 

@@ -53,8 +53,8 @@ void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
  *		the caller's size zero
  *
  * Return: 0, or pc_check_hw_event()'s -EINVAL, or -EINVAL for reserved
- * fields set, or a callchain_depth without PERF_RECORD_CALLCHAIN or
- * above pc_chain_depth_max().
+ * fields set, a callchain_depth without PERF_RECORD_CALLCHAIN or above
+ * pc_chain_depth_max(), or a chain where that is 0.
  */
 int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 {
@@ -68,6 +68,10 @@ int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 	if (desc->callchain_depth &&
 	    (!(desc->hw.record_type & PERF_RECORD_CALLCHAIN) ||
 	     desc->callchain_depth > pc_chain_depth_max()))
+		return -EINVAL;
+	/* No chain at all where kernel.perf_event_max_stack is 0. */
+	if ((desc->hw.record_type & PERF_RECORD_CALLCHAIN) &&
+	    !pc_chain_depth_max())
 		return -EINVAL;
 	return 0;
 }

@@ -169,8 +169,16 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 	struct pc_user_state s = {
 		.ip = regs->nip, .lr = regs->link, .sp = regs->gpr[1],
 	};
-	unsigned long low = s.sp, frame, next, ip;
+	unsigned long low, frame, next, ip;
 	bool native = words64 == IS_ENABLED(CONFIG_PPC64);
+
+	if (!words64) {			/* a 32-bit task's registers */
+		s.ip = (u32)s.ip;
+		s.lr = (u32)s.lr;
+		s.sp = (u32)s.sp;
+		c->user_sp = s.sp;
+	}
+	low = s.sp;
 
 again:
 	/* The interrupted function and its return address, from LR. */

@@ -71,6 +71,7 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 		fp = (u32)fp;
 		low = (u32)low;
 		ip = (u32)ip;
+		c->user_sp = low;
 	}
 	if (!pc_chain_add_user(c, ip))
 		return;

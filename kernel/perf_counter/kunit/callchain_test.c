@@ -54,17 +54,19 @@ static void pc_chain_test_exit(struct kunit *test)
 static noinline unsigned long pc_chain_raise(struct pc_chain_fixture *f,
 					     unsigned long site)
 {
-	unsigned long flags, at;
+	unsigned long flags, at, outer;
 
 	if (!site)
 		site = _RET_IP_;
 	pc_queue_lock(f->q, &flags);
+	outer = __this_cpu_read(pc_raise_ip);
 	__this_cpu_write(pc_raise_ip, site);
 	if (pc_queue_reserve(f->q, PERF_COUNTER_REC_SAMPLE,
 			     1 + pc_chain_words(&f->counter), &at)) {
 		pc_chain_put(f->q, &at, &f->counter, NULL);
 		pc_queue_commit(f->q, at);
 	}
+	__this_cpu_write(pc_raise_ip, outer);
 	pc_queue_unlock(f->q, flags);
 	return site;
 }

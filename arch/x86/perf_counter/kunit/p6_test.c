@@ -74,7 +74,8 @@ static void p6_sample_carries_its_call_chain(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
 	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
-	struct pt_regs user = { .cs = 3, .ip = 0x401234, .sp = 0x7ff00000 };
+	struct pt_regs user = { .cs = __USER_CS, .ip = 0x401234,
+				.sp = 0x7ff00000 };
 	union {
 		u64				word;
 		struct perf_counter_callchain	head;

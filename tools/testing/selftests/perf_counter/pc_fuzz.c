@@ -316,11 +316,11 @@ static unsigned int max_depth = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
 static unsigned int read_max_depth(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
-	long v = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+	long v = PERF_COUNTER_CHAIN_DEPTH_MAX;	/* no perf_events: no sysctl */
 
 	if (f) {
 		if (fscanf(f, "%ld", &v) != 1)
-			v = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+			v = PERF_COUNTER_CHAIN_DEPTH_MAX;
 		fclose(f);
 	}
 	if (v > PERF_COUNTER_CHAIN_DEPTH_MAX)
@@ -1224,8 +1224,9 @@ static void *place_hw_event(struct worker *w,
 	if (r < 88) {
 		/* the last byte the kernel may read is the page's */
 		*place = AT_PAGE_END;
-		if (n > HW_SIZE_MAX || n % 8 || n < sizeof(*hw))
-			n = sizeof(*hw);
+		if (n > HW_SIZE_MAX || n % 8 ||
+		    n < PERF_COUNTER_HW_EVENT_SIZE_2009)
+			n = sizeof(*hw);	/* refused before read on */
 		off = page_size - n;
 		*junk = write_hw(w, page + off, n, hw, 1);
 		return page + off;
@@ -1619,6 +1620,8 @@ static const char *known_refusal(const struct open_args *a)
 	    (!(hw->record_type & PERF_RECORD_CALLCHAIN) ||
 	     hw->callchain_depth > max_depth))
 		return "a chain depth without a chain, or too deep";
+	if ((hw->record_type & PERF_RECORD_CALLCHAIN) && !max_depth)
+		return "a chain where kernel.perf_event_max_stack is 0";
 	if (hw->extra_config_len &&
 	    (!raw || hw->extra_config_len % 8 || hw->extra_config_len > 16))
 		return "bad extra_config_len";
