@@ -817,21 +817,32 @@ static void ab_times(struct __test_metadata *_metadata, uint64_t *spent)
 	spent[1] = y;
 }
 
-TEST(task_clock_chains_name_leaf_a_b_main_split_as_their_time)
+/*
+ * The ab workload, @rounds rounds of @loops, under @config sampled every
+ * @period (with the sample's time), checked by check_ab().
+ */
+static void ab_profile(struct __test_metadata *_metadata, uint64_t config,
+		       uint64_t period, const char *loops, const char *rounds,
+		       int min_in_leaf, int per_timer)
 {
-	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 100000, 0);
+	struct perf_counter_hw_event_ext hw = chain_event(config, period, 0);
 	uint64_t spent[2];
 	struct samples s;
 
-	/* 80 rounds of calls of about 20 and 60 periods */
 	hw.hw.record_type |= PERF_RECORD_TIME;
-	setenv("PC_CHAIN_LOOPS", "1000000", 1);
-	setenv("PC_CHAIN_ROUNDS", "80", 1);
+	setenv("PC_CHAIN_LOOPS", loops, 1);
+	setenv("PC_CHAIN_ROUNDS", rounds, 1);
 	ab_times(_metadata, NULL);
 	ASSERT_EQ(0, sample_workload(_metadata, "ab", &hw, &s, 0));
 	ab_times(_metadata, spent);
-	check_ab(_metadata, &s, 500, 0, spent);
+	check_ab(_metadata, &s, min_in_leaf, per_timer, spent);
 	free(s.buf);
+}
+
+/* 80 rounds of calls of about 20 and 60 periods */
+TEST(task_clock_chains_name_leaf_a_b_main_split_as_their_time)
+{
+	ab_profile(_metadata, TASK_CLOCK, 100000, "1000000", "80", 500, 0);
 }
 
 /*
@@ -840,23 +851,12 @@ TEST(task_clock_chains_name_leaf_a_b_main_split_as_their_time)
  */
 TEST(compat_task_chains_name_leaf_a_b_main_on_a_64_bit_kernel)
 {
-	struct perf_counter_hw_event_ext hw = chain_event(TASK_CLOCK, 100000, 0);
-	uint64_t spent[2];
-	struct samples s;
-
 #if !defined(__x86_64__)
 	SKIP(return, "a 32-bit task on a 64-bit x86 kernel: not this one");
 #endif
 	ASSERT_EQ(0, access(CHAIN_TEST32, X_OK));
 	workload_prog = CHAIN_TEST32;
-	hw.hw.record_type |= PERF_RECORD_TIME;
-	setenv("PC_CHAIN_LOOPS", "1000000", 1);
-	setenv("PC_CHAIN_ROUNDS", "40", 1);
-	ab_times(_metadata, NULL);
-	ASSERT_EQ(0, sample_workload(_metadata, "ab", &hw, &s, 0));
-	ab_times(_metadata, spent);
-	check_ab(_metadata, &s, 250, 0, spent);
-	free(s.buf);
+	ab_profile(_metadata, TASK_CLOCK, 100000, "1000000", "40", 250, 0);
 }
 
 /*
@@ -867,26 +867,15 @@ TEST(compat_task_chains_name_leaf_a_b_main_on_a_64_bit_kernel)
  */
 TEST(instructions_chains_name_leaf_a_b_main_split_as_their_time_on_power8)
 {
-	struct perf_counter_hw_event_ext hw =
-		chain_event(PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
-						PERF_COUNT_INSTRUCTIONS),
-			    500000, 0);
 	struct pc_pmu_info pmu;
-	uint64_t spent[2];
-	struct samples s;
 
-	hw.hw.record_type |= PERF_RECORD_TIME;
 	pc_read_pmu(&pmu);
 	if (strcasecmp(pmu.name, "power8") || !pc_pmu_usable(&pmu))
 		SKIP(return, "the PMU is %s: instructions count on POWER8 only",
 		     pmu.name);
-	setenv("PC_CHAIN_LOOPS", "20000000", 1);
-	setenv("PC_CHAIN_ROUNDS", "30", 1);
-	ab_times(_metadata, NULL);
-	ASSERT_EQ(0, sample_workload(_metadata, "ab", &hw, &s, 0));
-	ab_times(_metadata, spent);
-	check_ab(_metadata, &s, 200, 1, spent);
-	free(s.buf);
+	ab_profile(_metadata, PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+						  PERF_COUNT_INSTRUCTIONS),
+		   500000, "20000000", "30", 200, 1);
 }
 
 /* A 300-deep recursion: every chain cut at the depth, and said so. */
