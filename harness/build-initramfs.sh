@@ -102,15 +102,19 @@ perf_counter_tool() {
 
 # What a program needs beyond the others' flags: chain_test's call
 # chains need every call kept and, on x86, frame pointers (on PowerPC
-# the back chain is the ABI; see chain_test.c); so does pc-bench's
-# sampled 16-deep chain.
+# the back chain is the ABI; see chain_test.c); pc-bench's sampled
+# 16-deep chain needs the frame pointers only (its recursion is noipa,
+# and the rest of it, its self-reads above all, must be built as users
+# build).
 prog_cflags() {
 	case $1 in
-	chain_test|pc-bench)
+	chain_test)
 		echo -fno-inline
-		case $target in
-		x86*|i386*) echo -fno-omit-frame-pointer ;;
-		esac
+		;;
+	esac
+	case $1,$target in
+	chain_test,x86*|chain_test,i386*|pc-bench,x86*|pc-bench,i386*)
+		echo -fno-omit-frame-pointer
 		;;
 	esac
 }
