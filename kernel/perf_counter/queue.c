@@ -60,8 +60,6 @@ struct pc_queue {
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
 	unsigned long		record;		/* reserved record's header */
-	u32			record_type;	/* ... its kind */
-	u32			record_words;	/* ... and size, in words */
 	bool			format_2009;	/* read() leaves headers out */
 	bool			error;		/* its counter is in error */
 	bool			gone;		/* its task and copies ended */
@@ -338,8 +336,6 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		q->lost = 0;
 	}
 	q->record = *at;
-	q->record_type = type;
-	q->record_words = words;
 	pc_queue_put_header(q, at, type, words);
 	return true;
 }
@@ -355,16 +351,23 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
  */
 void pc_queue_commit(struct pc_queue *q, unsigned long at)
 {
-	unsigned long words = at - q->record;
+	u64 *header = &q->ring[q->record & q->mask];
+	union {
+		u64					word;
+		struct perf_counter_record_header	h;
+	} u = { .word = *header };
+	u32 bytes = (at - q->record) * sizeof(u64);
 
 	lockdep_assert_held(&q->lock);
-	if (words != q->record_words) {
-		unsigned long header = q->record;
-
-		if (WARN_ON_ONCE(!words || words > q->record_words))
-			words = q->record_words;
-		pc_queue_put_header(q, &header, q->record_type, words);
-		at = q->record + words;
+	/* the reservation is in the header reserve wrote */
+	if (bytes != u.h.size) {
+		if (WARN_ON_ONCE(!bytes || bytes > u.h.size)) {
+			bytes = u.h.size;	/* as reserved, whatever in it */
+		} else {
+			u.h.size = bytes;
+			*header = u.word;
+		}
+		at = q->record + bytes / sizeof(u64);
 	}
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
