@@ -39,6 +39,7 @@
 
 struct perf_counter;
 struct perf_counter_hw_event;
+struct perf_counter_hw_event_ext;
 struct pt_regs;
 
 /**
@@ -288,7 +289,7 @@ bool pc_hw_assign(struct pc_hw_want *want, unsigned int n);
 int pc_hw_places_of_mask(unsigned long mask, struct pc_hw_place *place);
 
 /* For events that count more than their task (paranoid.c) */
-int pc_allow_cpu(const struct perf_counter_hw_event *hw_event,
+int pc_allow_cpu(const struct perf_counter_hw_event_ext *desc,
 		 const u64 *extra);
 
 /* A statistics file for root in /sys/kernel/debug/perf_counter/ */

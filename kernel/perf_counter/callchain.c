@@ -2,10 +2,12 @@
 /*
  * perf_counter: call chains in sample records (PERF_RECORD_CALLCHAIN).
  *
- * A chain is written straight into the sample record, which has room
- * for the counter's callchain_depth (pc_chain_words()); the record's
- * header then says the size the chain came to (pc_queue_commit()). It
- * holds, innermost first:
+ * A sample's chain is walked into a buffer of this CPU's first
+ * (pc_chain_take()), with irqs off but no lock held, then copied into
+ * the record, which is reserved at the size the chain came to: the
+ * queue's lock is held for a copy, not for a walk of up to 255 user
+ * frames, and a queue never has room set aside for a depth a chain did
+ * not reach. The chain holds, innermost first:
  *
  *  - the kernel part, behind PERF_CONTEXT_KERNEL, for a counter that
  *    counts the kernel (one that excludes it, as every unprivileged
@@ -17,24 +19,36 @@
  *  - the user part, behind PERF_CONTEXT_USER, for a counter that counts
  *    user mode, of a task with a user address space: from the
  *    interrupted user state, or the state the task entered the kernel
- *    with, through the architecture's walker (pc_arch_user_chain()).
+ *    with, through the architecture's walker (pc_arch_user_chain()),
+ *    with page faults off.
  *
  * Its flags say how it ended: complete (the unwinder ran out of kernel
  * frames and the walker reached the outermost user frame), truncated
  * (one address more than the depth allows was there) or broken (a frame
  * could not be read or was not plausible, or the raise site was not on
- * the kernel stack). Every part runs with irqs off under the queue's
- * lock, NMI included: user memory is read with page faults off, and the
- * depth bounds the walk.
+ * the kernel stack).
+ *
+ * Buffers: each CPU has one per context a sample can be taken in (task,
+ * softirq, hardirq, NMI: interrupt_context_level()), since a sample in
+ * one may interrupt a walk in another. Within one context, samples
+ * never nest: they are written with irqs off, and the walk counts as
+ * recording (pc_recording), so a tracepoint hit by a fault the walk
+ * takes is not counted. A sample that finds its context's buffer in use
+ * all the same is counted lost. The buffers exist while a counter that
+ * records chains does (pc_chain_bufs_get()), and are freed after an RCU
+ * grace period, which every sampler, running with irqs off, is within.
  */
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_counter_chain.h>
 #include <linux/perf_event.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
+#include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
 
@@ -44,9 +58,98 @@
  * Where the kernel raised the software event or tracepoint hit being
  * handled on this CPU: the return address of the subsystem's entry
  * point, which the kernel's unwinder finds on the stack. Written and
- * read with irqs off, by the entry points and the samples they write.
+ * read with irqs off, by the entry points (pc_raise_note()) and the
+ * samples they write.
  */
 DEFINE_PER_CPU(unsigned long, pc_raise_ip);
+
+/* task, softirq, hardirq, NMI: interrupt_context_level() */
+#define PC_CHAIN_LEVELS		4
+/* struct perf_counter_callchain, two markers, the deepest chain */
+#define PC_CHAIN_WORDS_MAX	(1 + 2 + PERF_COUNTER_CHAIN_DEPTH_MAX)
+
+/*
+ * One CPU's chain buffers. @busy[l] is set while a sample in context
+ * level l walks or copies @word[l]: only code at that level on this CPU
+ * touches either, with irqs off.
+ */
+struct pc_chain_cpu {
+	u64	word[PC_CHAIN_LEVELS][PC_CHAIN_WORDS_MAX];
+	bool	busy[PC_CHAIN_LEVELS];
+};
+
+struct pc_chain_bufs {
+	struct pc_chain_cpu __percpu	*cpu;
+	struct rcu_head			rcu;
+};
+
+/*
+ * The buffers, published while pc_chain_users is not 0. Both change
+ * under pc_chain_bufs_mutex; samplers read the pointer with irqs off.
+ */
+static struct pc_chain_bufs __rcu *pc_chain_bufs;
+static unsigned int pc_chain_users;
+static DEFINE_MUTEX(pc_chain_bufs_mutex);
+
+/**
+ * pc_chain_bufs_get() - have the buffers chains are walked into
+ *
+ * For each counter made that records call chains (inherited copies use
+ * their top-level counter's), before it can sample. May sleep.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int pc_chain_bufs_get(void)
+{
+	struct pc_chain_bufs *bufs;
+	int err = 0;
+
+	mutex_lock(&pc_chain_bufs_mutex);
+	if (!pc_chain_users) {
+		bufs = kzalloc(sizeof(*bufs), GFP_KERNEL);
+		if (bufs)
+			bufs->cpu = alloc_percpu(struct pc_chain_cpu);
+		if (!bufs || !bufs->cpu) {
+			kfree(bufs);
+			err = -ENOMEM;
+			goto out;
+		}
+		rcu_assign_pointer(pc_chain_bufs, bufs);
+	}
+	pc_chain_users++;
+out:
+	mutex_unlock(&pc_chain_bufs_mutex);
+	return err;
+}
+
+static void pc_chain_bufs_free(struct rcu_head *rcu)
+{
+	struct pc_chain_bufs *bufs = container_of(rcu, struct pc_chain_bufs,
+						  rcu);
+
+	free_percpu(bufs->cpu);
+	kfree(bufs);
+}
+
+/**
+ * pc_chain_bufs_put() - the counter that had them is being freed
+ *
+ * The last user's put frees the buffers once every sampler that may
+ * have found them is done.
+ */
+void pc_chain_bufs_put(void)
+{
+	struct pc_chain_bufs *bufs;
+
+	mutex_lock(&pc_chain_bufs_mutex);
+	if (!WARN_ON_ONCE(!pc_chain_users) && !--pc_chain_users) {
+		bufs = rcu_dereference_protected(pc_chain_bufs,
+				lockdep_is_held(&pc_chain_bufs_mutex));
+		RCU_INIT_POINTER(pc_chain_bufs, NULL);
+		call_rcu(&bufs->rcu, pc_chain_bufs_free);
+	}
+	mutex_unlock(&pc_chain_bufs_mutex);
+}
 
 /**
  * pc_chain_words() - the most words a sample's call chain takes
@@ -62,76 +165,9 @@ u32 pc_chain_words(const struct perf_counter *counter)
 	return 1 + 2 + counter->chain_depth;
 }
 
-/**
- * pc_chain_add() - add an address to a chain
- * @c:		the chain
- * @ip:		the address
- *
- * Return: false if the depth is spent: the chain is then truncated and
- * the walk must stop.
- */
-bool pc_chain_add(struct pc_chain *c, u64 ip)
-{
-	if (!c->left) {
-		c->end = PERF_COUNTER_CHAIN_TRUNCATED;
-		return false;
-	}
-	c->left--;
-	pc_queue_put(c->q, &c->at, ip);
-	c->nr++;
-	return true;
-}
-
-/**
- * pc_chain_add_user() - add a user address to a chain
- * @c:		the chain
- * @ip:		the address, read from the task's registers or stack
- *
- * A return address outside user space is not one: the stack it came
- * from is not a chain of frames there, and a kernel-looking word from it
- * must not reach a reader who may see no kernel address. The walk ends
- * there, broken.
- *
- * Return: false if the walk must stop (broken, or the depth spent).
- */
-bool pc_chain_add_user(struct pc_chain *c, unsigned long ip)
-{
-	if (!__access_ok((const void __user *)ip, 1)) {
-		pc_chain_broken(c);
-		return false;
-	}
-	return pc_chain_add(c, ip);
-}
-
-/**
- * pc_chain_broken() - the walk stopped at a frame it could not trust
- * @c:		the chain
- */
-void pc_chain_broken(struct pc_chain *c)
-{
-	c->end = PERF_COUNTER_CHAIN_BROKEN;
-}
-
-/**
- * pc_chain_read_user() - read a user stack's words, in any context
- * @dst:	where to
- * @addr:	the user address
- * @size:	bytes
- *
- * Page faults are off, the range must be user memory, and from NMI the
- * address space must be current's (copy_from_user_nofault()).
- *
- * Return: true if all of it was read.
- */
-bool pc_chain_read_user(void *dst, unsigned long addr, size_t size)
-{
-	return !copy_from_user_nofault(dst, (const void __user *)addr, size);
-}
-
 static void pc_chain_marker(struct pc_chain *c, u64 marker)
 {
-	pc_queue_put(c->q, &c->at, marker);
-	c->nr++;
+	c->word[++c->nr] = marker;
 }
 
 /* Frames of this subsystem's own below a raise site, at most */
@@ -148,14 +184,15 @@ static bool pc_chain_kernel_entry(void *cookie, unsigned long addr)
 	struct pc_chain *c = cookie;
 
 	/*
-	 * PowerPC from interrupted state: the interrupted function's
-	 * caller is in LR; the stack slot the unwinder reads second is the
-	 * function's own, written only by its callees: LR in its place, and
-	 * the third, the return address the function saved, once only.
+	 * Where a register holds the interrupted function's caller
+	 * (PowerPC's LR), the unwinder's second address is a stack slot of
+	 * the function's own, written only by its callees: the register's
+	 * address takes its place, and the third, the return address the
+	 * function saved, if it did, is not taken twice.
 	 */
-	if (c->link && ++c->entries == 2)
-		addr = c->link;
-	else if (c->link && c->entries == 3 && addr == c->link)
+	if (c->caller && ++c->entries == 2)
+		addr = c->caller;
+	else if (c->caller && c->entries == 3 && addr == c->caller)
 		return true;
 	if (c->skip_to) {
 		if (addr != c->skip_to)
@@ -184,9 +221,7 @@ static void pc_chain_kernel(struct pc_chain *c, struct perf_counter *counter,
 	if (!regs || user_mode(regs))
 		return;
 	pc_chain_marker(c, PERF_CONTEXT_KERNEL);
-#ifdef CONFIG_PPC
-	c->link = regs->link;
-#endif
+	c->caller = pc_arch_kernel_caller(regs);
 	arch_stack_walk(pc_chain_kernel_entry, c, current, regs);
 }
 
@@ -200,43 +235,86 @@ static struct pt_regs *pc_chain_user_regs(struct pt_regs *regs)
 	return task_pt_regs(current);
 }
 
+/* The user part: the architecture's walk, page faults off. */
+static void pc_chain_user(struct pc_chain *c, struct pt_regs *uregs)
+{
+	c->user_sp = user_stack_pointer(uregs);
+	c->user_span = rlimit(RLIMIT_STACK);
+	pc_chain_marker(c, PERF_CONTEXT_USER);
+	pagefault_disable();
+	pc_arch_user_chain(c, uregs);
+	pagefault_enable();
+}
+
 /**
- * pc_chain_put() - write a sample's call chain
- * @q:		the sample's queue, under its lock, room reserved for
- *		pc_chain_words()
- * @at:		where the chain goes; moved past what was written
- * @counter:	the counter sampled
+ * pc_chain_take() - walk a sample's call chain into this CPU's buffer
+ * @c:		the chain, to fill
+ * @counter:	the counter sampled, on this CPU with irqs off (or in NMI)
  * @regs:	the sample's state, as pc_sample_write() was given it
+ *
+ * On success, the chain is the first pc_chain_record_words() words at
+ * c->word, struct perf_counter_callchain first; the record is written
+ * from them, and pc_chain_done() gives the buffer back.
+ *
+ * Return: false if there is no buffer to walk into (a sample of this
+ * context's is already using it): the sample is lost.
  */
-void pc_chain_put(struct pc_queue *q, unsigned long *at,
-		  struct perf_counter *counter, struct pt_regs *regs)
+bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
+		   struct pt_regs *regs)
 {
 	const struct perf_counter_hw_event *hw = &counter->hw_event;
-	struct pc_chain c = {
-		.q	= q,
-		.at	= *at + 1,
-		.left	= counter->chain_depth,
-		.end	= PERF_COUNTER_CHAIN_COMPLETE,
-	};
+	struct pc_chain_bufs *bufs = rcu_dereference_sched(pc_chain_bufs);
+	unsigned int level = interrupt_context_level();
+	struct pc_chain_cpu *cpu;
 	union {
 		u64				word;
 		struct perf_counter_callchain	head;
 	} u;
 	struct pt_regs *uregs;
 
+	/* A counter with chains holds the buffers (pc_counter_alloc()). */
+	if (WARN_ON_ONCE(!bufs))
+		return false;
+	cpu = this_cpu_ptr(bufs->cpu);
+	if (READ_ONCE(cpu->busy[level]))
+		return false;
+	/*
+	 * Only this context on this CPU touches the flag, but an exception
+	 * the walk takes (a fault on a user page) runs in this context too:
+	 * the compiler must set the flag before the walk, not after.
+	 */
+	WRITE_ONCE(cpu->busy[level], true);
+	barrier();
+	this_cpu_inc(pc_recording);
+
+	*c = (struct pc_chain) {
+		.word	= cpu->word[level],
+		.busy	= &cpu->busy[level],
+		.left	= min_t(u32, counter->chain_depth,
+				PERF_COUNTER_CHAIN_DEPTH_MAX),
+		.end	= PERF_COUNTER_CHAIN_COMPLETE,
+	};
 	if (!hw->exclude_kernel)
-		pc_chain_kernel(&c, counter, regs);
-	if (c.end == PERF_COUNTER_CHAIN_COMPLETE && !hw->exclude_user) {
+		pc_chain_kernel(c, counter, regs);
+	if (c->end == PERF_COUNTER_CHAIN_COMPLETE && !hw->exclude_user) {
 		uregs = pc_chain_user_regs(regs);
-		if (uregs) {
-			c.user_sp = user_stack_pointer(uregs);
-			c.user_span = rlimit(RLIMIT_STACK);
-			pc_chain_marker(&c, PERF_CONTEXT_USER);
-			pc_arch_user_chain(&c, uregs);
-		}
+		if (uregs)
+			pc_chain_user(c, uregs);
 	}
-	u.head.nr = c.nr;
-	u.head.flags = c.end;
-	pc_queue_put_at(q, *at, u.word);
-	*at = c.at;
+	u.head.nr = c->nr;
+	u.head.flags = c->end;
+	c->word[0] = u.word;
+
+	this_cpu_dec(pc_recording);
+	return true;
+}
+
+/**
+ * pc_chain_done() - give back the buffer pc_chain_take() walked into
+ * @c:		the chain, written to the record or not
+ */
+void pc_chain_done(struct pc_chain *c)
+{
+	barrier();		/* the words copied out before it is free */
+	WRITE_ONCE(*c->busy, false);
 }

@@ -15,9 +15,10 @@
 
 /**
  * pc_counter_alloc() - make a counter, not yet installed anywhere
- * @hw:		its description
- * @extra:	its extra control words (hw->extra_config_len bytes), or
- *		NULL when there are none
+ * @desc:	its description, defaults filled in (an inherited copy's
+ *		is its parent's: pc_counter_desc())
+ * @extra:	its extra control words (desc->hw.extra_config_len bytes),
+ *		or NULL when there are none
  * @ops:	its kind
  * @cpu:	the CPU it is restricted to, or -1
  * @parent:	for an inherited counter, the top-level counter it folds
@@ -25,17 +26,20 @@
  *
  * The counter starts with one reference, its creator's. A top-level
  * counter takes a reference to current's pid namespace, in which its
- * records name tasks, and, if it samples or records switches, a queue
- * charged to current (see queue.c).
+ * records name tasks, if it samples or records switches, a queue
+ * charged to current (see queue.c), and if it records call chains, the
+ * buffers they are walked into (callchain.c).
  *
  * Return: the counter or an ERR_PTR(): -ENOMEM without memory or past
  * current's RLIMIT_MEMLOCK, the kind's init error, or a security
  * module's refusal (lsm.c).
  */
-struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
-				      const u64 *extra, const struct pc_ops *ops,
-				      int cpu, struct perf_counter *parent)
+struct perf_counter *
+pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
+		 const u64 *extra, const struct pc_ops *ops, int cpu,
+		 struct perf_counter *parent)
 {
+	const struct perf_counter_hw_event *hw = &desc->hw;
 	struct perf_counter *counter;
 	int err;
 
@@ -53,6 +57,7 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 	refcount_set(&counter->refcount, 1);
 	counter->leader = counter;
 	counter->hw_event = *hw;
+	counter->chain_depth = desc->callchain_depth;
 	if (extra)
 		memcpy(counter->extra_config, extra,
 		       min_t(size_t, hw->extra_config_len,
@@ -100,6 +105,15 @@ struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
 		static_branch_deferred_inc(&perf_counter_task_key);
 		static_branch_deferred_inc(&pc_switch_key);
 	}
+	/* Chains are walked into buffers the top-level counter holds. */
+	if ((hw->record_type & PERF_RECORD_CALLCHAIN) && !parent) {
+		err = pc_chain_bufs_get();
+		if (err) {
+			pc_counter_put(counter);
+			return ERR_PTR(err);
+		}
+		counter->chain_bufs = true;
+	}
 	/* Last, as perf_events asks: a refusal unwinds like any put. */
 	err = pc_lsm_alloc(counter);
 	if (err) {
@@ -131,6 +145,8 @@ void pc_counter_put(struct perf_counter *counter)
 		static_branch_slow_dec_deferred(&pc_switch_key);
 		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	}
+	if (counter->chain_bufs)
+		pc_chain_bufs_put();
 	pc_queue_free(counter->queue);
 	pc_page_free(counter);
 	if (counter->pid_ns)

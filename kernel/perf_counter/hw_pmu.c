@@ -226,7 +226,9 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	 * parent was given, whoever forks and whatever the level now.
 	 */
 	if (hwc->counts_core && !counter->parent) {
-		err = pc_allow_cpu(&counter->hw_event, counter->extra_config);
+		struct perf_counter_hw_event_ext desc = pc_counter_desc(counter);
+
+		err = pc_allow_cpu(&desc, counter->extra_config);
 		if (err)
 			return err;
 	}

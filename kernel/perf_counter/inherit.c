@@ -30,16 +30,16 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 					       struct perf_counter_context *ctx,
 					       struct perf_counter *leader)
 {
+	struct perf_counter_hw_event_ext desc = pc_counter_desc(orig);
 	struct perf_counter *top = orig->parent ?: orig;
 	struct perf_counter *copy;
 
-	copy = pc_counter_alloc(&orig->hw_event, orig->extra_config, orig->ops,
+	copy = pc_counter_alloc(&desc, orig->extra_config, orig->ops,
 				orig->cpu, top);
 	if (IS_ERR(copy))
 		return copy;
 	/* a monitor's counter stays the monitor's in the forked child */
 	copy->prctl_exempt = orig->prctl_exempt;
-	copy->chain_depth = orig->chain_depth;
 	pc_ctx_get(ctx);
 	copy->ctx = ctx;
 	copy->leader = leader ?: copy;

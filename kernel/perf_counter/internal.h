@@ -128,9 +128,9 @@ struct pc_ops {
  * @leader:		group leader; the counter itself when it leads
  * @hw_event:		what user space asked for
  * @extra_config:	the extra control words that followed it
+ *			(hw_event.extra_config_len bytes)
  * @chain_depth:	the callchain_depth it asked for, the default filled
  *			in: the most addresses its samples' call chains hold
- *			(hw_event.extra_config_len bytes)
  * @ops:		the kind of counter
  * @ctx:		the context it is installed in (a reference is held)
  * @state:		enum pc_state, under ctx->lock
@@ -175,6 +175,8 @@ struct pc_ops {
  * @had_children:	a copy has joined @children (set once, never cleared)
  * @task_ended:		its task has exited (task counters with a queue):
  *			once @children is empty too, no record can come
+ * @chain_bufs:		a top-level counter recording call chains: it holds
+ *			the buffers they are walked into (callchain.c)
  * @child_entry:	in @parent->children
  * @child_count:	values folded in from exited children
  * @child_time_enabled:	their enabled times
@@ -229,6 +231,7 @@ struct perf_counter {
 	bool				released;
 	bool				had_children;
 	bool				task_ended;
+	bool				chain_bufs;
 	struct list_head		child_entry;
 	atomic64_t			child_count;
 	atomic64_t			child_time_enabled;
@@ -302,13 +305,14 @@ size_t pc_read_size(u64 read_format);
 
 /* paranoid.c: kernel.perf_event_paranoid, and who may blind whose counter */
 bool pc_task_could_trace(struct task_struct *task);
-int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
+int pc_check_privilege(const struct perf_counter_hw_event_ext *desc,
 		       const u64 *extra, bool cpu_wide);
 
 /* counter.c: one counter's life, time and value */
-struct perf_counter *pc_counter_alloc(const struct perf_counter_hw_event *hw,
-				      const u64 *extra, const struct pc_ops *ops,
-				      int cpu, struct perf_counter *parent);
+struct perf_counter *
+pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
+		 const u64 *extra, const struct pc_ops *ops, int cpu,
+		 struct perf_counter *parent);
 void pc_counter_get(struct perf_counter *counter);
 void pc_counter_put(struct perf_counter *counter);
 void pc_counter_update_times(struct perf_counter *counter, u64 ctx_time);
@@ -506,6 +510,16 @@ static inline struct list_head *pc_members_here(struct perf_counter *leader)
 static inline bool pc_is_sampling(const struct perf_counter *counter)
 {
 	return counter->hw_event.irq_period != 0;
+}
+
+/* The description @counter was made from, its defaults filled in. */
+static inline struct perf_counter_hw_event_ext
+pc_counter_desc(const struct perf_counter *counter)
+{
+	return (struct perf_counter_hw_event_ext) {
+		.hw		 = counter->hw_event,
+		.callchain_depth = counter->chain_depth,
+	};
 }
 
 /* Is @counter of a kind with @cap (PC_CAP_*)? */

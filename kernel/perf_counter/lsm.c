@@ -69,17 +69,19 @@
 #include "internal.h"
 
 /*
- * The perf_events description of @hw (with @extra, its extra control
+ * The perf_events description of @desc (with @extra, its extra control
  * words, or NULL): the event, its period and the flags both ABIs
- * share, and what its samples hold in perf_events' terms. The extra
+ * share, what its samples hold in perf_events' terms, and the depth of
+ * their call chains (sample_max_stack). The extra
  * words (P4's ESCR, PowerPC's threshold) go in config1 and config2 as
  * they come, since they select the event too: a module filtering raw
  * events sees all of it, though not packed as a perf_events driver
  * packs it.
  */
-static void pc_lsm_attr(const struct perf_counter_hw_event *hw,
+static void pc_lsm_attr(const struct perf_counter_hw_event_ext *desc,
 			const u64 *extra, struct perf_event_attr *attr)
 {
+	const struct perf_counter_hw_event *hw = &desc->hw;
 	/* each record field, and the sample field that holds the same */
 	static const struct {
 		u64 record, sample;
@@ -115,6 +117,7 @@ static void pc_lsm_attr(const struct perf_counter_hw_event *hw,
 		.exclude_hv	= hw->exclude_hv,
 		.exclude_idle	= hw->exclude_idle,
 		.context_switch	= hw->context_switch,
+		.sample_max_stack = desc->callchain_depth,
 	};
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
 		if (hw->record_type & fields[i].record)
@@ -123,19 +126,19 @@ static void pc_lsm_attr(const struct perf_counter_hw_event *hw,
 
 /**
  * pc_lsm_open() - may current open a counter of this description?
- * @hw_event:	the description
+ * @desc:	the description, defaults filled in
  * @extra:	its extra control words, or NULL
  * @type:	what is asked: PERF_SECURITY_OPEN, _CPU, _KERNEL or
  *		_TRACEPOINT (see the top of this file for when)
  *
  * Return: 0, or the security module's errno.
  */
-int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
+int pc_lsm_open(const struct perf_counter_hw_event_ext *desc,
 		const u64 *extra, int type)
 {
 	struct perf_event_attr attr;
 
-	pc_lsm_attr(hw_event, extra, &attr);
+	pc_lsm_attr(desc, extra, &attr);
 	return security_perf_event_open(&attr, type);
 }
 
@@ -151,13 +154,14 @@ int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
  */
 int pc_lsm_alloc(struct perf_counter *counter)
 {
+	struct perf_counter_hw_event_ext desc = pc_counter_desc(counter);
 	struct perf_event *event;
 	int err;
 
 	event = kzalloc(sizeof(*event), GFP_KERNEL_ACCOUNT);
 	if (!event)
 		return -ENOMEM;
-	pc_lsm_attr(&counter->hw_event, counter->extra_config, &event->attr);
+	pc_lsm_attr(&desc, counter->extra_config, &event->attr);
 	event->cpu = counter->cpu;
 	event->oncpu = -1;
 	err = security_perf_event_alloc(event);

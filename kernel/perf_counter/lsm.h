@@ -9,17 +9,17 @@
 #include <linux/types.h>
 
 struct perf_counter;
-struct perf_counter_hw_event;
+struct perf_counter_hw_event_ext;
 
 #ifdef CONFIG_PERF_COUNTERS_LSM
-int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
+int pc_lsm_open(const struct perf_counter_hw_event_ext *desc,
 		const u64 *extra, int type);
 int pc_lsm_alloc(struct perf_counter *counter);
 void pc_lsm_free(struct perf_counter *counter);
 int pc_lsm_read(struct perf_counter *counter);
 int pc_lsm_write(struct perf_counter *counter);
 #else
-static inline int pc_lsm_open(const struct perf_counter_hw_event *hw_event,
+static inline int pc_lsm_open(const struct perf_counter_hw_event_ext *desc,
 			      const u64 *extra, int type)
 {
 	return 0;

@@ -43,8 +43,8 @@ static int pc_paranoid_level(void)
 
 /**
  * pc_check_privilege() - may current open this counter?
- * @hw_event:	its description
- * @extra:	its extra control words (@hw_event->extra_config_len bytes)
+ * @desc:	its description
+ * @extra:	its extra control words (@desc->hw.extra_config_len bytes)
  * @cpu_wide:	it counts every task on a CPU (pid -1)
  *
  * Past level 3's refusal of the unprivileged, the security module is
@@ -56,27 +56,28 @@ static int pc_paranoid_level(void)
  * Return: 0, -EACCES where kernel.perf_event_paranoid asks for a
  * privilege current does not have, or the module's refusal.
  */
-int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
+int pc_check_privilege(const struct perf_counter_hw_event_ext *desc,
 		       const u64 *extra, bool cpu_wide)
 {
+	const struct perf_counter_hw_event *hw_event = &desc->hw;
 	u64 config = hw_event->event_config;
 	int level = pc_paranoid_level();
 	int err;
 
 	if (level > 2 && !perfmon_capable())
 		return -EACCES;
-	err = pc_lsm_open(hw_event, extra, PERF_SECURITY_OPEN);
+	err = pc_lsm_open(desc, extra, PERF_SECURITY_OPEN);
 	if (err)
 		return err;
 	if (!hw_event->exclude_kernel) {
 		if (level > 1 && !perfmon_capable())
 			return -EACCES;
-		err = pc_lsm_open(hw_event, extra, PERF_SECURITY_KERNEL);
+		err = pc_lsm_open(desc, extra, PERF_SECURITY_KERNEL);
 		if (err)
 			return err;
 	}
 	if (cpu_wide) {
-		err = pc_allow_cpu(hw_event, extra);
+		err = pc_allow_cpu(desc, extra);
 		if (err)
 			return err;
 	}
@@ -84,13 +85,13 @@ int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
 	if (!PERF_COUNTER_IS_RAW(config) &&
 	    PERF_COUNTER_TYPE(config) == PERF_TYPE_TRACEPOINT &&
 	    !hw_event->exclude_kernel)
-		return pc_lsm_open(hw_event, extra, PERF_SECURITY_TRACEPOINT);
+		return pc_lsm_open(desc, extra, PERF_SECURITY_TRACEPOINT);
 	return 0;
 }
 
 /**
  * pc_allow_cpu() - may current count what a whole CPU does?
- * @hw_event:	the description of the counter that would
+ * @desc:	the description of the counter that would
  * @extra:	its extra control words
  *
  * For CPU-wide counters, and for a driver's events that count more
@@ -101,12 +102,12 @@ int pc_check_privilege(const struct perf_counter_hw_event *hw_event,
  *
  * Return: 0, -EACCES from the level's check, or the module's refusal.
  */
-int pc_allow_cpu(const struct perf_counter_hw_event *hw_event,
+int pc_allow_cpu(const struct perf_counter_hw_event_ext *desc,
 		 const u64 *extra)
 {
 	if (pc_paranoid_level() > 0 && !perfmon_capable())
 		return -EACCES;
-	return pc_lsm_open(hw_event, extra, PERF_SECURITY_CPU);
+	return pc_lsm_open(desc, extra, PERF_SECURITY_CPU);
 }
 
 /* May @cred trace a task in @ns by CAP_SYS_PTRACE? Asked quietly. */

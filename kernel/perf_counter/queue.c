@@ -28,7 +28,9 @@
  * blocked on it are woken.
  *
  * Wakeups go through irq_work: producers may run where waking a task is
- * not allowed.
+ * not allowed. A record or a drop wakes only a reader that waits (a
+ * blocked read(), poll() or epoll on the queue), so that a reader that
+ * drains the queue without waiting costs producers no interrupt.
  *
  * A ring's memory is charged to its user (ring.c).
  */
@@ -40,6 +42,7 @@
 #include <linux/user_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uio.h>
 #include <linux/wait.h>
 
@@ -59,7 +62,7 @@ struct pc_queue {
 	u64			lost;		/* records dropped, not reported */
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
-	unsigned long		record;		/* reserved record's header */
+	unsigned long		end;		/* reserved record's end */
 	bool			format_2009;	/* read() leaves headers out */
 	bool			error;		/* its counter is in error */
 	bool			gone;		/* its task and copies ended */
@@ -100,6 +103,19 @@ static void pc_queue_wakeup(struct irq_work *work)
 	struct pc_queue *q = container_of(work, struct pc_queue, wakeup);
 
 	wake_up_all(&q->wait);
+}
+
+/*
+ * Wake the readers waiting for @q, if any, from any context: what they
+ * wait for (a record, a drop to tell) is in place before the look at
+ * the wait queue, as a waiter joins the queue before it looks at @q
+ * (prepare_to_wait_event(), pc_queue_poll()). A reader that reads
+ * without waiting costs producers no interrupt.
+ */
+static void pc_queue_wake_waiters(struct pc_queue *q)
+{
+	if (wq_has_sleeper(&q->wait))
+		irq_work_queue(&q->wakeup);
 }
 
 static u32 pc_queue_bytes(const struct pc_queue *q)
@@ -271,6 +287,24 @@ void pc_queue_put_at(struct pc_queue *q, unsigned long at, u64 word)
 }
 
 /**
+ * pc_queue_put_words() - put @n words of a reserved record at once
+ * @q:		the queue, under q->lock
+ * @at:		as for pc_queue_put(), moved past them
+ * @src:	the words
+ * @n:		how many: no more than the reservation has left
+ */
+void pc_queue_put_words(struct pc_queue *q, unsigned long *at,
+			const u64 *src, u32 n)
+{
+	u32 from = *at & q->mask;
+	u32 first = min(n, q->mask + 1 - from);
+
+	memcpy(&q->ring[from], src, first * sizeof(u64));
+	memcpy(q->ring, src + first, (n - first) * sizeof(u64));
+	*at += n;
+}
+
+/**
  * pc_queue_missed() - count records that could not even be tried
  * @q:		the queue; any context, NMI included, its lock not needed
  * @n:		how many
@@ -281,6 +315,26 @@ void pc_queue_missed(struct pc_queue *q, u64 n)
 {
 	/* A long is what the queue keeps: 2^31 losses at once on 32-bit. */
 	atomic_long_add(min_t(u64, n, LONG_MAX), &q->missed);
+	pc_queue_wake_waiters(q);
+}
+
+/**
+ * pc_queue_may_fit() - might a record of @words fit now?
+ * @q:		the queue; any context, its lock not needed
+ * @words:	the record's size, or the least it can be
+ *
+ * A hint, from positions read without the lock, for a producer about to
+ * do work for a record (walk a call chain) that a full queue would only
+ * drop: it is dropped before, and counted as pc_queue_missed() counts.
+ *
+ * Return: false if it would not fit as the queue stands.
+ */
+bool pc_queue_may_fit(struct pc_queue *q, u32 words)
+{
+	/* unlocked: a producer elsewhere may move the head meanwhile */
+	unsigned long used = data_race(q->head) - READ_ONCE(q->tail);
+
+	return used + words <= q->mask + 1UL;
 }
 
 static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
@@ -325,6 +379,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 
 	if (q->head - tail + need > q->mask + 1UL) {
 		q->lost++;
+		pc_queue_wake_waiters(q);	/* a drop to tell */
 		return false;
 	}
 	*at = q->head;
@@ -335,7 +390,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		q->dropped += q->lost;
 		q->lost = 0;
 	}
-	q->record = *at;
+	q->end = *at + words;
 	pc_queue_put_header(q, at, type, words);
 	return true;
 }
@@ -343,35 +398,20 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 /**
  * pc_queue_commit() - publish a record and wake the reader
  * @q:		the queue, under q->lock
- * @at:		where the record ends: after the last word put since
- *		pc_queue_reserve()
+ * @at:		where the record ends: after the last of the words
+ *		pc_queue_reserve() made room for
  *
- * A record may end short of what was reserved for it (a call chain that
- * ends before its depth): its header then says the size it has.
+ * A record must fill its reservation: one that does not (a producer's
+ * bug) is published as its header says, so the reader stays in step.
  */
 void pc_queue_commit(struct pc_queue *q, unsigned long at)
 {
-	u64 *header = &q->ring[q->record & q->mask];
-	union {
-		u64					word;
-		struct perf_counter_record_header	h;
-	} u = { .word = *header };
-	u32 bytes = (at - q->record) * sizeof(u64);
-
 	lockdep_assert_held(&q->lock);
-	/* the reservation is in the header reserve wrote */
-	if (bytes != u.h.size) {
-		if (WARN_ON_ONCE(!bytes || bytes > u.h.size)) {
-			bytes = u.h.size;	/* as reserved, whatever in it */
-		} else {
-			u.h.size = bytes;
-			*header = u.word;
-		}
-		at = q->record + bytes / sizeof(u64);
-	}
+	if (WARN_ON_ONCE(at != q->end))
+		at = q->end;
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
-	irq_work_queue(&q->wakeup);
+	pc_queue_wake_waiters(q);
 }
 
 /**
@@ -599,6 +639,8 @@ __poll_t pc_queue_poll(struct pc_queue *q, struct file *file, poll_table *wait)
 	__poll_t mask = 0;
 
 	poll_wait(file, &q->wait, wait);
+	/* On the wait queue before the look: pairs with pc_queue_commit() */
+	smp_mb();
 	if (!pc_queue_empty(q) || pc_queue_lost_pending(q))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (pc_queue_ended(q))

@@ -3,8 +3,9 @@
  * perf_counter: the record queue of a sampling counter, as the rest of
  * the core sees it. struct pc_queue is queue.c's alone: producers
  * (sample.c) write a record with pc_queue_lock() (pc_queue_trylock()
- * in NMI), pc_queue_reserve(), pc_queue_put() for each word and
- * pc_queue_commit(), then pc_queue_unlock(); the reader (file.c) reads
+ * in NMI), pc_queue_reserve(), pc_queue_put() for each word (or
+ * pc_queue_put_words() for many) and pc_queue_commit(), then
+ * pc_queue_unlock(); the reader (file.c) reads
  * whole records with pc_queue_read().
  */
 #ifndef _KERNEL_PERF_COUNTER_QUEUE_H
@@ -42,8 +43,11 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		      unsigned long *at);
 void pc_queue_put(struct pc_queue *q, unsigned long *at, u64 word);
 void pc_queue_put_at(struct pc_queue *q, unsigned long at, u64 word);
+void pc_queue_put_words(struct pc_queue *q, unsigned long *at,
+			const u64 *src, u32 n);
 void pc_queue_commit(struct pc_queue *q, unsigned long at);
 void pc_queue_missed(struct pc_queue *q, u64 n);
+bool pc_queue_may_fit(struct pc_queue *q, u32 words);
 u64 pc_queue_dropped(struct pc_queue *q);
 void pc_queue_set_error(struct pc_queue *q, bool error);
 void pc_queue_set_gone(struct pc_queue *q);
@@ -56,11 +60,12 @@ u64 pc_queue_kunit_lost(struct pc_queue *q);
 #endif
 
 /*
- * How deep this CPU is in a record queue's lock, or in the tracepoint
- * probe: a tracepoint hit meanwhile — the lock's own events, the
- * probe's irq toggles — is not counted, so no record is written inside
- * another and the probe never recurses (tp_counter.c). Every q->lock
- * section goes through pc_queue_lock() and pc_queue_unlock().
+ * How deep this CPU is in a record queue's lock, in a call chain's walk
+ * (callchain.c), or in the tracepoint probe: a tracepoint hit meanwhile
+ * — the lock's own events, a fault the walk takes, the probe's irq
+ * toggles — is not counted, so no record is written inside another and
+ * the probe never recurses (tp_counter.c). Every q->lock section goes
+ * through pc_queue_lock() and pc_queue_unlock().
  */
 DECLARE_PER_CPU(unsigned int, pc_recording);
 

@@ -12,6 +12,7 @@
  * the opener's pid namespace sees (0 for a task it cannot see). Every
  * sample also spends this CPU's sample budget (see throttle.c).
  */
+#include <linux/perf_counter_chain.h>
 #include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -56,6 +57,7 @@ static u64 pc_member_value(struct perf_counter *member)
 	return atomic64_read(&member->count);
 }
 
+/* A sample's words, header included, but for its call chain. */
 static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 			   u32 members)
 {
@@ -74,7 +76,7 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 			words++;	/* the number of members */
 		words += 2 * members;
 	}
-	return words + pc_chain_words(counter);
+	return words;
 }
 
 /**
@@ -98,7 +100,8 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 
 		pc_for_each_member(member, counter)
 			members++;
-		words = pc_sample_words(counter, type, members);
+		words = pc_sample_words(counter, type, members) +
+			pc_chain_words(counter);
 	}
 	if (counter->hw_event.context_switch)
 		words = max_t(u32, words, 4);
@@ -242,9 +245,14 @@ bool pc_sample(struct perf_counter *counter, struct pt_regs *regs)
  *
  * The caller has checked the modes and spent the budget. A full queue
  * counts the record lost. From NMI the queue is only tried, never
- * waited for: a sample that would wait is lost instead. Group members'
- * values are brought up to date first. In the 2009 format a group record
- * has no count of members, and a leader without members writes none.
+ * waited for: a sample that would wait is lost instead. A call chain is
+ * walked before the queue is taken (unless the queue has no room for
+ * even the least of records with one), and the record reserved at the
+ * size it came to; the time and the values in it are then those of
+ * the record's writing, after the walk, so that the queue's records
+ * stay in the order of their times. Group members' values are brought up to date first. In
+ * the 2009 format a group record has no count of members, and a leader
+ * without members writes none.
  */
 void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 {
@@ -252,6 +260,7 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	u64 type = counter->hw_event.record_type;
 	struct pc_queue *q = top->queue;
 	struct perf_counter *member;
+	struct pc_chain chain;
 	unsigned long flags;
 	unsigned long at;
 	u32 words, members = 0;
@@ -261,18 +270,27 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 		pc_for_each_member_here(member, counter)
 			members++;
 	words = pc_sample_words(counter, type, members);
+	if (type & PERF_RECORD_CALLCHAIN) {
+		/* no walk for a record a full queue would drop */
+		if (!pc_queue_may_fit(q, words + 1) ||
+		    !pc_chain_take(&chain, counter, regs)) {
+			pc_queue_missed(q, 1);
+			return;
+		}
+		words += pc_chain_record_words(&chain);
+	}
 	if (words == 1)
 		return;			/* 2009 format: nothing to record */
 	if (in_nmi()) {
 		if (!pc_queue_trylock(q, &flags)) {
 			pc_queue_missed(q, 1);
-			return;
+			goto out;
 		}
 	} else {
 		pc_queue_lock(q, &flags);
 	}
 	if (!pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE, words, &at))
-		goto out;
+		goto unlock;
 
 	if (type & PERF_RECORD_IRQ)
 		pc_queue_put(q, &at, pc_sample_ip(regs));
@@ -298,10 +316,14 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 			pc_queue_put_at(q, nr_at, n);
 	}
 	if (type & PERF_RECORD_CALLCHAIN)
-		pc_chain_put(q, &at, counter, regs);
+		pc_queue_put_words(q, &at, chain.word,
+				   pc_chain_record_words(&chain));
 	pc_queue_commit(q, at);
-out:
+unlock:
 	pc_queue_unlock(q, flags);
+out:
+	if (type & PERF_RECORD_CALLCHAIN)
+		pc_chain_done(&chain);
 }
 
 /* One switch record for @counter: @task went out (or in); @other too. */

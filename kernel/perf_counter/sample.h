@@ -33,10 +33,43 @@ void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 extern struct static_key_false_deferred pc_switch_key;
 
 /* Call chains (callchain.c) */
+struct pc_chain;
+int pc_chain_bufs_get(void);
+void pc_chain_bufs_put(void);
 u32 pc_chain_words(const struct perf_counter *counter);
-void pc_chain_put(struct pc_queue *q, unsigned long *at,
-		  struct perf_counter *counter, struct pt_regs *regs);
+bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
+		   struct pt_regs *regs);
+void pc_chain_done(struct pc_chain *c);
 DECLARE_PER_CPU(unsigned long, pc_raise_ip);
+
+/**
+ * struct pc_raise - where a software event or tracepoint hit was raised
+ * @outer:	the raise site of the event this one interrupted, if any
+ * @noted:	whether pc_raise_note() set this CPU's pc_raise_ip
+ *
+ * An entry point notes its return address in pc_raise_ip only once it
+ * meets a counter that samples: an event that samples nothing costs no
+ * per-CPU write. pc_raise_done() puts back what it found.
+ */
+struct pc_raise {
+	unsigned long	outer;
+	bool		noted;
+};
+
+static inline void pc_raise_note(struct pc_raise *r, unsigned long ip)
+{
+	if (r->noted)
+		return;
+	r->outer = __this_cpu_read(pc_raise_ip);
+	__this_cpu_write(pc_raise_ip, ip);
+	r->noted = true;
+}
+
+static inline void pc_raise_done(struct pc_raise *r)
+{
+	if (r->noted)
+		__this_cpu_write(pc_raise_ip, r->outer);
+}
 
 /**
  * pc_periods_due() - how many periods of @period ran out at @left

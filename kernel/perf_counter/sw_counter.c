@@ -77,16 +77,14 @@ const struct pc_ops pc_sw_event_ops = {
 void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 {
 	bool user = regs && user_mode(regs);
+	struct pc_raise raise = { };
 	struct perf_counter *counter;
-	unsigned long flags, outer;
+	unsigned long flags;
 
 	if (WARN_ON_ONCE(id >= PERF_SW_EVENTS_MAX))
 		return;
 
 	local_irq_save(flags);
-	/* for call chains; an event raised meanwhile puts its own back */
-	outer = __this_cpu_read(pc_raise_ip);
-	__this_cpu_write(pc_raise_ip, _RET_IP_);
 	hlist_for_each_entry(counter, this_cpu_ptr(&pc_sw_active[id]), sw_node) {
 		if (user ? counter->hw_event.exclude_user :
 			   counter->hw_event.exclude_kernel)
@@ -97,10 +95,12 @@ void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs)
 		if (unlikely(counter->page))
 			pc_page_event(counter);
 		if (unlikely(pc_is_sampling(counter))) {
+			/* for call chains: where the event was raised */
+			pc_raise_note(&raise, _RET_IP_);
 			counter->period_left -= nr;
 			pc_sample_periods(counter, regs);
 		}
 	}
-	__this_cpu_write(pc_raise_ip, outer);
+	pc_raise_done(&raise);
 	local_irq_restore(flags);
 }

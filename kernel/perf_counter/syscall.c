@@ -77,13 +77,12 @@ static int pc_open(const struct perf_counter_hw_event_ext *desc,
 			goto put_ctx;
 	}
 
-	counter = pc_counter_alloc(hw_event, extra, ops, cpu, NULL);
+	counter = pc_counter_alloc(desc, extra, ops, cpu, NULL);
 	if (IS_ERR(counter)) {
 		err = PTR_ERR(counter);
 		goto put_ctx;
 	}
 	counter->prctl_exempt = prctl_exempt;
-	counter->chain_depth = desc->callchain_depth;	/* copies inherit it */
 	fd = get_unused_fd_flags(O_RDWR);
 	if (fd < 0) {
 		err = fd;
@@ -224,7 +223,7 @@ SYSCALL_DEFINE5(perf_counter_open,
 	ops = pc_event_ops(hw);
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
-	err = pc_check_privilege(hw, extra, pid < 0 && cpu >= 0);
+	err = pc_check_privilege(&desc, extra, pid < 0 && cpu >= 0);
 	if (err)
 		return err;
 	/* NMIs are for root; everyone else gets the ordinary interrupt. */

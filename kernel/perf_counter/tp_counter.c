@@ -35,10 +35,10 @@
  *    nothing.
  *  - in the task current on the CPU, as a software event is.
  *  - not counted in NMI (this CPU's lists may be half changed under
- *    it), nor while this CPU holds a record queue's lock or runs the
- *    probe, interrupts taken meanwhile included (pc_recording): the
- *    probe's own irq toggles would recurse, a record be written inside
- *    another.
+ *    it), nor while this CPU holds a record queue's lock, walks a call
+ *    chain or runs the probe, interrupts taken meanwhile included
+ *    (pc_recording): the probe's own irq toggles would recurse, a
+ *    record be written inside another.
  * The events of the lock system (lockdep's acquire and release, lock
  * contention) fire inside any critical section, those of the record
  * queue and of a 32-bit machine's atomic64 operations included, where
@@ -96,9 +96,10 @@ static DEFINE_PER_CPU(struct pt_regs, pc_tp_regs);
 notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 {
 	struct pc_tp *tp = data;
+	struct pc_raise raise = { };
 	struct perf_counter *counter;
 	struct pt_regs *regs;
-	unsigned long flags, outer;
+	unsigned long flags;
 
 	if (in_nmi())
 		return;
@@ -107,20 +108,19 @@ notrace void perf_counter_tp_hit(void *data, unsigned long ip)
 	local_irq_save(flags);
 	regs = this_cpu_ptr(&pc_tp_regs);
 	instruction_pointer_set(regs, ip);
-	/* for call chains; a software event raising this puts its own back */
-	outer = __this_cpu_read(pc_raise_ip);
-	__this_cpu_write(pc_raise_ip, ip);
 	hlist_for_each_entry(counter, this_cpu_ptr(tp->active), tp.node) {
 		if (counter->hw_event.exclude_kernel ||
 		    READ_ONCE(counter->idle_paused))
 			continue;
 		atomic64_inc(&counter->count);
 		if (unlikely(pc_is_sampling(counter))) {
+			/* for call chains: where the hit was raised */
+			pc_raise_note(&raise, ip);
 			counter->period_left--;
 			pc_sample_periods(counter, regs);
 		}
 	}
-	__this_cpu_write(pc_raise_ip, outer);
+	pc_raise_done(&raise);
 	local_irq_restore(flags);
 nested:
 	this_cpu_dec(pc_recording);

@@ -40,7 +40,9 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/signal.h>
+#include <linux/uaccess.h>
 #include <asm/sigcontext.h>
+#include <asm/tlb.h>
 #include <asm/ucontext.h>
 #include <asm/vdso.h>
 
@@ -110,10 +112,13 @@ static bool pc_lr_is_return(unsigned long lr)
 static bool pc_signal_frame(unsigned long frame, unsigned long ip,
 			    struct pc_user_state *s)
 {
-	unsigned long vdso = (unsigned long)current->mm->context.vdso;
+	const struct mm_struct *mm = current->mm;
 	const bool w64 = IS_ENABLED(CONFIG_PPC64);
-	unsigned long gregs, back, r1, nip, lr;
+	unsigned long vdso, gregs, back, r1, nip, lr;
 
+	if (!mm)		/* user registers, but no user memory */
+		return false;
+	vdso = (unsigned long)mm->context.vdso;
 	if (!vdso)
 		return false;
 #ifdef CONFIG_PPC64
@@ -179,6 +184,11 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 		c->user_sp = s.sp;
 	}
 	low = s.sp;
+	if (!nmi_uaccess_okay()) {	/* always yes here, as it stands */
+		pc_chain_add_user(c, s.ip);
+		pc_chain_broken(c);
+		return;
+	}
 
 again:
 	/* The interrupted function and its return address, from LR. */
@@ -217,4 +227,15 @@ again:
 		if (!pc_chain_add_user(c, ip))
 			return;
 	}
+}
+
+/**
+ * pc_arch_kernel_caller() - the interrupted kernel function's caller
+ * @regs:	interrupted kernel state
+ *
+ * Return: LR: a leaf's return address, which no stack slot holds yet.
+ */
+unsigned long pc_arch_kernel_caller(struct pt_regs *regs)
+{
+	return regs->link;
 }

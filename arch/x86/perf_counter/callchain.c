@@ -13,13 +13,15 @@
  *
  * A frame is taken only if it is aligned, above the previous one and
  * within the stack limit of the interrupted stack pointer, and only if it
- * can be read without a page fault (from NMI, only while the address
- * space is the task's own: copy_from_user_nofault()). Anything else ends
- * the chain as broken.
+ * can be read without a page fault (the core turns them off, and from
+ * NMI walks only while the address space is the task's own:
+ * nmi_uaccess_okay()). Anything else ends the chain as broken.
  */
 #include <linux/perf_counter_chain.h>
 #include <linux/ptrace.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
+#include <asm/tlb.h>
 
 /* One frame as the walk reads it, whatever the task's word size. */
 struct pc_user_frame {
@@ -27,23 +29,33 @@ struct pc_user_frame {
 	unsigned long	ret;		/* where this frame returns to */
 };
 
+/*
+ * One word at a time: the word-sized user read is a few instructions,
+ * where a copy of two words goes through the string copy. The walk runs
+ * with page faults off (pc_chain_read_user()'s rule holds here too), and
+ * the whole frame is checked to be user memory first.
+ */
 static bool pc_read_frame(unsigned long fp, bool words64,
 			  struct pc_user_frame *f)
 {
 	if (words64) {
-		u64 w[2];
+		const u64 __user *w = (const u64 __user *)fp;
+		u64 next, ret;
 
-		if (!pc_chain_read_user(w, fp, sizeof(w)))
+		if (!__access_ok(w, 2 * sizeof(*w)) ||
+		    __get_user(next, &w[0]) || __get_user(ret, &w[1]))
 			return false;
-		f->next = w[0];
-		f->ret = w[1];
+		f->next = next;
+		f->ret = ret;
 	} else {
-		u32 w[2];
+		const u32 __user *w = (const u32 __user *)fp;
+		u32 next, ret;
 
-		if (!pc_chain_read_user(w, fp, sizeof(w)))
+		if (!__access_ok(w, 2 * sizeof(*w)) ||
+		    __get_user(next, &w[0]) || __get_user(ret, &w[1]))
 			return false;
-		f->next = w[0];
-		f->ret = w[1];
+		f->next = next;
+		f->ret = ret;
 	}
 	return true;
 }
@@ -75,6 +87,11 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 	}
 	if (!pc_chain_add_user(c, ip))
 		return;
+	/* From NMI, the address space may be on its way in or out. */
+	if (fp && !nmi_uaccess_okay()) {
+		pc_chain_broken(c);
+		return;
+	}
 	while (fp) {
 		if (!pc_chain_frame_ok(c, fp, low, word) ||
 		    !pc_read_frame(fp, words64, &f)) {
@@ -88,4 +105,15 @@ void pc_arch_user_chain(struct pc_chain *c, struct pt_regs *regs)
 		low = fp + 2 * word;
 		fp = f.next;
 	}
+}
+
+/**
+ * pc_arch_kernel_caller() - where a register holds a kernel caller
+ * @regs:	interrupted kernel state
+ *
+ * Return: 0: x86's unwinder finds every return address on the stack.
+ */
+unsigned long pc_arch_kernel_caller(struct pt_regs *regs)
+{
+	return 0;
 }

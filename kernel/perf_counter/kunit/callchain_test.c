@@ -5,9 +5,13 @@
  * it: the first address is the raise site, whatever the subsystem's own
  * frames below it; a raise site the unwinder never meets breaks the
  * chain; the depth cuts it, and says so; a counter that excludes the
- * kernel gets no kernel part at all.
+ * kernel gets no kernel part at all. A walk never shares its buffer
+ * with a walk nested in the same context.
  */
 #include <kunit/test.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/perf_counter_chain.h>
 
 #include "../internal.h"
 
@@ -16,14 +20,16 @@ static const struct pc_ops pc_chain_raised_ops = {
 };
 
 struct pc_chain_fixture {
-	struct perf_counter	counter;
-	struct pc_queue		*q;
-	u64			rec[64];
+	struct perf_counter		counter;
+	struct perf_counter_callchain	head;
+	u64				rec[64];	/* head, then words */
+	u32				words;
 };
 
 static int pc_chain_test_init(struct kunit *test)
 {
 	struct pc_chain_fixture *f;
+	int err;
 
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	if (!f)
@@ -32,117 +38,180 @@ static int pc_chain_test_init(struct kunit *test)
 	f->counter.hw_event.record_type = PERF_RECORD_CALLCHAIN;
 	f->counter.chain_depth = 32;
 	f->counter.hw_event.exclude_user = 1;	/* the kernel part alone */
-	f->q = pc_queue_alloc(PC_QUEUE_MIN, false);
-	if (!f->q)
-		return -ENOMEM;
+	err = pc_chain_bufs_get();
+	if (err)
+		return err;
 	test->priv = f;
 	return 0;
 }
 
 static void pc_chain_test_exit(struct kunit *test)
 {
-	struct pc_chain_fixture *f = test->priv;
-
-	pc_queue_free(f->q);
+	if (test->priv)		/* .exit runs after a failed .init too */
+		pc_chain_bufs_put();
 }
 
 /*
- * Write one chain as an event raised at @site would (@site 0: at this
- * function's return address, which the unwinder finds in its frame).
- * Returns the raise site used.
+ * Walk one chain as an event raised at @site would (@site 0: at this
+ * function's return address, which the unwinder finds in its frame),
+ * into f->rec and f->head. Returns the raise site used.
  */
-static noinline unsigned long pc_chain_raise(struct pc_chain_fixture *f,
+static noinline unsigned long pc_chain_raise(struct kunit *test,
+					     struct pc_chain_fixture *f,
 					     unsigned long site)
 {
-	unsigned long flags, at, outer;
+	union {
+		u64				word;
+		struct perf_counter_callchain	head;
+	} u;
+	struct pc_raise raise = { };
+	unsigned long flags;
+	struct pc_chain c;
+	bool taken;
 
 	if (!site)
 		site = _RET_IP_;
-	pc_queue_lock(f->q, &flags);
-	outer = __this_cpu_read(pc_raise_ip);
-	__this_cpu_write(pc_raise_ip, site);
-	if (pc_queue_reserve(f->q, PERF_COUNTER_REC_SAMPLE,
-			     1 + pc_chain_words(&f->counter), &at)) {
-		pc_chain_put(f->q, &at, &f->counter, NULL);
-		pc_queue_commit(f->q, at);
+	local_irq_save(flags);
+	pc_raise_note(&raise, site);
+	taken = pc_chain_take(&c, &f->counter, NULL);
+	if (taken) {
+		f->words = min_t(u32, pc_chain_record_words(&c),
+				 ARRAY_SIZE(f->rec));
+		memcpy(f->rec, c.word, f->words * sizeof(u64));
+		pc_chain_done(&c);
 	}
-	__this_cpu_write(pc_raise_ip, outer);
-	pc_queue_unlock(f->q, flags);
+	pc_raise_done(&raise);
+	local_irq_restore(flags);
+
+	KUNIT_ASSERT_TRUE(test, taken);
+	u.word = f->rec[0];
+	f->head = u.head;
+	KUNIT_EXPECT_EQ(test, f->words, 1 + f->head.nr);
 	return site;
-}
-
-/* The chain read back: its header in *@head, its words in f->rec. */
-static void pc_chain_read(struct kunit *test, struct pc_chain_fixture *f,
-			  struct perf_counter_callchain *head)
-{
-	union {
-		u64					word;
-		struct perf_counter_record_header	h;
-		struct perf_counter_callchain		c;
-	} u;
-	u32 words = pc_queue_kunit_copy(f->q, f->rec, ARRAY_SIZE(f->rec));
-
-	KUNIT_ASSERT_GE(test, words, 2);
-	u.word = f->rec[0];
-	KUNIT_EXPECT_EQ(test, u.h.type, PERF_COUNTER_REC_SAMPLE);
-	u.word = f->rec[1];
-	*head = u.c;
-	KUNIT_EXPECT_EQ(test, words, 2 + head->nr);
-	u.word = f->rec[0];
-	KUNIT_EXPECT_EQ(test, u.h.size, (2 + head->nr) * sizeof(u64));
 }
 
 static void raised_event_chain_starts_at_the_raise_site(struct kunit *test)
 {
 	struct pc_chain_fixture *f = test->priv;
-	struct perf_counter_callchain head;
-	unsigned long site = pc_chain_raise(f, 0);
+	unsigned long site = pc_chain_raise(test, f, 0);
 
-	pc_chain_read(test, f, &head);
-	KUNIT_ASSERT_GE(test, head.nr, 2);
-	KUNIT_EXPECT_EQ(test, f->rec[2], (u64)PERF_CONTEXT_KERNEL);
-	KUNIT_EXPECT_EQ(test, f->rec[3], (u64)site);
+	KUNIT_ASSERT_GE(test, f->head.nr, 2);
+	KUNIT_EXPECT_EQ(test, f->rec[1], (u64)PERF_CONTEXT_KERNEL);
+	KUNIT_EXPECT_EQ(test, f->rec[2], (u64)site);
 	/* a kunit thread's stack ends within 32 frames */
-	KUNIT_EXPECT_EQ(test, head.flags, PERF_COUNTER_CHAIN_COMPLETE);
+	KUNIT_EXPECT_EQ(test, f->head.flags, PERF_COUNTER_CHAIN_COMPLETE);
 }
 
 static void raise_site_not_on_the_stack_breaks_the_chain(struct kunit *test)
 {
 	struct pc_chain_fixture *f = test->priv;
-	struct perf_counter_callchain head;
 
-	pc_chain_raise(f, 1);		/* no return address is 1 */
-	pc_chain_read(test, f, &head);
-	KUNIT_EXPECT_EQ(test, head.nr, 1);	/* the marker alone */
-	KUNIT_EXPECT_EQ(test, f->rec[2], (u64)PERF_CONTEXT_KERNEL);
-	KUNIT_EXPECT_EQ(test, head.flags, PERF_COUNTER_CHAIN_BROKEN);
+	pc_chain_raise(test, f, 1);	/* no return address is 1 */
+	KUNIT_EXPECT_EQ(test, f->head.nr, 1);	/* the marker alone */
+	KUNIT_EXPECT_EQ(test, f->rec[1], (u64)PERF_CONTEXT_KERNEL);
+	KUNIT_EXPECT_EQ(test, f->head.flags, PERF_COUNTER_CHAIN_BROKEN);
 }
 
 static void depth_cuts_the_chain_and_says_truncated(struct kunit *test)
 {
 	struct pc_chain_fixture *f = test->priv;
-	struct perf_counter_callchain head;
 	unsigned long site;
 
 	f->counter.chain_depth = 1;
-	site = pc_chain_raise(f, 0);
-	pc_chain_read(test, f, &head);
-	KUNIT_EXPECT_EQ(test, head.nr, 2);
-	KUNIT_EXPECT_EQ(test, f->rec[3], (u64)site);
-	KUNIT_EXPECT_EQ(test, head.flags, PERF_COUNTER_CHAIN_TRUNCATED);
+	site = pc_chain_raise(test, f, 0);
+	KUNIT_EXPECT_EQ(test, f->head.nr, 2);
+	KUNIT_EXPECT_EQ(test, f->rec[2], (u64)site);
+	KUNIT_EXPECT_EQ(test, f->head.flags, PERF_COUNTER_CHAIN_TRUNCATED);
 }
 
 static void exclude_kernel_chain_has_no_kernel_word(struct kunit *test)
 {
 	struct pc_chain_fixture *f = test->priv;
-	struct perf_counter_callchain head;
 
 	f->counter.hw_event.exclude_kernel = 1;
-	pc_chain_raise(f, 0);
-	pc_chain_read(test, f, &head);
+	pc_chain_raise(test, f, 0);
 	/* no kernel part, and exclude_user: no user part */
-	KUNIT_EXPECT_EQ(test, head.nr, 0);
-	KUNIT_EXPECT_EQ(test, head.flags, PERF_COUNTER_CHAIN_COMPLETE);
+	KUNIT_EXPECT_EQ(test, f->head.nr, 0);
+	KUNIT_EXPECT_EQ(test, f->head.flags, PERF_COUNTER_CHAIN_COMPLETE);
+}
+
+/* A hard-irq timer's walks, while the task's buffer is in use. */
+struct pc_chain_irq {
+	struct hrtimer		timer;
+	struct perf_counter	*counter;
+	bool			taken;
+	bool			nested;
+	bool			fired;
+};
+
+static enum hrtimer_restart pc_chain_irq_fn(struct hrtimer *timer)
+{
+	struct pc_chain_irq *irq = container_of(timer, struct pc_chain_irq,
+						timer);
+	struct pc_chain outer, inner;
+
+	irq->taken = pc_chain_take(&outer, irq->counter, NULL);
+	if (irq->taken) {
+		irq->nested = pc_chain_take(&inner, irq->counter, NULL);
+		if (irq->nested)
+			pc_chain_done(&inner);
+		pc_chain_done(&outer);
+	}
+	WRITE_ONCE(irq->fired, true);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Within one context a second walk cannot have the buffer the first
+ * is still using (its sample is lost instead); once the first is done,
+ * it can. A walk in another context (a hard irq) has a buffer of its
+ * own while the task's is in use, and the same rule within it.
+ */
+static void walk_in_use_refuses_a_nested_walk_of_its_context(struct kunit *test)
+{
+	struct pc_chain_irq *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
+	struct pc_chain_fixture *f = test->priv;
+	struct pc_chain outer, inner;
+	bool first, nested, after;
+	unsigned long flags, end;
+
+	KUNIT_ASSERT_NOT_NULL(test, irq);
+	irq->counter = &f->counter;
+	f->counter.hw_event.exclude_kernel = 1;	/* no part: no raise site */
+	hrtimer_init(&irq->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	irq->timer.function = pc_chain_irq_fn;
+
+	preempt_disable();	/* the timer fires on this CPU */
+	local_irq_save(flags);
+	first = pc_chain_take(&outer, &f->counter, NULL);
+	nested = pc_chain_take(&inner, &f->counter, NULL);
+	if (nested)
+		pc_chain_done(&inner);
+	local_irq_restore(flags);
+
+	/* the task's buffer still in use: a hard irq walks meanwhile */
+	hrtimer_start(&irq->timer, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	end = jiffies + 2 * HZ;
+	while (!READ_ONCE(irq->fired) && time_before(jiffies, end))
+		cpu_relax();
+
+	local_irq_save(flags);
+	if (first)
+		pc_chain_done(&outer);
+	after = pc_chain_take(&inner, &f->counter, NULL);
+	if (after)
+		pc_chain_done(&inner);
+	local_irq_restore(flags);
+	preempt_enable();
+	hrtimer_cancel(&irq->timer);
+
+	KUNIT_EXPECT_TRUE(test, first);
+	KUNIT_EXPECT_FALSE(test, nested);
+	KUNIT_EXPECT_TRUE(test, after);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(irq->fired));
+	KUNIT_EXPECT_TRUE(test, irq->taken);
+	KUNIT_EXPECT_FALSE(test, irq->nested);
 }
 
 static struct kunit_case pc_chain_cases[] = {
@@ -150,6 +219,7 @@ static struct kunit_case pc_chain_cases[] = {
 	KUNIT_CASE(raise_site_not_on_the_stack_breaks_the_chain),
 	KUNIT_CASE(depth_cuts_the_chain_and_says_truncated),
 	KUNIT_CASE(exclude_kernel_chain_has_no_kernel_word),
+	KUNIT_CASE(walk_in_use_refuses_a_nested_walk_of_its_context),
 	{}
 };
 

@@ -37,11 +37,13 @@ struct perf_counter *pc_fake_counter(struct kunit *test,
 				     struct pc_fake_set *set, u64 config,
 				     struct perf_counter *leader)
 {
-	struct perf_counter_hw_event hw = { .event_config = config };
+	struct perf_counter_hw_event_ext desc = {
+		.hw = { .event_config = config },
+	};
 	struct perf_counter *counter;
 
 	KUNIT_ASSERT_LT(test, set->nr, PC_FAKE_MAX);
-	counter = pc_counter_alloc(&hw, NULL, &pc_fake_ops, -1, NULL);
+	counter = pc_counter_alloc(&desc, NULL, &pc_fake_ops, -1, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
 	if (leader) {
 		counter->leader = leader;

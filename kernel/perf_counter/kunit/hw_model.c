@@ -137,9 +137,12 @@ struct perf_counter *pc_hw_model_counter(struct kunit *test,
 					 struct perf_counter_hw_event *hw,
 					 const u64 *extra)
 {
+	struct perf_counter_hw_event_ext desc = { .hw = *hw };
 	struct perf_counter *counter;
 
-	counter = pc_counter_alloc(hw, extra, &pc_hw_model_ops, -1, NULL);
+	if (hw->record_type & PERF_RECORD_CALLCHAIN)
+		desc.callchain_depth = PERF_COUNTER_CHAIN_DEPTH_DEFAULT;
+	counter = pc_counter_alloc(&desc, extra, &pc_hw_model_ops, -1, NULL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(counter));
 	if (pc_hw_decode(pmu, counter)) {
 		pc_counter_put(counter);

@@ -5,17 +5,20 @@
  * record ahead of the next record that fits; and a producer in hard-irq
  * context racing a reader loses nothing it does not report, tears
  * nothing and duplicates nothing. In the 2009 format the same records read
- * without their headers, and drops are counted, never written. The
- * reader is read()'s own, pc_queue_read(), into a kernel buffer.
+ * without their headers, and drops are counted, never written. A reader
+ * blocked in read() is woken by a record and by a drop. The reader is
+ * read()'s own, pc_queue_read(), into a kernel buffer.
  *
  * Built as a part of queue.c (included at its end), so that it sees the
  * queue's fields, which are queue.c's alone; so is what the other suites
  * ask of a queue (pc_queue_kunit_copy(), pc_queue_kunit_lost()).
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/uio.h>
+#include <linux/workqueue.h>
 
 #include "../internal.h"
 
@@ -76,13 +79,19 @@ static bool push(struct pc_queue *q, u64 seq)
  * read() of up to @words words of whole records into @buf, through
  * pc_queue_read() itself: the bytes read, or its error.
  */
-static ssize_t read_words(struct pc_queue *q, u64 *buf, u32 words)
+static ssize_t read_words_waiting(struct pc_queue *q, u64 *buf, u32 words,
+				  bool nonblock)
 {
 	struct kvec kv = { .iov_base = buf, .iov_len = words * sizeof(u64) };
 	struct iov_iter to;
 
 	iov_iter_kvec(&to, ITER_DEST, &kv, 1, kv.iov_len);
-	return pc_queue_read(q, &to, true);
+	return pc_queue_read(q, &to, nonblock);
+}
+
+static ssize_t read_words(struct pc_queue *q, u64 *buf, u32 words)
+{
+	return read_words_waiting(q, buf, words, true);
 }
 
 /* One record of two words (all this test writes): its size in words. */
@@ -100,42 +109,39 @@ static u32 pop(struct pc_queue *q, u32 *type, u64 *payload)
 }
 
 /*
- * A call chain's sample reserves its counter's depth and may come out
- * shorter: the header says the size written, the next record follows
- * it at once, and room beyond it is not lost.
+ * A call chain goes into its record as one block of words: across the
+ * ring's end, the block is split and read back whole, in order, at
+ * every position the ring's end can cut it.
  */
-static void record_shorter_than_reserved_says_its_size(struct kunit *test)
+static void block_of_words_wraps_around_whole(struct kunit *test)
 {
 	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	u64 block[40], buf[42];
 	union pc_test_header u;
 	unsigned long flags, at;
-	u64 buf[8], got;
-	u32 type, round;
+	u32 round, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, q);
-	/* 512 words; 300 reserved, 3 written: many rounds fit */
-	for (round = 0; round < 400; round++) {
+	/* 512 words; records of 41 words: every offset comes round */
+	for (round = 0; round < 600; round++) {
+		for (i = 0; i < ARRAY_SIZE(block); i++)
+			block[i] = (u64)round << 32 | i;
 		raw_spin_lock_irqsave(&q->lock, flags);
 		KUNIT_ASSERT_TRUE(test, pc_queue_reserve(q,
-				  PERF_COUNTER_REC_SAMPLE, 300, &at));
-		pc_queue_put(q, &at, round);
-		pc_queue_put(q, &at, ~(u64)round);
+				  PERF_COUNTER_REC_SAMPLE,
+				  1 + ARRAY_SIZE(block), &at));
+		pc_queue_put_words(q, &at, block, ARRAY_SIZE(block));
 		pc_queue_commit(q, at);
 		raw_spin_unlock_irqrestore(&q->lock, flags);
-		KUNIT_ASSERT_TRUE(test, push(q, round));
 
-		KUNIT_ASSERT_EQ(test, read_words(q, buf, 8), 5 * sizeof(u64));
+		KUNIT_ASSERT_EQ(test, read_words(q, buf, ARRAY_SIZE(buf)),
+				41 * sizeof(u64));
 		u.word = buf[0];
-		KUNIT_EXPECT_EQ(test, u.h.type, PERF_COUNTER_REC_SAMPLE);
-		KUNIT_EXPECT_EQ(test, u.h.size, 3 * sizeof(u64));
-		KUNIT_EXPECT_EQ(test, buf[1], round);
-		KUNIT_EXPECT_EQ(test, buf[2], ~(u64)round);
-		u.word = buf[3];
-		KUNIT_EXPECT_EQ(test, u.h.size, 2 * sizeof(u64));
-		KUNIT_EXPECT_EQ(test, buf[4], round);
+		KUNIT_EXPECT_EQ(test, u.h.size, 41 * sizeof(u64));
+		for (i = 0; i < ARRAY_SIZE(block); i++)
+			KUNIT_EXPECT_EQ(test, buf[1 + i], block[i]);
 	}
 	KUNIT_EXPECT_EQ(test, pc_queue_kunit_lost(q), 0);
-	KUNIT_EXPECT_EQ(test, pop(q, &type, &got), 0);
 	pc_queue_free(q);
 }
 
@@ -308,6 +314,89 @@ static enum hrtimer_restart pc_race_tick(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
+/* A reader blocked in read(), as a task would be, in a worker. */
+struct pc_test_waiter {
+	struct work_struct	work;
+	struct pc_queue		*q;
+	u64			buf[4];
+	ssize_t			got;
+	struct completion	done;
+};
+
+static void pc_test_wait_fn(struct work_struct *work)
+{
+	struct pc_test_waiter *w = container_of(work, struct pc_test_waiter,
+						work);
+
+	w->got = read_words_waiting(w->q, w->buf, ARRAY_SIZE(w->buf), false);
+	complete(&w->done);
+}
+
+/*
+ * Start @w's read and wait until it sleeps on the queue. Return: false
+ * if it did not within two seconds.
+ */
+static bool pc_test_waiter_sleeps(struct pc_test_waiter *w)
+{
+	int i;
+
+	reinit_completion(&w->done);
+	queue_work(system_unbound_wq, &w->work);
+	for (i = 0; i < 2000 && !wq_has_sleeper(&w->q->wait); i++)
+		usleep_range(1000, 2000);
+	return wq_has_sleeper(&w->q->wait);
+}
+
+/*
+ * Was @w woken within two seconds? If not, its queue is ended (which
+ * wakes readers unconditionally) so that the worker finishes.
+ */
+static bool pc_test_waiter_woken(struct pc_test_waiter *w)
+{
+	bool woken = wait_for_completion_timeout(&w->done, 2 * HZ);
+
+	if (!woken) {
+		pc_queue_set_gone(w->q);
+		wait_for_completion(&w->done);
+	}
+	flush_work(&w->work);
+	return woken;
+}
+
+/*
+ * Producers wake only a reader that waits: one blocked in read() is
+ * woken by the record that comes, and again by drops alone (a LOST
+ * record is what it then reads), from the queue's irq_work.
+ */
+static void blocked_reader_is_woken_by_a_record_and_by_a_drop(struct kunit *test)
+{
+	struct pc_test_waiter *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	union pc_test_header u;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	KUNIT_ASSERT_NOT_NULL(test, w->q);
+	INIT_WORK(&w->work, pc_test_wait_fn);
+	init_completion(&w->done);
+
+	KUNIT_ASSERT_TRUE(test, pc_test_waiter_sleeps(w));
+	KUNIT_EXPECT_TRUE(test, push(w->q, 7));
+	KUNIT_EXPECT_TRUE(test, pc_test_waiter_woken(w));
+	KUNIT_EXPECT_EQ(test, w->got, 2 * sizeof(u64));
+	u.word = w->buf[0];
+	KUNIT_EXPECT_EQ(test, u.h.type, PERF_COUNTER_REC_SAMPLE);
+	KUNIT_EXPECT_EQ(test, w->buf[1], 7);
+
+	KUNIT_ASSERT_TRUE(test, pc_test_waiter_sleeps(w));
+	pc_queue_missed(w->q, 3);
+	KUNIT_EXPECT_TRUE(test, pc_test_waiter_woken(w));
+	KUNIT_EXPECT_EQ(test, w->got, PC_LOST_WORDS * sizeof(u64));
+	u.word = w->buf[0];
+	KUNIT_EXPECT_EQ(test, u.h.type, PERF_COUNTER_REC_LOST);
+	KUNIT_EXPECT_EQ(test, w->buf[1], 3);
+	pc_queue_free(w->q);
+}
+
 /*
  * The reader takes what read() would: up to eight records a call, by
  * pc_queue_read() into a kernel buffer, each checked whole.
@@ -373,7 +462,8 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 
 static struct kunit_case pc_queue_cases[] = {
 	KUNIT_CASE(records_wrap_around_whole),
-	KUNIT_CASE(record_shorter_than_reserved_says_its_size),
+	KUNIT_CASE(block_of_words_wraps_around_whole),
+	KUNIT_CASE(blocked_reader_is_woken_by_a_record_and_by_a_drop),
 	KUNIT_CASE(full_queue_reports_every_drop_before_the_next_record),
 	KUNIT_CASE(format_2009_reads_bare_records_and_counts_drops),
 	KUNIT_CASE(drops_with_no_record_after_them_are_read_once_empty),

@@ -3,8 +3,8 @@
  * The 32-bit PowerPC driver against a model of the 604, 604e, 750, 7400
  * and 7450 performance monitors: selectors in the right MMCR fields on
  * every PMC, the freeze, exception and condition bits, preloads, the
- * 64-bit sum across wraps at bit 31, periods of 1 (every second event) and 0x7fffffff, no
- * exception storms, placement under each model's event constraints,
+ * 64-bit sum across wraps at bit 31, periods of 1 (every second event) and 0x7fffffff, the
+ * call chain of a sample the exception takes, no exception storms, placement under each model's event constraints,
  * the event maps, raw and threshold validation, the reservation, and
  * no count left in a PMC user mode may read, and the polled driver of
  * the parts whose errata forbid the exception;
@@ -241,6 +241,102 @@ static void ppc_period_of_0x7fffffff_samples_at_its_last_event(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
 	KUNIT_EXPECT_EQ(test, pc_hw_model_records(c, &value), 1);
 	KUNIT_EXPECT_EQ(test, value, 0x7fffffff);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_hw_model_free(&m->cpuc, c);
+}
+
+/*
+ * Take one sample of @c's, the exception finding @regs interrupted:
+ * its record's first @n words after the header in @w.
+ */
+static void ppc_sample_from(struct kunit *test, struct pc_spr_model *m,
+			    struct perf_counter *c, struct pt_regs *regs,
+			    u64 *w, unsigned int n)
+{
+	u64 before = pc_hw_model_last_sample(c, w, n);
+
+	m->irq_regs = regs;
+	pc_spr_model_run(m, 1000, !!user_mode(regs));
+	KUNIT_EXPECT_EQ(test, pc_spr_model_service(m), 1);
+	m->irq_regs = NULL;
+	KUNIT_ASSERT_EQ(test, pc_hw_model_last_sample(c, w, n), before + 1);
+}
+
+/*
+ * Interrupted in this function's frame: its address, then LR (a leaf's
+ * return address, in no stack slot yet: the unwinder's second address
+ * is a stale word of the frame's), then the callers up the back chain.
+ */
+static noinline void ppc_sample_here(struct kunit *test,
+				     struct pc_spr_model *m,
+				     struct perf_counter *c, u64 *w,
+				     unsigned int n, struct pt_regs *kregs)
+{
+	*kregs = (struct pt_regs) {
+		.nip	= _THIS_IP_,
+		.link	= _RET_IP_,
+		.msr	= MSR_KERNEL,
+	};
+	kregs->gpr[1] = current_stack_frame();
+	ppc_sample_from(test, m, c, kregs, w, n);
+}
+
+/*
+ * A sample's call chain from the performance monitor exception: from
+ * kernel state, the interrupted address, LR in place of the stale word
+ * the unwinder reads for the interrupted function's caller, that address
+ * once only, and the callers; from user state, the interrupted address,
+ * then a walk that ends broken at a frame this kernel thread cannot
+ * read; no user part for a counter of the kernel alone, no kernel part
+ * for one that excludes it.
+ */
+static void ppc_exception_sample_carries_its_call_chain(struct kunit *test)
+{
+	struct pc_spr_model *m = pc_spr_model_new(test, &pc_ppc7450_pmu);
+	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_INSTRUCTIONS);
+	struct pt_regs user = {
+		.nip = 0x10001234, .link = 0x10000100, .msr = MSR_USER,
+	};
+	union {
+		u64				word;
+		struct perf_counter_callchain	head;
+	} u;
+	struct pt_regs kregs;
+	struct perf_counter *c;
+	u64 w[8];
+
+	user.gpr[1] = 0x7ff00000;
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
+	hw.exclude_user = 1;
+	c = counter(test, m, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+
+	ppc_sample_here(test, m, c, w, ARRAY_SIZE(w), &kregs);
+	u.word = w[1];
+	KUNIT_EXPECT_EQ(test, w[0], kregs.nip);
+	KUNIT_ASSERT_GE(test, u.head.nr, 4);
+	KUNIT_EXPECT_EQ(test, u.head.flags, PERF_COUNTER_CHAIN_COMPLETE);
+	KUNIT_EXPECT_EQ(test, w[2], (u64)PERF_CONTEXT_KERNEL);
+	KUNIT_EXPECT_EQ(test, w[3], kregs.nip);
+	KUNIT_EXPECT_EQ(test, w[4], kregs.link);	/* this case's call */
+	KUNIT_EXPECT_NE(test, w[5], kregs.link);	/* once only */
+	KUNIT_EXPECT_TRUE(test, __kernel_text_address(w[5]));
+	pc_hw_model_free(&m->cpuc, c);
+
+	hw.exclude_user = 0;
+	hw.exclude_kernel = 1;
+	c = counter(test, m, hw);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
+	ppc_sample_from(test, m, c, &user, w, 4);
+	u.word = w[1];
+	KUNIT_EXPECT_EQ(test, w[0], 0x10001234);
+	KUNIT_EXPECT_EQ(test, u.head.nr, 2);
+	KUNIT_EXPECT_EQ(test, u.head.flags, PERF_COUNTER_CHAIN_BROKEN);
+	KUNIT_EXPECT_EQ(test, w[2], (u64)PERF_CONTEXT_USER);
+	KUNIT_EXPECT_EQ(test, w[3], 0x10001234);
 	KUNIT_EXPECT_EQ(test, m->faults, 0);
 	pc_hw_model_free(&m->cpuc, c);
 }
@@ -1112,6 +1208,7 @@ static struct kunit_case pc_ppc_cases[] = {
 	KUNIT_CASE(ppc_wraps_at_bit_31_sum_exactly_to_64_bits),
 	KUNIT_CASE(ppc_period_of_1_samples_every_second_event_and_counts_the_rest),
 	KUNIT_CASE(ppc_period_of_0x7fffffff_samples_at_its_last_event),
+	KUNIT_CASE(ppc_exception_sample_carries_its_call_chain),
 	KUNIT_CASE(ppc_stale_negative_pmc_is_cleared_not_a_storm),
 	KUNIT_CASE(ppc_pmc_given_up_holds_no_count_on_every_model),
 	KUNIT_CASE(ppc_pmi_erratum_per_pvr),

@@ -345,7 +345,7 @@ static void model_deliver(struct pc_spr_model *m)
 	m->pending = false;
 	m->in_handler = true;
 	local_irq_save(flags);
-	m->handled = m->handler(&m->cpuc, NULL);
+	m->handled = m->handler(&m->cpuc, m->irq_regs);
 	local_irq_restore(flags);
 	m->in_handler = false;
 	/* and on its way out, after it let the PMCs go */

@@ -159,6 +159,7 @@ struct pc_spr_model {
 	int			(*handler)(struct pc_hw_cpu *cpuc,
 					   struct pt_regs *regs);
 	int			handled;
+	struct pt_regs		*irq_regs;
 	struct pc_hw_regs	regs;
 	struct pc_hw_cpu	cpuc;
 };

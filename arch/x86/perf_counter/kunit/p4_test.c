@@ -258,12 +258,14 @@ static void p4_raw_event_carries_its_escr_word(struct kunit *test)
 static int p4_decode_for(struct perf_counter_hw_event *hw, const u64 *escr,
 			 struct perf_counter *parent)
 {
+	struct perf_counter_hw_event_ext desc;
 	struct perf_counter *counter;
 	int err;
 
 	if (escr)
 		hw->extra_config_len = sizeof(u64);
-	counter = pc_counter_alloc(hw, escr, &pc_hw_model_ops, -1, parent);
+	desc = (struct perf_counter_hw_event_ext) { .hw = *hw };
+	counter = pc_counter_alloc(&desc, escr, &pc_hw_model_ops, -1, parent);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
 	err = pc_hw_decode(&pc_p4_driver.pmu, counter);

@@ -88,7 +88,7 @@ static void p6_sample_carries_its_call_chain(struct kunit *test)
 	hw.exclude_kernel = 1;
 	c = pc_model_counter(test, m, &hw);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->chain_depth = 8;
+	c->chain_depth = 8;		/* made with the default, cut to 8 */
 	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, c), 0);
 	m->irq_regs = &user;
 
@@ -615,11 +615,11 @@ static void p6_group_records_carry_the_members_register_now(struct kunit *test)
 {
 	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
 	struct perf_counter_hw_event hw = pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
-	struct perf_counter_hw_event sw = {
-		.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
-						    PERF_COUNT_PAGE_FAULTS),
-		.irq_period = 1,
-		.record_type = PERF_RECORD_VALUE | PERF_RECORD_GROUP,
+	struct perf_counter_hw_event_ext sw = {
+		.hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+						       PERF_COUNT_PAGE_FAULTS),
+		.hw.irq_period = 1,
+		.hw.record_type = PERF_RECORD_VALUE | PERF_RECORD_GROUP,
 	};
 	struct perf_counter *leader, *member, *soft;
 	u64 rec[4] = { };	/* value, nr, member's config, its value */

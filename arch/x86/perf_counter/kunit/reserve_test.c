@@ -19,12 +19,12 @@ static const struct pc_x86_driver *pc_usable_pmu(struct kunit *test)
 
 static struct perf_counter *pc_new_cycles(void)
 {
-	struct perf_counter_hw_event hw = {
-		.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
-						    PERF_COUNT_CPU_CYCLES),
+	struct perf_counter_hw_event_ext desc = {
+		.hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+						       PERF_COUNT_CPU_CYCLES),
 	};
 
-	return pc_counter_alloc(&hw, NULL, &pc_hw_ops, -1, NULL);
+	return pc_counter_alloc(&desc, NULL, &pc_hw_ops, -1, NULL);
 }
 
 /* Every register is free: none was left reserved by us. */
