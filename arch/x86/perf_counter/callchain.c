@@ -30,8 +30,9 @@ struct pc_user_frame {
 };
 
 /*
- * One word at a time: the word-sized user read is a few instructions,
- * where a copy of two words goes through the string copy. The walk runs
+ * One word at a time, as perf_events' walker reads: a word-sized user
+ * read is fewer instructions than a copy of two words through the
+ * string copy, though each has its speculation barrier. The walk runs
  * with page faults off (pc_chain_read_user()'s rule holds here too), and
  * the whole frame is checked to be user memory first.
  */
