@@ -733,16 +733,18 @@ TEST(chain_depth_limits_are_refused_with_einval)
  * on a quiet machine, a doing three times b's work. Under TCG a host
  * that holds a vCPU back adds time wherever it stopped the guest, so the
  * time, not 3:1, is the reference (both are logged). Each sample weighs
- * one and the periods told lost after it: a late timer writes eight and
- * counts the rest lost, all of where it found the task. With @per_timer
- * (a poll that samples every 10 ms of time, whatever the periods) a
- * timer's samples, less than 5 ms apart, weigh one together.
+ * the time since the sample before it: a late timer finds the task where
+ * the host held it back, writes eight samples and counts the rest lost,
+ * and its first sample then weighs the whole stall, as the program's
+ * clock counts it. With @per_timer (a poll that samples every 10 ms of
+ * time, whatever the periods) a timer's samples, less than 5 ms apart,
+ * weigh one together.
  */
 static void check_ab(struct __test_metadata *_metadata, struct samples *s,
 		     int min_in_leaf, int per_timer, const uint64_t *spent)
 {
-	int in_leaf = 0, exact = 0, complete = 0, timers = 0, who, last_who = -1;
-	uint64_t last = 0, lost = 0;
+	int in_leaf = 0, exact = 0, complete = 0, timers = 0, who;
+	uint64_t last = 0, lost = 0, prev = 0, dt;
 	double w[2] = { 0, 0 }, got, want, tol;
 	struct chain c;
 	size_t pos = 0;
@@ -750,9 +752,8 @@ static void check_ab(struct __test_metadata *_metadata, struct samples *s,
 	while (sample_at(s, &pos, &c)) {
 		s->n++;
 		lost += c.lost_before;
-		if (!per_timer && last_who >= 0)
-			w[last_who] += c.lost_before;
-		last_who = -1;
+		dt = prev && c.time > prev ? c.time - prev : 0;
+		prev = c.time;
 		EXPECT_TRUE(c.markers_ok);
 		EXPECT_EQ(0, c.nr_kernel);
 		if (!in_fn(c.ip, LEAF))
@@ -774,8 +775,7 @@ static void check_ab(struct __test_metadata *_metadata, struct samples *s,
 			continue;		/* the same poll's */
 		last = c.time;
 		timers++;
-		w[who] += 1;
-		last_who = who;
+		w[who] += per_timer ? 1 : dt;
 	}
 	EXPECT_EQ(0, s->bad);
 	ASSERT_LE(min_in_leaf, in_leaf)
@@ -803,7 +803,7 @@ static void check_ab(struct __test_metadata *_metadata, struct samples *s,
 	EXPECT_LE(got, want * (1 + tol))
 		TH_LOG("a:b %.2f, time %.2f, %llu lost", got, want,
 		       (unsigned long long)lost);
-	TH_LOG("%d samples (%llu lost), %d in leaf, %d exact; a:b %.2f (%.0f:%.0f), time %.2f (work 3), %d complete",
+	TH_LOG("%d samples (%llu lost), %d in leaf, %d exact; a:b %.2f (%.3g:%.3g), time %.2f (work 3), %d complete",
 	       s->n, (unsigned long long)lost, in_leaf, exact, got, w[0], w[1],
 	       want, complete);
 }
