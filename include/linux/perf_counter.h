@@ -2,8 +2,8 @@
 /*
  * perf_counter: the kernel side, as the rest of the kernel sees it.
  *
- * The scheduler, fork, exit, prctl and fault paths call the hooks
- * below. Those on hot paths are patched-out static branches until the
+ * The scheduler, fork, exec, exit, prctl, mmap and fault paths call the
+ * hooks below. Those on hot paths are patched-out static branches until the
  * first counter of their kind exists, so a kernel with the subsystem
  * built in but unused pays nothing on those paths; the tick, prctl and
  * fork-failure hooks are plain calls (see below).
@@ -15,6 +15,7 @@
 
 struct task_struct;
 struct pt_regs;
+struct vm_area_struct;
 
 #ifdef CONFIG_PERF_COUNTERS
 
@@ -32,6 +33,7 @@ struct pt_regs;
  */
 extern struct static_key_false_deferred perf_counter_task_key;
 extern struct static_key_false_deferred perf_counter_sw_key;
+extern struct static_key_false_deferred pc_sideband_key;
 
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next);
@@ -41,7 +43,11 @@ int __perf_counter_init_task(struct task_struct *child);
 void __perf_counter_exit_task_stop(struct task_struct *task);
 void __perf_counter_exit_task(struct task_struct *task);
 void __perf_counter_sw_event(unsigned int id, u64 nr, struct pt_regs *regs);
+void __perf_counter_mmap(struct vm_area_struct *vma);
+void __perf_counter_comm(struct task_struct *task, bool exec);
+void __perf_counter_fork(struct task_struct *child);
 void perf_counter_free_task(struct task_struct *child);
+void perf_counter_exec_untrusted(struct task_struct *task);
 void perf_counter_task_tick(void);
 int perf_counter_task_disable(void);
 int perf_counter_task_enable(void);
@@ -128,13 +134,15 @@ static inline int perf_counter_init_task(struct task_struct *child)
  * switch hooks are called right before perf_events' own, so that
  * @task's clocks stop where perf_events' stop and not after the work
  * of its hook (see Documentation/perf_counter/core.rst). Takes @task's
- * context off the CPU for good: nothing more may be installed in it.
+ * context off the CPU for good: nothing more may be installed in it,
+ * and writes the task's EXIT records (perf_counter_fork() has more).
  * perf_counter_exit_task(), called after perf_events' hook, does the
  * rest.
  */
 static inline void perf_counter_exit_task_stop(struct task_struct *task)
 {
-	if (static_branch_unlikely(&perf_counter_task_key.key))
+	if (static_branch_unlikely(&perf_counter_task_key.key) ||
+	    static_branch_unlikely(&pc_sideband_key.key))
 		__perf_counter_exit_task_stop(task);
 }
 
@@ -177,6 +185,48 @@ static inline void perf_counter_sw_event(unsigned int id, u64 nr,
 		__perf_counter_sw_event(id, nr, regs);
 }
 
+/*
+ * Side-band records (kernel/perf_counter/sideband.c): patched-out
+ * branches while no counter asks for them (PERF_SIDEBAND_*). Each is
+ * called beside perf_events' hook of the same event.
+ */
+
+/**
+ * perf_counter_mmap() - a mapping was made or made executable
+ * @vma:	the mapping, in current's address space, mmap_lock held
+ *
+ * From mmap_region(), mprotect() and the special mappings (the vDSO):
+ * an executable one is recorded for the counters that asked.
+ */
+static inline void perf_counter_mmap(struct vm_area_struct *vma)
+{
+	if (static_branch_unlikely(&pc_sideband_key.key))
+		__perf_counter_mmap(vma);
+}
+
+/**
+ * perf_counter_comm() - a task's name changed
+ * @task:	the task, its new name set
+ * @exec:	by exec (else prctl(PR_SET_NAME) or /proc/PID/comm)
+ */
+static inline void perf_counter_comm(struct task_struct *task, bool exec)
+{
+	if (static_branch_unlikely(&pc_sideband_key.key))
+		__perf_counter_comm(task, exec);
+}
+
+/**
+ * perf_counter_fork() - current made a task
+ * @child:	the new task, its pid given, not yet running
+ *
+ * Its exit is recorded by perf_counter_exit_task_stop().
+ */
+static inline void perf_counter_fork(struct task_struct *child)
+{
+	if (static_branch_unlikely(&pc_sideband_key.key))
+		__perf_counter_fork(child);
+}
+
 #else /* !CONFIG_PERF_COUNTERS */
 
 static inline void perf_counter_task_sched_out(struct task_struct *prev,
@@ -189,6 +239,7 @@ static inline int perf_counter_init_task(struct task_struct *child)
 	return 0;
 }
 static inline void perf_counter_free_task(struct task_struct *child) { }
+static inline void perf_counter_exec_untrusted(struct task_struct *task) { }
 static inline void perf_counter_exit_task_stop(struct task_struct *task) { }
 static inline void perf_counter_exit_task(struct task_struct *task) { }
 static inline void perf_counter_task_tick(void) { }
@@ -202,6 +253,9 @@ static inline int perf_counter_task_enable(void)
 }
 static inline void perf_counter_sw_event(unsigned int id, u64 nr,
 					 struct pt_regs *regs) { }
+static inline void perf_counter_mmap(struct vm_area_struct *vma) { }
+static inline void perf_counter_comm(struct task_struct *task, bool exec) { }
+static inline void perf_counter_fork(struct task_struct *child) { }
 
 #endif /* CONFIG_PERF_COUNTERS */
 

@@ -54,7 +54,10 @@ void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
  *
  * Return: 0, or pc_check_hw_event()'s -EINVAL, or -EINVAL for reserved
  * fields set, a callchain_depth without PERF_RECORD_CALLCHAIN or above
- * pc_chain_depth_max(), or a chain where that is 0.
+ * pc_chain_depth_max(), a chain where that is 0, unknown side-band
+ * bits, side-band records for a counter without a queue, or records of
+ * executable mappings for one that excludes user mode (no sample of it
+ * needs them).
  */
 int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 {
@@ -72,6 +75,12 @@ int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 	/* No chain at all where kernel.perf_event_max_stack is 0. */
 	if ((desc->hw.record_type & PERF_RECORD_CALLCHAIN) &&
 	    !pc_chain_depth_max())
+		return -EINVAL;
+	/* Side-band records go to a queue: a sampler's or a switch log's. */
+	if (desc->sideband & ~(u64)PERF_SIDEBAND_MASK ||
+	    (desc->sideband && !pc_has_records(&desc->hw)))
+		return -EINVAL;
+	if ((desc->sideband & PERF_SIDEBAND_MMAP) && desc->hw.exclude_user)
 		return -EINVAL;
 	return 0;
 }

@@ -192,6 +192,21 @@ struct perf_counter_context *pc_this_cpu_ctx(void)
 	return this_cpu_ptr(&pc_cpu_ctx);
 }
 
+/**
+ * pc_cpu_ctx_maybe_busy() - might this CPU's context hold counters?
+ *
+ * A hint, read without the lock and from any context (preemptible: the
+ * CPU may change right after): for hooks that would do work before
+ * finding out under the lock.
+ *
+ * Return: false if its group list was empty as looked at.
+ */
+bool pc_cpu_ctx_maybe_busy(void)
+{
+	/* unlocked: a hint, looked at again under the lock */
+	return !data_race(list_empty(&raw_cpu_ptr(&pc_cpu_ctx)->groups));
+}
+
 struct pc_call {
 	struct perf_counter_context	*ctx;
 	pc_ctx_fn			fn;

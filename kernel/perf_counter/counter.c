@@ -58,6 +58,7 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	counter->leader = counter;
 	counter->hw_event = *hw;
 	counter->chain_depth = desc->callchain_depth;
+	counter->sideband = desc->sideband;
 	if (extra)
 		memcpy(counter->extra_config, extra,
 		       min_t(size_t, hw->extra_config_len,
@@ -70,7 +71,8 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	/* Inherited copies write to their top-level counter's queue. */
 	if (pc_has_records(hw) && !parent) {
 		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT,
-						pc_format_2009(hw));
+						pc_format_2009(hw,
+							desc->sideband));
 		if (!counter->queue) {
 			pc_object_ended(PC_OBJ_COUNTER);
 			kmem_cache_free(pc_counter_cache, counter);
@@ -105,6 +107,9 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 		static_branch_deferred_inc(&perf_counter_task_key);
 		static_branch_deferred_inc(&pc_switch_key);
 	}
+	/* Copies are their top-level counter's: its key holds for them. */
+	if (counter->sideband && !parent)
+		static_branch_deferred_inc(&pc_sideband_key);
 	/* Chains are walked into buffers the top-level counter holds. */
 	if ((hw->record_type & PERF_RECORD_CALLCHAIN) && !parent) {
 		err = pc_chain_bufs_get();
@@ -145,6 +150,8 @@ void pc_counter_put(struct perf_counter *counter)
 		static_branch_slow_dec_deferred(&pc_switch_key);
 		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	}
+	if (counter->sideband && !counter->parent)
+		static_branch_slow_dec_deferred(&pc_sideband_key);
 	if (counter->chain_bufs)
 		pc_chain_bufs_put();
 	pc_queue_free(counter->queue);

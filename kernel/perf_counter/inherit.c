@@ -323,18 +323,46 @@ void __perf_counter_exit_task_stop(struct task_struct *task)
 	unsigned long flags;
 
 	ctx = pc_exiting_ctx(task);
-	if (!ctx)
-		return;
-	mutex_lock(&ctx->mutex);
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	pc_ctx_stop(ctx);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	mutex_unlock(&ctx->mutex);
+	if (ctx) {
+		mutex_lock(&ctx->mutex);
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		pc_ctx_stop(ctx);
+		/* after the last sample: the counters are off */
+		pc_sideband_exit(ctx, task);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		mutex_unlock(&ctx->mutex);
+	}
+	pc_sideband_exit_cpu(task);
 }
 
 void __perf_counter_exit_task(struct task_struct *task)
 {
 	pc_task_teardown(task);
+}
+
+/**
+ * perf_counter_exec_untrusted() - an exec made current a task its
+ * counters' openers may not trace
+ * @task:	current, in exec, its new credentials committed, with
+ *		exec_update_lock held for writing
+ *
+ * Called where perf_events drops its events (a setuid or otherwise
+ * non-dumpable exec): the task's context ends as at exit, inherited
+ * copies folded into their top-level counters and counters opened on
+ * it left with their values, so that no sample, call chain or
+ * side-band record of the new program reaches the old openers. An open
+ * on it from here on is judged by the new credentials (it waits for
+ * exec_update_lock). No EXIT record: the task goes on.
+ */
+void perf_counter_exec_untrusted(struct task_struct *task)
+{
+	/* bound: no swap moves the context to another task from here */
+	struct perf_counter_context *ctx = pc_task_ctx_hold(task, true);
+
+	if (!ctx)
+		return;
+	pc_task_teardown(task);
+	pc_ctx_put(ctx);		/* the hold's reference */
 }
 
 /**

@@ -131,6 +131,7 @@ struct pc_ops {
  *			(hw_event.extra_config_len bytes)
  * @chain_depth:	the callchain_depth it asked for, the default filled
  *			in: the most addresses its samples' call chains hold
+ * @sideband:		the side-band records it asked for (PERF_SIDEBAND_*)
  * @ops:		the kind of counter
  * @ctx:		the context it is installed in (a reference is held)
  * @state:		enum pc_state, under ctx->lock
@@ -194,6 +195,7 @@ struct perf_counter {
 	struct perf_counter_hw_event	hw_event;
 	u64				extra_config[PC_EXTRA_WORDS];
 	u16				chain_depth;
+	u8				sideband;
 	const struct pc_ops		*ops;
 	struct perf_counter_context	*ctx;
 	int				state;
@@ -363,6 +365,7 @@ struct perf_counter_context *pc_task_ctx_alloc(struct task_struct *task);
 void pc_ctx_sched_out(struct perf_counter_context *ctx);
 void pc_ctx_sched_in(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_this_cpu_ctx(void);
+bool pc_cpu_ctx_maybe_busy(void);
 struct perf_counter **pc_ctx_leaders(struct perf_counter_context *ctx,
 				     bool inherited, unsigned int *nr,
 				     u64 *snapshot);
@@ -519,6 +522,7 @@ pc_counter_desc(const struct perf_counter *counter)
 	return (struct perf_counter_hw_event_ext) {
 		.hw		 = counter->hw_event,
 		.callchain_depth = counter->chain_depth,
+		.sideband	 = counter->sideband,
 	};
 }
 

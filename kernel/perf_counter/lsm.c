@@ -71,8 +71,9 @@
 /*
  * The perf_events description of @desc (with @extra, its extra control
  * words, or NULL): the event, its period and the flags both ABIs
- * share, what its samples hold in perf_events' terms, and the depth of
- * their call chains (sample_max_stack). The extra
+ * share, what its samples hold in perf_events' terms, the depth of
+ * their call chains (sample_max_stack), and the side-band records it
+ * asks for (mmap, comm, task). The extra
  * words (P4's ESCR, PowerPC's threshold) go in config1 and config2 as
  * they come, since they select the event too: a module filtering raw
  * events sees all of it, though not packed as a perf_events driver
@@ -118,6 +119,9 @@ static void pc_lsm_attr(const struct perf_counter_hw_event_ext *desc,
 		.exclude_idle	= hw->exclude_idle,
 		.context_switch	= hw->context_switch,
 		.sample_max_stack = desc->callchain_depth,
+		.mmap		= !!(desc->sideband & PERF_SIDEBAND_MMAP),
+		.comm		= !!(desc->sideband & PERF_SIDEBAND_COMM),
+		.task		= !!(desc->sideband & PERF_SIDEBAND_TASK),
 	};
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
 		if (hw->record_type & fields[i].record)

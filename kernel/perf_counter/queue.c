@@ -60,6 +60,7 @@ struct pc_queue {
 	unsigned long		head;		/* words written, under lock */
 	unsigned long		tail;		/* words read, by the reader */
 	u64			lost;		/* records dropped, not reported */
+	u64			lost_sideband;	/* side-band ones, likewise */
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
 	unsigned long		end;		/* reserved record's end */
@@ -209,7 +210,8 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	}
 	pc_queue_lock(q, &flags);
 	if (q->head != q->tail ||
-	    (!q->format_2009 && (q->lost || atomic_long_read(&q->missed)))) {
+	    (!q->format_2009 && (q->lost || q->lost_sideband ||
+				 atomic_long_read(&q->missed)))) {
 		err = -EBUSY;
 		old = ring;
 		old_bytes = bytes;
@@ -319,6 +321,20 @@ void pc_queue_missed(struct pc_queue *q, u64 n)
 }
 
 /**
+ * pc_queue_sideband_lost() - count a side-band record that was not made
+ * @q:		the queue, under q->lock
+ *
+ * Told, as a side-band record the queue had no room for is, in the
+ * next LOST_SIDEBAND record.
+ */
+void pc_queue_sideband_lost(struct pc_queue *q)
+{
+	lockdep_assert_held(&q->lock);
+	q->lost_sideband++;
+	pc_queue_wake_waiters(q);
+}
+
+/**
  * pc_queue_may_fit() - might a record of @words fit now?
  * @q:		the queue; any context, its lock not needed
  * @words:	the record's size, or the least it can be
@@ -355,8 +371,10 @@ static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
  * @words:	the record's size in words, header included
  * @at:		where the record's first word after the header goes
  *
- * Writes the header (and a LOST record first, if drops are pending and
- * the queue is not in the 2009 format).
+ * Writes the header (and a LOST and a LOST_SIDEBAND record first, if
+ * such drops are pending and the queue is not in the 2009 format, which
+ * has no side-band records). A side-band record that does not fit is
+ * counted apart from samples (pc_kind_is_sideband()).
  *
  * Return: true if the caller may now put words - 1 words and commit.
  */
@@ -375,10 +393,14 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		q->dropped += q->lost;
 		q->lost = 0;
 	}
-	need = words + (q->lost ? PC_LOST_WORDS : 0);
+	need = words + (q->lost ? PC_LOST_WORDS : 0) +
+	       (q->lost_sideband ? PC_LOST_WORDS : 0);
 
 	if (q->head - tail + need > q->mask + 1UL) {
-		q->lost++;
+		if (pc_kind_is_sideband(type))
+			q->lost_sideband++;
+		else
+			q->lost++;
 		pc_queue_wake_waiters(q);	/* a drop to tell */
 		return false;
 	}
@@ -389,6 +411,13 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		pc_queue_put(q, at, q->lost);
 		q->dropped += q->lost;
 		q->lost = 0;
+	}
+	if (q->lost_sideband) {
+		pc_queue_put_header(q, at, PERF_COUNTER_REC_LOST_SIDEBAND,
+				    PC_LOST_WORDS);
+		pc_queue_put(q, at, q->lost_sideband);
+		q->dropped += q->lost_sideband;
+		q->lost_sideband = 0;
 	}
 	q->end = *at + words;
 	pc_queue_put_header(q, at, type, words);
@@ -427,7 +456,8 @@ u64 pc_queue_dropped(struct pc_queue *q)
 	u64 n;
 
 	pc_queue_lock(q, &flags);
-	n = q->dropped + q->lost + atomic_long_read(&q->missed);
+	n = q->dropped + q->lost + q->lost_sideband +
+	    atomic_long_read(&q->missed);
 	pc_queue_unlock(q, flags);
 	return n;
 }
@@ -448,7 +478,8 @@ static bool pc_queue_lost_pending(struct pc_queue *q)
 	if (q->format_2009)
 		return false;
 	/* unlocked: a hint, looked at again under the lock */
-	return data_race(q->lost) || atomic_long_read(&q->missed);
+	return data_race(q->lost) || data_race(q->lost_sideband) ||
+	       atomic_long_read(&q->missed);
 }
 
 /* Nothing more can come for now, or ever: read() ends, poll() hangs up. */
@@ -499,6 +530,7 @@ static ssize_t pc_queue_read_lost(struct pc_queue *q, struct iov_iter *to)
 		u64					word[PC_LOST_WORDS];
 		struct perf_counter_record_header	h;
 	} rec = { };
+	u32 type = PERF_COUNTER_REC_LOST;
 	unsigned long flags;
 	u64 n = 0;
 
@@ -508,19 +540,27 @@ static ssize_t pc_queue_read_lost(struct pc_queue *q, struct iov_iter *to)
 	if (q->head == q->tail) {
 		n = q->lost + atomic_long_xchg(&q->missed, 0);
 		q->lost = 0;
+		if (!n) {		/* samples' drops first, one a read */
+			type = PERF_COUNTER_REC_LOST_SIDEBAND;
+			n = q->lost_sideband;
+			q->lost_sideband = 0;
+		}
 		q->dropped += n;
 	}
 	pc_queue_unlock(q, flags);
 	if (!n)
 		return 0;
 
-	rec.h.type = PERF_COUNTER_REC_LOST;
+	rec.h.type = type;
 	rec.h.size = sizeof(rec);
 	rec.word[1] = n;
 	if (copy_to_iter(&rec, sizeof(rec), to) == sizeof(rec))
 		return sizeof(rec);
 	pc_queue_lock(q, &flags);
-	q->lost += n;
+	if (type == PERF_COUNTER_REC_LOST)
+		q->lost += n;
+	else
+		q->lost_sideband += n;
 	q->dropped -= n;
 	pc_queue_unlock(q, flags);
 	return -EFAULT;

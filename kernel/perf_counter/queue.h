@@ -13,6 +13,7 @@
 
 #include <linux/compiler_types.h>
 #include <linux/percpu.h>
+#include <linux/perf_counter.h>
 #include <linux/poll.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
@@ -26,8 +27,14 @@ struct pc_queue;
 #define PC_QUEUE_DEFAULT	SZ_64K
 #define PC_QUEUE_MAX		SZ_1M
 
-/* A LOST record: header, count. */
+/* A LOST or LOST_SIDEBAND record: header, count. */
 #define PC_LOST_WORDS		2
+
+/* Side-band records are dropped and told apart from samples. */
+static inline bool pc_kind_is_sideband(u32 type)
+{
+	return type >= PERF_COUNTER_REC_MMAP && type <= PERF_COUNTER_REC_EXIT;
+}
 
 struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009);
 void pc_queue_free(struct pc_queue *q);
@@ -48,6 +55,7 @@ void pc_queue_put_words(struct pc_queue *q, unsigned long *at,
 void pc_queue_commit(struct pc_queue *q, unsigned long at);
 void pc_queue_missed(struct pc_queue *q, u64 n);
 bool pc_queue_may_fit(struct pc_queue *q, u32 words);
+void pc_queue_sideband_lost(struct pc_queue *q);
 u64 pc_queue_dropped(struct pc_queue *q);
 void pc_queue_set_error(struct pc_queue *q, bool error);
 void pc_queue_set_gone(struct pc_queue *q);

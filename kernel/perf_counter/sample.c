@@ -23,8 +23,15 @@
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(pc_switch_key, HZ);
 
-/* @task's pid and tid as @ns sees them, in one record word. */
-static u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns)
+/**
+ * pc_task_ids() - a record's word of a task's pid and tid
+ * @task:	the task
+ * @ns:		the pid namespace of the counter's opener
+ *
+ * Return: the pid and tid @ns sees (0 for a task it cannot see), in
+ * struct order whatever the byte order.
+ */
+u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns)
 {
 	union {
 		u64	word;
@@ -72,7 +79,7 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 	if (type & PERF_RECORD_VALUE)
 		words++;
 	if (type & PERF_RECORD_GROUP) {
-		if (!pc_format_2009(&counter->hw_event))
+		if (!pc_format_2009(&counter->hw_event, counter->sideband))
 			words++;	/* the number of members */
 		words += 2 * members;
 	}
@@ -85,9 +92,10 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
  *		(ctx->mutex held)
  * @joining:	members about to join its group
  *
- * A sample with every field its record_type asks for, or a switch
- * record, and, in the extended format, the LOST record that may have to
- * go first: a queue smaller than that could never take the record.
+ * A sample with every field its record_type asks for, a switch record
+ * or a side-band record, and, in the extended format, the LOST record
+ * (and with side-band records the LOST_SIDEBAND one) that may have to go
+ * first: a queue smaller than that could never take the record.
  */
 u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 {
@@ -105,7 +113,10 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 	}
 	if (counter->hw_event.context_switch)
 		words = max_t(u32, words, 4);
-	if (!pc_format_2009(&counter->hw_event))
+	words = max_t(u32, words, pc_sideband_words_max(counter));
+	if (!pc_format_2009(&counter->hw_event, counter->sideband))
+		words += PC_LOST_WORDS;
+	if (counter->sideband)		/* and a LOST_SIDEBAND one */
 		words += PC_LOST_WORDS;
 	return words;
 }
@@ -301,7 +312,7 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	if (type & PERF_RECORD_VALUE)
 		pc_queue_put(q, &at, atomic64_read(&counter->count));
 	if (type & PERF_RECORD_GROUP) {
-		bool format_2009 = pc_format_2009(&top->hw_event);
+		bool format_2009 = pc_format_2009(&top->hw_event, top->sideband);
 		unsigned long nr_at = at;
 		u64 n = 0;
 

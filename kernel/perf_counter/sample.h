@@ -16,6 +16,7 @@
 struct perf_counter;
 struct perf_counter_context;
 struct pc_queue;
+struct pid_namespace;
 struct pt_regs;
 struct task_struct;
 
@@ -31,6 +32,14 @@ void pc_sample_lost(struct perf_counter *counter, u64 n);
 void pc_ctx_switch_records(struct perf_counter_context *ctx, u32 kind,
 			   struct task_struct *task, struct task_struct *other);
 extern struct static_key_false_deferred pc_switch_key;
+
+u64 pc_task_ids(struct task_struct *task, struct pid_namespace *ns);
+
+/* Side-band records (sideband.c) */
+u32 pc_sideband_words_max(const struct perf_counter *counter);
+void pc_sideband_exit(struct perf_counter_context *ctx,
+		      struct task_struct *task);
+void pc_sideband_exit_cpu(struct task_struct *task);
 
 /* Call chains (callchain.c) */
 struct pc_chain;
@@ -95,13 +104,15 @@ static inline u64 pc_periods_due(s64 left, u64 period)
 /*
  * The 2009 perf-counters.txt's records, with no header: a sampling counter whose
  * record_type is PERF_RECORD_IRQ or PERF_RECORD_GROUP alone, and no
- * switch records. Every other counter with a queue reads records with
- * headers (see the uapi header).
+ * switch or side-band records. Every other counter with a queue reads
+ * records with headers (see the uapi header).
  */
-static inline bool pc_format_2009(const struct perf_counter_hw_event *hw)
+static inline bool pc_format_2009(const struct perf_counter_hw_event *hw,
+				  u64 sideband)
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
-		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
+		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch &&
+	       !sideband;
 }
 
 /* Sampling counters and those asking for switch records have a queue. */

@@ -134,8 +134,10 @@ put_group:
 
 static_assert(sizeof(struct perf_counter_hw_event) ==
 	      PERF_COUNTER_HW_EVENT_SIZE_2009);
-static_assert(sizeof(struct perf_counter_hw_event_ext) ==
+static_assert(offsetof(struct perf_counter_hw_event_ext, sideband) ==
 	      PERF_COUNTER_HW_EVENT_SIZE_VER1);
+static_assert(sizeof(struct perf_counter_hw_event_ext) ==
+	      PERF_COUNTER_HW_EVENT_SIZE_VER2);
 
 /*
  * The description at @uptr: its 64 bytes of 2009 and, if its size says

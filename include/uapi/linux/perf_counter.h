@@ -89,7 +89,7 @@ enum sw_event_ids {
  * mask; 0, 1 and 2 keep their first meanings.
  *
  * The 2009 format: with PERF_RECORD_IRQ alone or PERF_RECORD_GROUP
- * alone, and no context_switch bit, read() returns the records the
+ * alone, and no context_switch bit nor sideband, read() returns the records the
  * first perf_counter ABI defined, with no header: IRQ, one __u64 ip a
  * record; GROUP, a { __u64 event_config, value } pair for every other
  * member of the group (a leader alone writes none). Drops are told by
@@ -161,6 +161,11 @@ enum perf_counter_record_kind {
 	PERF_COUNTER_REC_LOST		= 2,	/* __u64 records dropped */
 	PERF_COUNTER_REC_SWITCH_OUT	= 3,	/* struct perf_counter_switch */
 	PERF_COUNTER_REC_SWITCH_IN	= 4,	/* struct perf_counter_switch */
+	PERF_COUNTER_REC_MMAP		= 5,	/* struct perf_counter_mmap */
+	PERF_COUNTER_REC_COMM		= 6,	/* struct perf_counter_comm */
+	PERF_COUNTER_REC_FORK		= 7,	/* struct perf_counter_task */
+	PERF_COUNTER_REC_EXIT		= 8,	/* struct perf_counter_task */
+	PERF_COUNTER_REC_LOST_SIDEBAND	= 9,	/* __u64 side-band dropped */
 };
 
 /*
@@ -173,6 +178,63 @@ struct perf_counter_switch {
 	__u32	pid, tid;		/* the task switched out or in */
 	__u64	time;			/* CLOCK_MONOTONIC ns */
 	__u32	other_pid, other_tid;	/* CPU-wide counters only */
+};
+
+/*
+ * Side-band records: what a task did that a tool needs to name its
+ * samples, for a counter whose description's @sideband asks (enum
+ * perf_counter_sideband). Each starts as a switch record does, with the
+ * task and the CLOCK_MONOTONIC time samples carry, so that a tool orders
+ * all of them exactly.
+ *
+ * MMAP: an executable mapping was made (mmap(), mprotect() adding
+ * PROT_EXEC, exec's loading of the program and its interpreter, the
+ * vDSO). @path is the file's, NUL-terminated and padded with NULs to a
+ * multiple of 8 bytes; PERF_COUNTER_MMAP_CUT in @flags says it did not
+ * fit PERF_COUNTER_MMAP_PATH_MAX bytes ("//toolong" stands for it),
+ * PERF_COUNTER_MMAP_ANON that no file is mapped (@path then names the
+ * mapping: "[vdso]", "//anon").
+ * @dev and @ino tell two files of one path apart.
+ */
+struct perf_counter_mmap {
+	__u32	pid, tid;
+	__u64	time;
+	__u64	addr;			/* start of the mapping */
+	__u64	len;			/* its length in bytes */
+	__u64	pgoff;			/* offset in the file, in bytes */
+	__u64	dev;			/* the file's device, huge_encode_dev() */
+	__u64	ino;			/* and inode number */
+	__u32	prot;			/* PROT_* */
+	__u32	flags;			/* PERF_COUNTER_MMAP_* */
+	char	path[];
+};
+
+#define PERF_COUNTER_MMAP_CUT		0x1U	/* @path did not fit */
+#define PERF_COUNTER_MMAP_ANON		0x2U	/* no file behind it */
+#define PERF_COUNTER_MMAP_PATH_MAX	1024	/* with the NUL */
+
+/*
+ * COMM: the task's name changed, by exec (PERF_COUNTER_COMM_EXEC),
+ * prctl(PR_SET_NAME) or /proc/PID/comm; @comm is NUL-terminated.
+ */
+struct perf_counter_comm {
+	__u32	pid, tid;
+	__u64	time;
+	__u32	flags;			/* PERF_COUNTER_COMM_EXEC */
+	__u32	__reserved;
+	char	comm[16];
+};
+
+#define PERF_COUNTER_COMM_EXEC		0x1U
+
+/*
+ * FORK: @pid, @tid was made by @ppid, @ptid (a new thread has its
+ * creator's pid). EXIT: @pid, @tid ended; @ppid, @ptid its parent then.
+ */
+struct perf_counter_task {
+	__u32	pid, tid;
+	__u64	time;
+	__u32	ppid, ptid;
 };
 
 /*
@@ -241,10 +303,27 @@ struct perf_counter_hw_event_ext {
 	__u16	callchain_depth;	/* addresses a chain may hold */
 	__u16	__reserved_5;
 	__u32	__reserved_6;
+
+	/* PERF_COUNTER_HW_EVENT_SIZE_VER2 */
+	__u64	sideband;		/* enum perf_counter_sideband */
 };
 
 #define PERF_COUNTER_HW_EVENT_SIZE_2009	64
 #define PERF_COUNTER_HW_EVENT_SIZE_VER1	72
+#define PERF_COUNTER_HW_EVENT_SIZE_VER2	80
+
+/*
+ * The side-band records a counter with a queue asks for (see struct
+ * perf_counter_mmap and after): of its task, and of the children that
+ * inherit it, or of every task on its CPU for a CPU-wide counter.
+ */
+enum perf_counter_sideband {
+	PERF_SIDEBAND_MMAP		= 1U << 0,	/* executable mappings */
+	PERF_SIDEBAND_COMM		= 1U << 1,	/* name changes */
+	PERF_SIDEBAND_TASK		= 1U << 2,	/* fork and exit */
+};
+
+#define PERF_SIDEBAND_MASK		((PERF_SIDEBAND_TASK << 1) - 1)
 
 /* ioctl()s on a counter fd. */
 #define PERF_COUNTER_IOC_ENABLE		_IO('$', 0)

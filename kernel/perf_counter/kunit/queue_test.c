@@ -58,21 +58,27 @@ union pc_test_header {
 	struct perf_counter_record_header	h;
 };
 
-/* A producer: one SAMPLE record carrying @seq. */
-static bool push(struct pc_queue *q, u64 seq)
+/* A producer: one record of @type carrying @seq. */
+static bool push_kind(struct pc_queue *q, u32 type, u64 seq)
 {
 	unsigned long flags;
 	bool ok;
 	unsigned long at;
 
 	raw_spin_lock_irqsave(&q->lock, flags);
-	ok = pc_queue_reserve(q, PERF_COUNTER_REC_SAMPLE, 2, &at);
+	ok = pc_queue_reserve(q, type, 2, &at);
 	if (ok) {
 		pc_queue_put(q, &at, seq);
 		pc_queue_commit(q, at);
 	}
 	raw_spin_unlock_irqrestore(&q->lock, flags);
 	return ok;
+}
+
+/* A producer: one SAMPLE record carrying @seq. */
+static bool push(struct pc_queue *q, u64 seq)
+{
+	return push_kind(q, PERF_COUNTER_REC_SAMPLE, seq);
 }
 
 /*
@@ -206,6 +212,42 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
 	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_SAMPLE);
 	KUNIT_EXPECT_EQ(test, got, 3000);
 	KUNIT_EXPECT_EQ(test, pop(q, &type, &got), 0);
+	pc_queue_free(q);
+}
+
+/*
+ * Side-band records dropped are counted apart from samples: a full
+ * queue's drops of both kinds go out as a LOST and a LOST_SIDEBAND
+ * record ahead of the next record that fits, each with its own count.
+ */
+static void sideband_drops_are_told_apart_from_samples(struct kunit *test)
+{
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	u64 seq = 0, got;
+	u32 type, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	while (push(q, seq))
+		seq++;
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_FALSE(test, push_kind(q, PERF_COUNTER_REC_FORK, i));
+	KUNIT_EXPECT_EQ(test, q->lost, 1);
+	KUNIT_EXPECT_EQ(test, q->lost_sideband, 5);
+	for (i = 0; i < 3; i++)		/* room for both, then the record */
+		KUNIT_ASSERT_EQ(test, pop(q, &type, &got), 2);
+	KUNIT_EXPECT_TRUE(test, push_kind(q, PERF_COUNTER_REC_EXIT, 77));
+	for (i = 3; i < seq; i++)
+		KUNIT_ASSERT_EQ(test, pop(q, &type, &got), 2);
+	KUNIT_ASSERT_EQ(test, pop(q, &type, &got), 2);
+	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_LOST);
+	KUNIT_EXPECT_EQ(test, got, 1);
+	KUNIT_ASSERT_EQ(test, pop(q, &type, &got), 2);
+	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_LOST_SIDEBAND);
+	KUNIT_EXPECT_EQ(test, got, 5);
+	KUNIT_ASSERT_EQ(test, pop(q, &type, &got), 2);
+	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_EXIT);
+	KUNIT_EXPECT_EQ(test, got, 77);
+	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 6);
 	pc_queue_free(q);
 }
 
@@ -465,6 +507,7 @@ static struct kunit_case pc_queue_cases[] = {
 	KUNIT_CASE(block_of_words_wraps_around_whole),
 	KUNIT_CASE(blocked_reader_is_woken_by_a_record_and_by_a_drop),
 	KUNIT_CASE(full_queue_reports_every_drop_before_the_next_record),
+	KUNIT_CASE(sideband_drops_are_told_apart_from_samples),
 	KUNIT_CASE(format_2009_reads_bare_records_and_counts_drops),
 	KUNIT_CASE(drops_with_no_record_after_them_are_read_once_empty),
 	KUNIT_CASE(resize_rules),

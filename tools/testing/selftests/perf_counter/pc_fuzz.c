@@ -272,6 +272,7 @@ struct fz_hw_event {
 	__u16	callchain_depth;
 	__u16	__reserved_5;
 	__u32	__reserved_6;
+	__u64	sideband;
 };
 
 #define FZ_SAME(field, type, real)					\
@@ -285,6 +286,7 @@ FZ_SAME(size, struct perf_counter_hw_event, size);
 FZ_SAME(__reserved_3, struct perf_counter_hw_event, __reserved_3);
 FZ_SAME(callchain_depth, struct perf_counter_hw_event_ext, callchain_depth);
 FZ_SAME(__reserved_6, struct perf_counter_hw_event_ext, __reserved_6);
+FZ_SAME(sideband, struct perf_counter_hw_event_ext, sideband);
 
 /* The largest size a description may say it has. */
 #define HW_SIZE_MAX	4096
@@ -497,6 +499,7 @@ struct fd_slot {
 	int		switches;	/* it writes switch records */
 	int		user_only;	/* exclude_kernel: no kernel address */
 	unsigned int	depth;		/* a chain's addresses, at most */
+	uint64_t	sideband;	/* side-band records it asked for */
 	uint64_t	record_type;	/* a sample's fields */
 	uint64_t	read_format;
 	int		has_last;	/* last[] holds the latest read */
@@ -917,7 +920,8 @@ static int map_buffers(struct worker *w)
 static int format_2009_of(const struct fz_hw_event *hw)
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
-		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch;
+		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch &&
+	       !hw_seen(hw).sideband;
 }
 
 /* Bytes a read of a counter opened with @hw gives; 0 if it samples. */
@@ -1028,7 +1032,8 @@ static uint32_t random_size(struct worker *w)
 {
 	static const uint32_t sizes[] = {
 		PERF_COUNTER_HW_EVENT_SIZE_2009,
-		PERF_COUNTER_HW_EVENT_SIZE_VER1, 80, 128, 4096,	/* longer */
+		PERF_COUNTER_HW_EVENT_SIZE_VER1,
+		PERF_COUNTER_HW_EVENT_SIZE_VER2, 88, 128, 4096,	/* longer */
 		8, 68, 76, 4104, 65536,				/* refused */
 	};
 	unsigned int r = rnd_below(w, 100);
@@ -1036,7 +1041,7 @@ static uint32_t random_size(struct worker *w)
 	if (r < 50)
 		return 0;
 	if (r < 75)
-		return PERF_COUNTER_HW_EVENT_SIZE_VER1;
+		return PERF_COUNTER_HW_EVENT_SIZE_VER2;
 	if (r < 95)
 		return sizes[rnd_below(w, ARRAY_SIZE(sizes))];
 	return rnd(w);
@@ -1109,6 +1114,7 @@ static void build_hw_event(struct worker *w, struct fz_hw_event *hw)
 	hw->extra_config_len = random_extra_len(w, hw->event_config);
 	hw->size = random_size(w);
 	hw->callchain_depth = random_depth(w);
+	hw->sideband = chance(w, 20) ? rnd_below(w, 16) : 0;
 	if (chance(w, 3))
 		hw->__reserved_5 = rnd(w);
 	if (chance(w, 3))
@@ -1123,7 +1129,7 @@ static void build_hw_event(struct worker *w, struct fz_hw_event *hw)
 static void fill_raw_hw_event(struct worker *w,
 			      struct fz_hw_event *hw)
 {
-	uint64_t word[9];
+	uint64_t word[10];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(word); i++)
@@ -1138,6 +1144,7 @@ static void fill_raw_hw_event(struct worker *w,
 	hw->__reserved_6 = 0;
 	hw->size = random_size(w);
 	hw->callchain_depth = random_depth(w);
+	hw->sideband &= PERF_SIDEBAND_MASK;
 	hw->read_format &= PERF_COUNTER_FORMAT_MASK;
 	hw->record_type &= PERF_COUNTER_RECORD_MASK;
 	hw->extra_config_len &= 0x18;
@@ -1458,11 +1465,16 @@ static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 	/* the 2009 size, or this header's, with a chain's depth */
 	r = rnd_below(w, 100);
 	hw->size = r < 50 ? 0 : r < 60 ? PERF_COUNTER_HW_EVENT_SIZE_2009 :
-		   PERF_COUNTER_HW_EVENT_SIZE_VER1;
-	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER1 &&
+		   PERF_COUNTER_HW_EVENT_SIZE_VER2;
+	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
 	    (hw->record_type & PERF_RECORD_CALLCHAIN) && max_depth &&
 	    chance(w, 50))
 		hw->callchain_depth = 1 + rnd_below(w, max_depth);
+	/* side-band records, for a counter with a queue */
+	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
+	    (hw->irq_period || hw->context_switch) && chance(w, 30))
+		hw->sideband = (1 + rnd_below(w, PERF_SIDEBAND_MASK)) &
+			       (hw->exclude_user ? ~PERF_SIDEBAND_MMAP : ~0U);
 }
 
 /* Arguments that are all valid and fit together: the deeper paths. */
@@ -1622,6 +1634,12 @@ static const char *known_refusal(const struct open_args *a)
 		return "a chain depth without a chain, or too deep";
 	if ((hw->record_type & PERF_RECORD_CALLCHAIN) && !max_depth)
 		return "a chain where kernel.perf_event_max_stack is 0";
+	if (hw->sideband & ~(uint64_t)PERF_SIDEBAND_MASK)
+		return "unknown side-band bits";
+	if (hw->sideband && !hw->irq_period && !hw->context_switch)
+		return "side-band records without a queue";
+	if ((hw->sideband & PERF_SIDEBAND_MMAP) && hw->exclude_user)
+		return "mapping records for a counter of no user mode";
 	if (hw->extra_config_len &&
 	    (!raw || hw->extra_config_len % 8 || hw->extra_config_len > 16))
 		return "bad extra_config_len";
@@ -1656,6 +1674,7 @@ static void fill_slot(struct fd_slot *slot, int fd,
 	slot->switches = hw->context_switch;
 	slot->user_only = hw->exclude_kernel;
 	slot->depth = depth_of(hw);
+	slot->sideband = hw_seen(hw).sideband;
 	slot->record_type = hw->record_type;
 	slot->read_format = hw->read_format;
 }
@@ -1916,6 +1935,29 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 			/* a CPU-wide counter's names the other task too */
 			ok = s->switches &&
 			     (h.size == 24 || (h.size == 32 && s->task == -1));
+			break;
+		case PERF_COUNTER_REC_MMAP:
+			ok = (s->sideband & PERF_SIDEBAND_MMAP) &&
+			     h.size > sizeof(h) +
+				      sizeof(struct perf_counter_mmap) &&
+			     h.size <= sizeof(h) +
+				       sizeof(struct perf_counter_mmap) +
+				       PERF_COUNTER_MMAP_PATH_MAX &&
+			     !buf[at + h.size - 1];	/* the path ends */
+			break;
+		case PERF_COUNTER_REC_COMM:
+			ok = (s->sideband & PERF_SIDEBAND_COMM) &&
+			     h.size == sizeof(h) +
+				       sizeof(struct perf_counter_comm);
+			break;
+		case PERF_COUNTER_REC_FORK:
+		case PERF_COUNTER_REC_EXIT:
+			ok = (s->sideband & PERF_SIDEBAND_TASK) &&
+			     h.size == sizeof(h) +
+				       sizeof(struct perf_counter_task);
+			break;
+		case PERF_COUNTER_REC_LOST_SIDEBAND:
+			ok = s->sideband && h.size == 16;
 			break;
 		default:
 			ok = 0;
