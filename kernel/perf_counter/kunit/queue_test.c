@@ -218,7 +218,9 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
 /*
  * Side-band records dropped are counted apart from samples: a full
  * queue's drops of both kinds go out as a LOST and a LOST_SIDEBAND
- * record ahead of the next record that fits, each with its own count.
+ * record ahead of the next record that fits, each with its own count,
+ * or, with no record after them, read one after the other once the
+ * queue is empty (a resize meanwhile refused).
  */
 static void sideband_drops_are_told_apart_from_samples(struct kunit *test)
 {
@@ -248,6 +250,24 @@ static void sideband_drops_are_told_apart_from_samples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_EXIT);
 	KUNIT_EXPECT_EQ(test, got, 77);
 	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 6);
+
+	/* with no record after them, read once empty: samples' first */
+	while (push(q, seq))		/* the push that finds it full: 1 */
+		seq++;
+	KUNIT_EXPECT_FALSE(test, push(q, 1));	/* 2 */
+	KUNIT_EXPECT_FALSE(test, push_kind(q, PERF_COUNTER_REC_COMM, 2));
+	KUNIT_EXPECT_FALSE(test, push_kind(q, PERF_COUNTER_REC_EXIT, 3));
+	while (pop(q, &type, &got) == 2 && type == PERF_COUNTER_REC_SAMPLE)
+		;
+	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_LOST);
+	KUNIT_EXPECT_EQ(test, got, 2);
+	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, SZ_8K), -EBUSY);
+	KUNIT_ASSERT_EQ(test, pop(q, &type, &got), 2);
+	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_LOST_SIDEBAND);
+	KUNIT_EXPECT_EQ(test, got, 2);
+	KUNIT_EXPECT_EQ(test, pop(q, &type, &got), 0);
+	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 10);
+	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, SZ_8K), 0);
 	pc_queue_free(q);
 }
 

@@ -250,6 +250,39 @@ TEST(sideband_bits_are_checked)
 }
 
 /*
+ * A record_type of 2009's (PERF_RECORD_IRQ alone) with side-band
+ * records reads in the extended format: a child's FORK record comes
+ * with its header.
+ */
+TEST(sideband_records_come_with_headers_whatever_the_record_type)
+{
+	struct perf_counter_hw_event_ext d = sideband_event(PERF_SIDEBAND_TASK);
+	struct {
+		struct perf_counter_record_header	h;
+		struct perf_counter_task		t;
+	} rec;
+	int fd, status;
+	pid_t pid;
+
+	d.hw.record_type = PERF_RECORD_IRQ;
+	d.hw.irq_period = 1000ULL * 1000 * 1000 * 100;	/* no sample */
+	d.hw.inherit = 0;
+	fd = sys_perf_counter_open(&d.hw, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_NONBLOCK));
+	ASSERT_EQ(sizeof(rec), read(fd, &rec, sizeof(rec)));
+	EXPECT_EQ(PERF_COUNTER_REC_FORK, rec.h.type);
+	EXPECT_EQ(sizeof(rec), rec.h.size);
+	EXPECT_EQ((uint32_t)pid, rec.t.tid);
+	EXPECT_EQ((uint32_t)getpid(), rec.t.ppid);
+	close(fd);
+}
+
+/*
  * The child's life told whole: its exec's name and its rename, the
  * program's mapping (the file's device and inode), an anonymous and a
  * file page mapped executable, the vDSO, its grandchild's fork and
