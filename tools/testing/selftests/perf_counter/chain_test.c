@@ -498,20 +498,12 @@ static int collect(struct perf_counter_hw_event_ext *d, pid_t pid, int go,
 		   struct samples *s)
 {
 	size_t cap = 1 << 20, used = 0;
-	uint32_t qsize = 1 << 20;
 	ssize_t r;
 	int fd;
 
-	/* disabled until its queue is grown: the child may fault meanwhile */
-	d->hw.disabled = 1;
-	fd = sys_perf_counter_open(&d->hw, pid, -1, -1, 0);
+	fd = pc_open_queued_go(&d->hw, pid, 1 << 20, go);
 	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize) ||
-	    ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0))
-		return -errno;
-	if (write(go, "g", 1) != 1)
-		return -EIO;
+		return fd;
 	s->buf = malloc(cap);
 	for (;;) {
 		if (cap - used < 65536) {

@@ -76,6 +76,28 @@ static inline int pc_open_sampler(unsigned int id, uint64_t period,
 	return sys_perf_counter_open(&hw, 0, -1, group_fd, 0);
 }
 
+/*
+ * Open @hw on @pid disabled, give its queue @qsize bytes (before the
+ * task runs: it may fault meanwhile), enable it, and let the child held
+ * on the pipe @go run. Returns the fd or -errno.
+ */
+static inline int pc_open_queued_go(struct perf_counter_hw_event *hw,
+				    pid_t pid, uint32_t qsize, int go)
+{
+	int fd;
+
+	hw->disabled = 1;
+	fd = sys_perf_counter_open(hw, pid, -1, -1, 0);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize) ||
+	    ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0))
+		return -errno;
+	if (write(go, "g", 1) != 1)
+		return -EIO;
+	return fd;
+}
+
 /* The number the next open() or dup() gives, or -1. */
 static inline int pc_next_fd(void)
 {

@@ -142,15 +142,9 @@ static int record(struct perf_counter_hw_event_ext *d, pid_t pid, int go,
 	ssize_t n;
 	int fd, status;
 
-	d->hw.disabled = 1;
-	fd = sys_perf_counter_open(&d->hw, pid, -1, -1, 0);
+	fd = pc_open_queued_go(&d->hw, pid, qsize, go);
 	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize) ||
-	    ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0))
-		return -errno;
-	if (write(go, "g", 1) != 1)
-		return -EIO;
+		return fd;
 	close(go);
 	if (read_after && (waitpid(pid, &status, 0) != pid || status))
 		return -ECHILD;
