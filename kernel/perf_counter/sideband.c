@@ -122,18 +122,32 @@ static void pc_sb_ctx_locked(struct perf_counter_context *ctx,
 	}
 }
 
-/*
- * @sb for the counters of @sb->task's context, and of this CPU's, one
- * context after the other. current's context cannot be swapped while it
- * runs here with irqs off; another task's (a name written through
- * /proc) is held against swaps as a fork holds its parent's.
- */
-static void pc_sb_emit(const struct pc_sb *sb)
+/* @sb for the counters of this CPU's context (CPU-wide ones). */
+static void pc_sb_cpu(const struct pc_sb *sb)
 {
 	struct perf_counter_context *ctx;
 	unsigned long flags;
 
-	if (sb->task == current) {
+	local_irq_save(flags);
+	ctx = pc_this_cpu_ctx();
+	raw_spin_lock(&ctx->lock);
+	pc_sb_ctx_locked(ctx, sb);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/*
+ * @sb for the counters of @owner's context (the task the record is
+ * about, or for a FORK the parent), then of this CPU's, one context
+ * after the other. current's context cannot be swapped while it runs
+ * here with irqs off; another task's (a name written through /proc) is
+ * held against swaps as a fork holds its parent's.
+ */
+static void pc_sb_emit(const struct pc_sb *sb, struct task_struct *owner)
+{
+	struct perf_counter_context *ctx;
+	unsigned long flags;
+
+	if (owner == current) {
 		local_irq_save(flags);
 		ctx = rcu_dereference_sched(current->perf_counter_ctxp);
 		if (ctx) {
@@ -144,7 +158,7 @@ static void pc_sb_emit(const struct pc_sb *sb)
 		}
 		local_irq_restore(flags);
 	} else {
-		ctx = pc_task_ctx_hold(sb->task, false);
+		ctx = pc_task_ctx_hold(owner, false);
 		if (ctx) {
 			raw_spin_lock_irqsave(&ctx->lock, flags);
 			if (!ctx->dead)
@@ -154,12 +168,7 @@ static void pc_sb_emit(const struct pc_sb *sb)
 			pc_ctx_put(ctx);
 		}
 	}
-
-	local_irq_save(flags);
-	ctx = pc_this_cpu_ctx();
-	raw_spin_lock(&ctx->lock);
-	pc_sb_ctx_locked(ctx, sb);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	pc_sb_cpu(sb);
 }
 
 /*
@@ -168,11 +177,8 @@ static void pc_sb_emit(const struct pc_sb *sb)
  */
 static bool pc_sb_maybe(struct task_struct *task)
 {
-	bool maybe;
-
-	maybe = rcu_access_pointer(task->perf_counter_ctxp) ||
-		pc_cpu_ctx_maybe_busy();
-	return maybe;
+	return rcu_access_pointer(task->perf_counter_ctxp) ||
+	       pc_cpu_ctx_maybe_busy();
 }
 
 /* An MMAP record's path: the file's, or a name for what has none. */
@@ -228,7 +234,7 @@ void __perf_counter_mmap(struct vm_area_struct *vma)
 		       PERF_COUNTER_MMAP_PATH_MAX, GFP_KERNEL);
 	if (!body) {
 		sb.lost = true;		/* counted, for every queue */
-		pc_sb_emit(&sb);
+		pc_sb_emit(&sb, sb.task);
 		return;
 	}
 	buf = (char *)(body + PC_MMAP_BODY_WORDS);
@@ -257,7 +263,7 @@ void __perf_counter_mmap(struct vm_area_struct *vma)
 	body[5] = prot_flags.word;
 	sb.body = body;
 	sb.body_words = PC_MMAP_FIXED_WORDS + len / sizeof(u64) + 1;
-	pc_sb_emit(&sb);
+	pc_sb_emit(&sb, sb.task);
 	kfree(body);
 }
 
@@ -290,7 +296,7 @@ void __perf_counter_comm(struct task_struct *task, bool exec)
 		return;
 	body.flags = exec ? PERF_COUNTER_COMM_EXEC : 0;
 	get_task_comm(body.comm, task);
-	pc_sb_emit(&sb);
+	pc_sb_emit(&sb, sb.task);
 }
 
 /**
@@ -309,24 +315,10 @@ void __perf_counter_fork(struct task_struct *child)
 		.task	= child,
 		.parent	= current,
 	};
-	struct perf_counter_context *ctx;
-	unsigned long flags;
 
-	if (!pc_sb_maybe(current))
-		return;
-	/* current's context and this CPU's: the parent's counters */
-	local_irq_save(flags);
-	ctx = rcu_dereference_sched(current->perf_counter_ctxp);
-	if (ctx) {
-		raw_spin_lock(&ctx->lock);
-		if (!ctx->dead)
-			pc_sb_ctx_locked(ctx, &sb);
-		raw_spin_unlock(&ctx->lock);
-	}
-	ctx = pc_this_cpu_ctx();
-	raw_spin_lock(&ctx->lock);
-	pc_sb_ctx_locked(ctx, &sb);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	/* the parent's counters (the child's copies share their queues) */
+	if (pc_sb_maybe(current))
+		pc_sb_emit(&sb, current);
 }
 
 /**
@@ -364,18 +356,12 @@ void pc_sideband_exit_cpu(struct task_struct *task)
 		.bit	= PERF_SIDEBAND_TASK,
 		.task	= task,
 	};
-	struct perf_counter_context *ctx;
-	unsigned long flags;
 
 	if (!static_branch_unlikely(&pc_sideband_key.key) ||
 	    !pc_cpu_ctx_maybe_busy())
 		return;
 	rcu_read_lock();
 	sb.parent = rcu_dereference(task->real_parent);
-	local_irq_save(flags);
-	ctx = pc_this_cpu_ctx();
-	raw_spin_lock(&ctx->lock);
-	pc_sb_ctx_locked(ctx, &sb);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	pc_sb_cpu(&sb);
 	rcu_read_unlock();
 }
