@@ -67,7 +67,8 @@ struct cc_hash {
 struct cc_cached {
 	uint64_t addr;
 	uint32_t pid, label;
-	int ret, valid;
+	int ret;
+	uint32_t gen;		/* valid while pc_chains' gen is this */
 };
 
 struct pc_chains {
@@ -87,6 +88,7 @@ struct pc_chains {
 	size_t fr_cap;
 	unsigned int max_frames;
 	struct cc_cached *cache;
+	uint32_t gen;		/* pc_chains_forget() moves it on */
 	uint64_t total;		/* samples */
 	uint64_t chains;	/* samples with a chain */
 	uint64_t end[4];	/* chains by flags & END_MASK */
@@ -228,8 +230,22 @@ struct pc_chains *pc_chains_new(const struct pc_chain_view *v)
 
 	c->v = *v;
 	c->cache = pc_zalloc(CC_CACHE * sizeof(*c->cache));
+	c->gen = 1;
 	new_node(c, 0);		/* node 0: none */
 	return c;
+}
+
+/**
+ * pc_chains_forget() - a task's mappings changed: names looked up before
+ * may be wrong now
+ * @c:	the chains
+ */
+void pc_chains_forget(struct pc_chains *c)
+{
+	if (++c->gen == 0) {
+		memset(c->cache, 0, CC_CACHE * sizeof(*c->cache));
+		c->gen = 1;
+	}
 }
 
 /*
@@ -247,7 +263,8 @@ static uint32_t label_of(struct pc_chains *c, const struct pc_maps *maps,
 	uint32_t l, f, nr;
 	int kernel;
 
-	if (e->valid && e->addr == addr && e->pid == pid && e->ret == ret)
+	if (e->gen == c->gen && e->addr == addr && e->pid == pid &&
+	    e->ret == ret)
 		return e->label;
 	k.sym = pc_resolve(maps, pid, at, &k.dso, &kernel);
 	k.ip = k.sym ? 0 : addr;
@@ -268,7 +285,7 @@ static uint32_t label_of(struct pc_chains *c, const struct pc_maps *maps,
 		/* + 1: 0 tells a label just made */
 		c->label[l].func = f + 1;
 	}
-	e->valid = 1;
+	e->gen = c->gen;
 	e->addr = addr;
 	e->pid = pid;
 	e->ret = ret;

@@ -5,11 +5,13 @@
  * (and what perf means by it): -e the event, -c the period, -F the
  * frequency, -o the output file, -i the input file, -C the CPUs, -d the
  * refresh delay, -n how many (lines of a report, refreshes of top), -f
- * a file another user owns, -g call chains (record them, show them). A
+ * a file another user owns, -g call chains (record them, show them),
+ * -a every CPU, -p the processes to attach to, -s the sort keys. A
  * command names the letters it takes; the others are refused as
  * unknown, with the command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
- * reaches: G --call-graph, Y --children, N --no-children.
+ * reaches: G --call-graph, Y --children, N --no-children, K --comms,
+ * D --dsos, Z --symbols. -s is also --sort.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -21,6 +23,7 @@
 
 enum pc_opt_kind {
 	PC_OPT_STR, PC_OPT_U64, PC_OPT_NUM, PC_OPT_CPUS,
+	PC_OPT_LIST,		/* a string; given again, joined with ',' */
 	PC_OPT_FLAG,		/* the field is set to min */
 };
 
@@ -37,9 +40,11 @@ struct pc_opt {
 	{ l, NULL, 0, k, offsetof(struct pc_sample_opts, f), lo, hi }
 #define LONG_OPT(l, n, k, f, lo) \
 	{ l, n, 1, k, offsetof(struct pc_sample_opts, f), lo, 0 }
+#define BOTH_OPT(l, n, k, f) \
+	{ l, n, 0, k, offsetof(struct pc_sample_opts, f), 0, 0 }
 
 static const struct pc_opt pc_opts[] = {
-	OPT('e', PC_OPT_STR, event, 0, 0),
+	OPT('e', PC_OPT_LIST, event, 0, 0),
 	OPT('c', PC_OPT_U64, period, 1, 0),
 	OPT('F', PC_OPT_NUM, freq, 1, 1000000),
 	OPT('o', PC_OPT_STR, output, 0, 0),
@@ -49,6 +54,12 @@ static const struct pc_opt pc_opts[] = {
 	OPT('n', PC_OPT_NUM, count, 0, INT_MAX),
 	OPT('f', PC_OPT_FLAG, force, 1, 0),
 	OPT('g', PC_OPT_FLAG, callchain, 1, 0),
+	OPT('a', PC_OPT_FLAG, all_cpus, 1, 0),
+	OPT('p', PC_OPT_STR, pids, 0, 0),
+	BOTH_OPT('s', "sort", PC_OPT_STR, sort),
+	LONG_OPT('K', "comms", PC_OPT_STR, comms, 0),
+	LONG_OPT('D', "dsos", PC_OPT_STR, dsos, 0),
+	LONG_OPT('Z', "symbols", PC_OPT_STR, symbols, 0),
 	LONG_OPT('G', "call-graph", PC_OPT_STR, call_graph, 0),
 	LONG_OPT('Y', "children", PC_OPT_FLAG, children, 1),
 	LONG_OPT('N', "no-children", PC_OPT_FLAG, children, 0),
@@ -93,6 +104,19 @@ static void pc_opt_set(const struct pc_opt *o, struct pc_sample_opts *opts,
 	switch (o->kind) {
 	case PC_OPT_STR:
 		*(const char **)field = arg;
+		break;
+	case PC_OPT_LIST:
+		/* the caller's default is replaced, what was given kept */
+		if (opts->lists_given & (1U << (o - pc_opts))) {
+			const char *was = *(const char **)field;
+			char *both = pc_zalloc(strlen(was) + strlen(arg) + 2);
+
+			sprintf(both, "%s,%s", was, arg);
+			*(const char **)field = both;
+		} else {
+			*(const char **)field = arg;
+		}
+		opts->lists_given |= 1U << (o - pc_opts);
 		break;
 	case PC_OPT_U64:
 		*(uint64_t *)field = pc_parse_u64(name, arg, o->min, UINT64_MAX);
@@ -150,7 +174,7 @@ static void pc_opt_longs(const char *letters, struct option *out, size_t size)
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,
 			 struct pc_sample_opts *opts, void (*help)(FILE *f))
 {
-	char optstring[2 * 16 + 3];
+	char optstring[2 * ARRAY_SIZE(pc_opts) + 3];
 	struct option longs[ARRAY_SIZE(pc_opts) + 1];
 	int opt;
 

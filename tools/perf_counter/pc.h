@@ -39,6 +39,7 @@ struct pc_open_args {
 	int disabled, inherit, exclude_idle, exclusive;
 	uint64_t period, record_type;
 	unsigned int chain_depth;	/* callchain_depth; 0: the default */
+	uint64_t sideband;		/* PERF_SIDEBAND_* */
 };
 
 /* util.c */
@@ -64,7 +65,7 @@ uint64_t pc_parse_u64(const char *opt, const char *str, uint64_t min,
 /* options.c: the sampling commands' options, one table for all */
 #define PC_OPT_MAX_CPUS	256
 struct pc_sample_opts {
-	const char	*event;		/* -e */
+	const char	*event;		/* -e, given again: joined by ',' */
 	uint64_t	period;		/* -c */
 	int		freq;		/* -F */
 	const char	*output;	/* -o */
@@ -77,24 +78,49 @@ struct pc_sample_opts {
 	int		callchain;	/* -g */
 	const char	*call_graph;	/* --call-graph */
 	int		children;	/* --children 1, --no-children 0 */
+	int		all_cpus;	/* -a */
+	const char	*pids;		/* -p PID[,PID...] */
+	const char	*sort;		/* -s, --sort KEY[,KEY...] */
+	const char	*comms, *dsos, *symbols;	/* report's filters */
+	unsigned int	lists_given;	/* options.c's own */
 };
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,
 			 struct pc_sample_opts *opts, void (*help)(FILE *f));
 int pc_paranoid(void);
 int pc_edit_distance(const char *a, const char *b);
 
-/* One record of a sampling counter's queue, as pc_take() gives it. */
+/*
+ * One record of a sampling counter's queue, as pc_take() gives it:
+ * a sample, a drop (LOST, LOST_SIDEBAND: @lost) or a side-band record
+ * (MMAP, COMM, FORK, EXIT: @pid, @tid and @time, and the whole body,
+ * unaligned, at @body).
+ */
 struct pc_rec {
-	uint32_t type;		/* PERF_COUNTER_REC_SAMPLE or _LOST */
+	uint32_t type;		/* PERF_COUNTER_REC_* */
 	uint32_t pid, tid;
 	uint64_t ip, time, lost;
 	/* PERF_RECORD_CALLCHAIN: nr words at chain, unaligned */
 	uint32_t chain_nr, chain_flags;
 	const char *chain;
+	const char *body;
+	size_t blen;
 };
 
 void pc_take(const char *buf, size_t len, uint64_t record_type,
 	     void (*fn)(void *ctx, const struct pc_rec *r), void *ctx);
+
+/* order.c: records of many queues into one stream in time order */
+#define PC_ORDER_SLACK_NS	100000000ULL	/* read, if this much older */
+struct pc_order;
+struct pc_order *pc_order_new(void);
+void pc_order_add(struct pc_order *o, uint64_t time, uint32_t type,
+		  const void *body, size_t len);
+void pc_order_flush(struct pc_order *o, uint64_t upto,
+		    void (*write)(void *ctx, uint32_t type, const void *body,
+				  size_t len),
+		    void *ctx);
+uint64_t pc_order_late(const struct pc_order *o);
+void pc_order_free(struct pc_order *o);
 
 /* Samples per function, for report and top. */
 struct pc_hist_entry {
@@ -114,6 +140,39 @@ struct pc_hist {
 void pc_hist_add(struct pc_hist *h, const char *dso, const char *sym,
 		 uint64_t ip, int kernel);
 void pc_hist_sort(struct pc_hist *h);
+
+/* sort.c: report's rows by --sort keys */
+enum pc_sort_key { PC_SORT_COMM, PC_SORT_PID, PC_SORT_DSO, PC_SORT_SYM };
+
+struct pc_sort {
+	int key[4];
+	unsigned int nr;
+};
+
+struct pc_row {
+	const char *comm;
+	uint32_t pid;
+	const char *dso, *sym;
+	uint64_t ip;
+	int kernel;
+	uint64_t count;
+};
+
+struct pc_rows {
+	struct pc_row *row;
+	size_t nr, cap;
+	size_t *slot;		/* open hash of row + 1; 0 empty */
+	size_t nr_slot;
+	uint64_t total;
+};
+
+void pc_sort_parse(const char *list, struct pc_sort *s);
+int pc_filter_match(const char *list, const char *name);
+void pc_rows_add(struct pc_rows *r, const struct pc_sort *s,
+		 const struct pc_row *k);
+void pc_rows_print(struct pc_rows *r, const struct pc_sort *s,
+		   uint64_t total, int max_lines);
+void pc_rows_free(struct pc_rows *r);
 
 /* sys.c */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a);
@@ -157,6 +216,35 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		       uint64_t ip, const char **dso, int *kernel);
 int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip);
 
+/* tasks.c: the tasks of a recording, replayed in time order */
+struct pc_task {
+	uint32_t pid;
+	struct pc_maps maps;	/* its executable mappings now */
+	int known;		/* learned from the start (tasks.c) */
+	int exited;
+	uint64_t samples;	/* of the event being reported */
+	uint64_t unnamed;	/* of them, user addresses in no mapping */
+	int unseen;		/* some of those while it was not known */
+	struct pc_task *next;
+};
+
+struct pc_tasks;
+struct pc_tasks *pc_tasks_new(void);
+void pc_tasks_free(struct pc_tasks *t);
+struct pc_task *pc_tasks_get(struct pc_tasks *t, uint32_t pid);
+void pc_tasks_each(struct pc_tasks *t, void (*fn)(void *ctx, struct pc_task *p),
+		   void *ctx);
+const struct pc_maps *pc_tasks_all_maps(const struct pc_tasks *t);
+const char *pc_tasks_comm(struct pc_tasks *t, uint32_t tid);
+int pc_tasks_mmap(struct pc_tasks *t, const struct perf_counter_mmap *m,
+		  const char *path);
+void pc_tasks_set_comm(struct pc_tasks *t, uint32_t pid, uint32_t tid,
+		       const char *comm, int exec);
+void pc_tasks_seen(struct pc_tasks *t, uint32_t pid);
+void pc_tasks_fork(struct pc_tasks *t, uint32_t pid, uint32_t tid,
+		   uint32_t ppid, uint32_t ptid);
+void pc_tasks_exit(struct pc_tasks *t, uint32_t pid, uint32_t tid);
+
 /* prologue.c */
 int pc_prologue_fp(unsigned int machine, const unsigned char *p,
 		   size_t len);
@@ -180,6 +268,7 @@ void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
 		   uint32_t nr, uint32_t flags);
 void pc_chains_add_none(struct pc_chains *c, const struct pc_maps *maps,
 			uint32_t pid, uint64_t ip);
+void pc_chains_forget(struct pc_chains *c);
 void pc_chains_quality(const struct pc_chains *c);
 void pc_chains_fp_warn(const struct pc_chains *c, const struct pc_maps *maps);
 void pc_chains_print(struct pc_chains *c);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-counter record: run a command with a sampling counter on it and
- * its children, and write the samples, the event, the command and its
- * executable mappings to a file (record.h) for report.
+ * perf-counter record: sample a command and its children, running
+ * processes (-p) or whole CPUs (-a, -C), with one or more events, and
+ * write to a file (record.h) for report: the events, the command, the
+ * tasks as they were when recording began, then the samples and the
+ * kernel's side-band records (exec, mmap, comm, fork, exit) in time
+ * order.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,9 +28,11 @@
 static void print_help(FILE *f)
 {
 	fprintf(f,
-"usage: perf-counter record [-e EVENT] [-c PERIOD | -F FREQ] [-o FILE]\n"
-"                           [-g | --call-graph fp[,DEPTH]] [--] COMMAND ARGS\n"
-"  -e EVENT   the event to sample (default task-clock)\n"
+"usage: perf-counter record [-e EVENT[,EVENT...]] [-c PERIOD | -F FREQ]\n"
+"                           [-o FILE] [-g | --call-graph fp[,DEPTH]]\n"
+"                           [-a | -C CPUS | -p PID[,PID...]] [--] [COMMAND ARGS]\n"
+"  -e EVENT   the events to sample (default task-clock); -e may be given\n"
+"             again: every event is sampled, each on its own\n"
 "  -c PERIOD  a sample every PERIOD events (ns for the clock events,\n"
 "             at least 50000)\n"
 "  -F FREQ    about FREQ samples a second (default 1000): a clock\n"
@@ -39,8 +46,16 @@ static void print_help(FILE *f)
 "  --call-graph fp[,DEPTH]\n"
 "             -g, with at most DEPTH addresses a chain (1 to 255 and\n"
 "             kernel.perf_event_max_stack; default 127)\n"
-"Every sample has the IP, pid/tid and time (PERF_RECORD_IRQ|TID|TIME).\n"
-"Exit status: the command's (128 + N if signal N killed it).\n");
+"  -a         every task on every online CPU (CAP_SYS_ADMIN)\n"
+"  -C CPUS    every task on these CPUs (0,2-3; CAP_SYS_ADMIN)\n"
+"  -p PID     these running processes, every thread, and what they\n"
+"             start from now on (the right to trace them)\n"
+"With a COMMAND: until it exits (with -a, -C or -p it only says how\n"
+"long); without: until SIGINT or SIGTERM, or -p's processes all end.\n"
+"Every sample has the IP, pid/tid and time (PERF_RECORD_IRQ|TID|TIME);\n"
+"the first event's counters ask for the side-band records (MMAP, COMM,\n"
+"FORK, EXIT) that report names the samples with.\n"
+"Exit status: the command's (128 + N if signal N killed it), else 0.\n");
 }
 
 static void write_item(FILE *f, uint32_t type, const void *body, size_t len)
@@ -151,101 +166,305 @@ static uint64_t calibrate(const struct pc_event *ev, unsigned int freq)
 	return (uint64_t)(rate / freq);
 }
 
+/* One counter: an event on a task (cpu -1) or on a CPU. */
+struct rec_counter {
+	int fd;
+	uint32_t event;
+	int cpu;
+	int ended;		/* read() said 0: its task and copies ended */
+};
+
 struct rec_state {
 	FILE *f;
 	uint64_t record_type;
-	struct pc_maps maps;
-	pid_t *pids;
-	int nr_pids;
-	uint64_t samples, lost;
-	char self_exe[PATH_MAX];
+	struct rec_counter *ctr;
+	int nr_ctr;
+	struct pc_order *order;
+	const struct rec_counter *reading;	/* whose records take_one has */
+	uint64_t samples, lost, lost_sideband, sideband;
 };
 
-/* Replace @pid's saved mappings with what /proc shows after its exec. */
-static void snapshot_maps(struct rec_state *st, pid_t pid)
-{
-	char path[64], exe[PATH_MAX];
-	struct pc_maps fresh = { NULL, 0 };
-	ssize_t n;
-	int i, j;
-
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return;
-	exe[n] = '\0';
-	if (!strcmp(exe, st->self_exe))
-		return;		/* not yet exec'd */
-	if (pc_read_maps(pid, &fresh) <= 0) {
-		pc_maps_free(&fresh);
-		return;
-	}
-	for (i = j = 0; i < st->maps.nr; i++) {
-		if (st->maps.map[i].pid == (uint32_t)pid)
-			free(st->maps.map[i].path);
-		else
-			st->maps.map[j++] = st->maps.map[i];
-	}
-	st->maps.nr = j;
-	for (i = 0; i < fresh.nr; i++)
-		pc_maps_add(&st->maps, &fresh.map[i]);
-	pc_maps_free(&fresh);
-}
-
-static void saw_pid(struct rec_state *st, pid_t pid)
-{
-	int i;
-
-	for (i = 0; i < st->nr_pids; i++)
-		if (st->pids[i] == pid)
-			return;
-	st->pids = pc_realloc(st->pids, (st->nr_pids + 1) * sizeof(pid_t));
-	st->pids[st->nr_pids++] = pid;
-	snapshot_maps(st, pid);
-}
-
-/* One record read from the queue: into the file. */
+/* Hold one record read from the queue, to be written in time order. */
 static void take_one(void *ctx, const struct pc_rec *r)
 {
 	struct rec_state *st = ctx;
+	const struct rec_counter *c = st->reading;
 
 	if (r->type == PERF_COUNTER_REC_SAMPLE) {
-		struct pc_item_sample s;
-		struct pc_item_chain c;
+		struct pc_item_sample3 s = {
+			.ip = r->ip, .pid = r->pid, .tid = r->tid,
+			.time = r->time, .event = c->event, .cpu = c->cpu,
+		};
+		struct pc_item_chain ch = {
+			.nr = r->chain_nr, .flags = r->chain_flags,
+		};
 		size_t len = sizeof(s), words = 0;
 		char *body;
 
-		s.ip = r->ip;
-		s.pid = r->pid;
-		s.tid = r->tid;
-		s.time = r->time;
 		if (st->record_type & PERF_RECORD_CALLCHAIN) {
 			words = r->chain_nr;
-			len += sizeof(c) + words * 8;
+			len += sizeof(ch) + words * 8;
 		}
 		body = pc_zalloc(len);
 		memcpy(body, &s, sizeof(s));
 		if (st->record_type & PERF_RECORD_CALLCHAIN) {
-			c.nr = r->chain_nr;
-			c.flags = r->chain_flags;
-			memcpy(body + sizeof(s), &c, sizeof(c));
-			memcpy(body + sizeof(s) + sizeof(c), r->chain,
+			memcpy(body + sizeof(s), &ch, sizeof(ch));
+			memcpy(body + sizeof(s) + sizeof(ch), r->chain,
 			       words * 8);
 		}
-		write_item(st->f, PC_ITEM_SAMPLE, body, len);
+		pc_order_add(st->order, r->time, PC_ITEM_SAMPLE, body, len);
 		free(body);
 		st->samples++;
-		saw_pid(st, s.pid);
-	} else {
-		st->lost += r->lost;
-		write_item(st->f, PC_ITEM_LOST, &r->lost, 8);
+	} else if (r->type == PERF_COUNTER_REC_LOST ||
+		   r->type == PERF_COUNTER_REC_LOST_SIDEBAND) {
+		struct pc_item_lost3 l = {
+			.lost = r->lost, .time = pc_now_ns(),
+			.event = c->event, .cpu = c->cpu,
+		};
+		int sb = r->type == PERF_COUNTER_REC_LOST_SIDEBAND;
+
+		if (sb)
+			st->lost_sideband += r->lost;
+		else
+			st->lost += r->lost;
+		pc_order_add(st->order, l.time,
+			     sb ? PC_ITEM_LOST_SIDEBAND : PC_ITEM_LOST,
+			     &l, sizeof(l));
+	} else if (r->body) {
+		static const uint32_t item[] = {
+			[PERF_COUNTER_REC_MMAP] = PC_ITEM_KMMAP,
+			[PERF_COUNTER_REC_COMM] = PC_ITEM_COMM,
+			[PERF_COUNTER_REC_FORK] = PC_ITEM_FORK,
+			[PERF_COUNTER_REC_EXIT] = PC_ITEM_EXIT,
+		};
+
+		pc_order_add(st->order, r->time, item[r->type], r->body,
+			     r->blen);
+		st->sideband++;
 	}
 }
 
-/* Take the records read() gave (IRQ, TID, TIME and maybe CALLCHAIN). */
-static void take(struct rec_state *st, const char *buf, ssize_t len)
+static void write_ordered(void *ctx, uint32_t type, const void *body,
+			  size_t len)
 {
-	pc_take(buf, len, st->record_type, take_one, st);
+	write_item(ctx, type, body, len);
+}
+
+/*
+ * Read every counter's queue to its end. Return: how many counters are
+ * still going (a task counter ends when its task and every copy have).
+ */
+static int drain(struct rec_state *st, char *buf, size_t size)
+{
+	int i, going = 0;
+
+	for (i = 0; i < st->nr_ctr; i++) {
+		struct rec_counter *c = &st->ctr[i];
+		ssize_t n;
+
+		if (c->ended)
+			continue;
+		st->reading = c;
+		while ((n = read(c->fd, buf, size)) > 0)
+			pc_take(buf, n, st->record_type, take_one, st);
+		if (n == 0)
+			c->ended = 1;
+		else
+			going++;
+	}
+	return going;
+}
+
+/*
+ * A task as if it had just called exec: a COMM record (EXEC) for its
+ * main thread, one MMAP record per executable mapping, a COMM for each
+ * other thread, at time 0, before every record the kernel gave.
+ */
+static void snapshot_task(FILE *f, pid_t pid)
+{
+	struct pc_maps maps = { NULL, 0 };
+	struct perf_counter_comm c;
+	char path[64], comm[32];
+	struct dirent *d;
+	DIR *dir;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	if (pc_read_file(path, comm, sizeof(comm)) < 0)
+		return;		/* gone */
+	memset(&c, 0, sizeof(c));
+	c.pid = c.tid = pid;
+	c.flags = PERF_COUNTER_COMM_EXEC;
+	snprintf(c.comm, sizeof(c.comm), "%.*s", (int)strcspn(comm, "\n"),
+		 comm);
+	write_item(f, PC_ITEM_COMM, &c, sizeof(c));
+	pc_read_maps(pid, &maps);
+	for (i = 0; i < maps.nr; i++) {
+		const struct pc_map *m = &maps.map[i];
+		size_t len = sizeof(struct perf_counter_mmap) +
+			     strlen(m->path) + 1;
+		struct perf_counter_mmap *mm = pc_zalloc(len);
+
+		mm->pid = mm->tid = pid;
+		mm->addr = m->start;
+		mm->len = m->end - m->start;
+		mm->pgoff = m->pgoff;
+		mm->dev = m->dev;
+		mm->ino = m->ino;
+		mm->prot = PROT_READ | PROT_EXEC;
+		if (m->path[0] != '/')
+			mm->flags = PERF_COUNTER_MMAP_ANON;
+		strcpy(mm->path, m->path);
+		write_item(f, PC_ITEM_KMMAP, mm, len);
+		free(mm);
+	}
+	pc_maps_free(&maps);
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		pid_t tid = atoi(d->d_name);
+
+		if (tid <= 0 || tid == pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+		if (pc_read_file(path, comm, sizeof(comm)) < 0)
+			continue;
+		c.tid = tid;
+		c.flags = 0;
+		snprintf(c.comm, sizeof(c.comm), "%.*s",
+			 (int)strcspn(comm, "\n"), comm);
+		write_item(f, PC_ITEM_COMM, &c, sizeof(c));
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* Every process /proc shows (-a, -C). */
+static void snapshot_all(FILE *f)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *d;
+
+	while (dir && (d = readdir(dir))) {
+		pid_t pid = atoi(d->d_name);
+
+		if (pid > 0)
+			snapshot_task(f, pid);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+static void add_counter(struct rec_state *st, int fd, uint32_t event,
+			int cpu)
+{
+	st->ctr = pc_realloc(st->ctr, (st->nr_ctr + 1) * sizeof(*st->ctr));
+	st->ctr[st->nr_ctr].fd = fd;
+	st->ctr[st->nr_ctr].event = event;
+	st->ctr[st->nr_ctr].cpu = cpu;
+	st->ctr[st->nr_ctr].ended = 0;
+	st->nr_ctr++;
+}
+
+/*
+ * Open @ev (number @event) per @a, with a queue. Only the first event's
+ * counters ask for side-band records: one copy of each is enough.
+ * Return: 0, or -errno.
+ */
+static int open_one(struct rec_state *st, const struct pc_event *ev,
+		    uint32_t event, struct pc_open_args a)
+{
+	uint32_t qsize = QUEUE_BYTES;
+	int fd;
+
+	a.sideband = event ? 0 : PERF_SIDEBAND_MASK;
+	fd = pc_open(ev, &a);
+	if (fd < 0)
+		return -errno;
+	ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	add_counter(st, fd, event, a.cpu);
+	return 0;
+}
+
+/* Does a counter of @event already watch thread @tid? */
+static int watched(const struct rec_state *st, uint32_t event, pid_t tid,
+		   const pid_t *tids)
+{
+	int i;
+
+	for (i = 0; i < st->nr_ctr; i++)
+		if (st->ctr[i].event == event && tids[i] == tid)
+			return 1;
+	return 0;
+}
+
+/*
+ * -p: every thread of each process, by /proc/PID/task, listed again
+ * after opening until no new one appears (a thread made meanwhile by
+ * one not yet watched), at most a few times. The counters inherit: the
+ * threads and children made later are counted by their creators'.
+ * Return: 0, or -errno of the first failure (a thread that ended
+ * meanwhile is no failure).
+ */
+static int open_pids(struct rec_state *st, const struct pc_event *evs,
+		     int nr_ev, const pid_t *pids, int nr_pids,
+		     struct pc_open_args a)
+{
+	pid_t *tids = NULL;
+	int round, p, e, added = 1;
+
+	for (round = 0; round < 4 && added; round++) {
+		added = 0;
+		for (p = 0; p < nr_pids; p++) {
+			char path[64];
+			struct dirent *d;
+			DIR *dir;
+
+			snprintf(path, sizeof(path), "/proc/%d/task", pids[p]);
+			dir = opendir(path);
+			if (!dir) {
+				free(tids);
+				return -ESRCH;
+			}
+			while ((d = readdir(dir))) {
+				pid_t tid = atoi(d->d_name);
+
+				if (tid <= 0)
+					continue;
+				for (e = 0; e < nr_ev; e++) {
+					int err;
+
+					if (watched(st, e, tid, tids))
+						continue;
+					a.pid = tid;
+					err = open_one(st, &evs[e], e, a);
+					if (err == -ESRCH)
+						continue;
+					if (err) {
+						closedir(dir);
+						free(tids);
+						return err;
+					}
+					tids = pc_realloc(tids, st->nr_ctr *
+							  sizeof(*tids));
+					tids[st->nr_ctr - 1] = tid;
+					added = 1;
+				}
+			}
+			closedir(dir);
+		}
+	}
+	free(tids);
+	return st->nr_ctr ? 0 : -ESRCH;
+}
+
+static sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
 }
 
 /* --call-graph: "fp" or "fp,DEPTH"; the depth, 0 for the default. */
@@ -261,61 +480,97 @@ static unsigned int call_graph(const char *arg)
 	       "  or lbr mode", arg);
 }
 
+/* -p's list: PID[,PID...], each a running process. */
+static int parse_pids(const char *list, pid_t **pids)
+{
+	char *copy = pc_strdup(list), *save = NULL, *tok;
+	int nr = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		*pids = pc_realloc(*pids, (nr + 1) * sizeof(**pids));
+		(*pids)[nr++] = pc_parse_num("-p", tok, 1, INT_MAX);
+	}
+	free(copy);
+	if (!nr)
+		pc_die("-p %s: no process", list);
+	return nr;
+}
+
+/* The period of @ev from -c or -F (a frequency: default 1000 Hz). */
+static uint64_t event_period(const struct pc_event *ev, uint64_t period,
+			     unsigned int freq)
+{
+	if (period)
+		return period;
+	if (!freq)
+		freq = 1000;
+	if (!pc_event_is_clock(ev))
+		return calibrate(ev, freq);
+	period = 1000000000ULL / freq;
+	return period < 50000 ? 50000 : period;
+}
+
+static void close_all(struct rec_state *st)
+{
+	int i;
+
+	for (i = 0; i < st->nr_ctr; i++)
+		close(st->ctr[i].fd);
+	st->nr_ctr = 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct pc_sample_opts o = { .event = "task-clock",
 				    .output = "perf-counter.data" };
-	const char *out, *ev_name;
+	const char *out;
 	struct rec_state st = { 0 };
-	struct pc_event ev;
+	struct pc_event *evs = NULL;
 	struct pc_open_args a = { .cpu = -1, .group_fd = -1 };
 	struct pc_file_header hdr;
-	uint64_t period = 0;
-	unsigned int freq = 0;
-	uint32_t qsize = QUEUE_BYTES;
-	int opt, fd, go, status = 0, done = 0, i, perr;
-	pid_t child;
+	uint64_t *periods;
+	int opt, go = -1, status = 0, done = 0, i, e, nr_ev = 0, err = 0;
+	int nr_pids = 0, cpus[PC_OPT_MAX_CPUS], nr_cpus = 0;
+	pid_t child = 0, *pids = NULL;
 	static char buf[QUEUE_BYTES];
-	ssize_t n;
+	struct sigaction sa = { .sa_handler = on_signal };
 
-	opt = pc_sample_opts_parse(argc, argv, "+ecFogG", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCp", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	argv += opt;
 	argc -= opt;
-	ev_name = o.event;
-	period = o.period;
-	freq = o.freq;
 	out = o.output;
-	if (!argc) {
+	if (o.pids && (o.all_cpus || o.nr_cpus))
+		pc_die("-p and -a/-C: one of them (a process, or CPUs)");
+	if (!argc && !o.pids && !o.all_cpus && !o.nr_cpus) {
 		print_help(stderr);
 		return 1;
 	}
-	if (period && freq)
+	if (o.period && o.freq)
 		pc_die("-c and -F both give the period: one of them");
 	if (o.call_graph) {
 		a.chain_depth = call_graph(o.call_graph);
 		o.callchain = 1;
 	}
-	perr = pc_parse_event(ev_name, &ev);
-	if (perr) {
-		if (perr == -1)
-			pc_unknown_event(ev_name);
+	if (pc_parse_event_list(o.event, &evs, &nr_ev))
 		return 1;
-	}
-	if (!period) {
-		if (!freq)
-			freq = 1000;
-		if (pc_event_is_clock(&ev))
-			period = 1000000000ULL / freq;
-		else
-			period = calibrate(&ev, freq);
-		if (pc_event_is_clock(&ev) && period < 50000)
-			period = 50000;
+	if (!nr_ev)
+		pc_die("-e '%s': no event", o.event);
+	periods = pc_zalloc(nr_ev * sizeof(*periods));
+	for (e = 0; e < nr_ev; e++)
+		periods[e] = event_period(&evs[e], o.period, o.freq);
+	if (o.pids)
+		nr_pids = parse_pids(o.pids, &pids);
+	if (o.nr_cpus) {
+		nr_cpus = o.nr_cpus;
+		memcpy(cpus, o.cpus, nr_cpus * sizeof(int));
+	} else if (o.all_cpus) {
+		nr_cpus = pc_online_cpus(cpus, PC_OPT_MAX_CPUS);
 	}
 
-	n = readlink("/proc/self/exe", st.self_exe, sizeof(st.self_exe) - 1);
-	st.self_exe[n > 0 ? n : 0] = '\0';
+	st.order = pc_order_new();
 	st.f = fopen(out, "we");
 	if (!st.f)
 		pc_die("%s: %s", out, strerror(errno));
@@ -323,72 +578,114 @@ int cmd_record(int argc, char **argv)
 	hdr.version = PC_FILE_VERSION;
 	hdr.byte_order = PC_FILE_BYTE_ORDER;
 	fwrite(&hdr, sizeof(hdr), 1, st.f);
-	a.period = period;
 	a.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID | PERF_RECORD_TIME;
 	if (o.callchain)
 		a.record_type |= PERF_RECORD_CALLCHAIN;
 	st.record_type = a.record_type;
-	write_event(st.f, &ev, period, a.record_type, freq);
-	write_command(st.f, argv);
+	for (e = 0; e < nr_ev; e++)
+		write_event(st.f, &evs[e], periods[e], a.record_type,
+			    o.period ? 0 : o.freq ? o.freq : 1000);
+	if (argc)
+		write_command(st.f, argv);
 
-	child = pc_fork_command(argv, &go);
-	a.pid = child;
-	a.inherit = 1;
-	a.disabled = 1;
-	fd = pc_open(&ev, &a);
-	if (fd < 0) {
-		pc_open_error(&ev, &a, errno);
-		close(go);
-		waitpid(child, NULL, 0);
+	/*
+	 * The counters first, then the snapshot of the tasks: what they
+	 * do in between is in both, and replayed in order it comes out
+	 * right.
+	 */
+	if (argc)
+		child = pc_fork_command(argv, &go);
+	for (e = 0; e < nr_ev && !err; e++) {
+		a.period = periods[e];
+		if (nr_cpus) {
+			a.pid = -1;
+			for (i = 0; i < nr_cpus && !err; i++) {
+				a.cpu = cpus[i];
+				err = open_one(&st, &evs[e], e, a);
+			}
+			a.cpu = -1;
+		} else if (!nr_pids) {
+			/* the command: held until every counter is on it */
+			a.pid = child;
+			a.inherit = 1;
+			a.disabled = 1;
+			err = open_one(&st, &evs[e], e, a);
+		}
+	}
+	if (!err && nr_pids) {
+		a.inherit = 1;
+		err = open_pids(&st, evs, nr_ev, pids, nr_pids, a);
+	}
+	if (err) {
+		a.pid = nr_cpus ? -1 : nr_pids ? pids[0] : child;
+		pc_open_error(&evs[e ? e - 1 : 0], &a, -err);
+		close_all(&st);
+		if (go >= 0)
+			close(go);
+		if (child)
+			waitpid(child, NULL, 0);
 		fclose(st.f);
 		unlink(out);
 		return 1;
 	}
-	ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize);
-	signal(SIGINT, SIG_IGN);
-	pc_start_command(go);
-	saw_pid(&st, child);
+	if (nr_cpus) {
+		snapshot_all(st.f);
+	} else {
+		for (i = 0; i < nr_pids; i++)
+			snapshot_task(st.f, pids[i]);
+		if (child)
+			snapshot_task(st.f, child);
+	}
+	if (argc) {
+		signal(SIGINT, SIG_IGN);
+		pc_start_command(go);
+	} else {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 
 	while (!done) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd *p = pc_zalloc(st.nr_ctr * sizeof(*p));
+		uint64_t round = pc_now_ns();
 
-		poll(&p, 1, 20);
-		if (p.revents & POLLIN) {
-			n = read(fd, buf, sizeof(buf));
-			if (n > 0)
-				take(&st, buf, n);
+		for (i = 0; i < st.nr_ctr; i++) {
+			p[i].fd = st.ctr[i].ended ? -1 : st.ctr[i].fd;
+			p[i].events = POLLIN;
 		}
-		snapshot_maps(&st, child);
-		if (waitpid(child, &status, WNOHANG) == child)
+		poll(p, st.nr_ctr, 100);
+		free(p);
+		if (!drain(&st, buf, sizeof(buf)) && !argc)
+			done = 1;	/* -p: every process ended */
+		pc_order_flush(st.order, round > PC_ORDER_SLACK_NS ?
+			       round - PC_ORDER_SLACK_NS : 0, write_ordered,
+			       st.f);
+		if (child && waitpid(child, &status, WNOHANG) == child)
+			done = 1;
+		if (stop)
 			done = 1;
 	}
-	/* what is left: read() says 0 once the last copy has ended */
-	fcntl(fd, F_SETFL, O_NONBLOCK);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		take(&st, buf, n);
-	close(fd);
+	/* what is left (a task counter's read() says 0 once it ended) */
+	drain(&st, buf, sizeof(buf));
+	close_all(&st);
+	pc_order_flush(st.order, UINT64_MAX, write_ordered, st.f);
 
-	for (i = 0; i < st.maps.nr; i++) {
-		const struct pc_map *m = &st.maps.map[i];
-		size_t len = sizeof(struct pc_item_mmap) + strlen(m->path) + 1;
-		struct pc_item_mmap *mm = pc_zalloc(len);
-
-		mm->pid = m->pid;
-		mm->start = m->start;
-		mm->end = m->end;
-		mm->pgoff = m->pgoff;
-		mm->dev = m->dev;
-		mm->ino = m->ino;
-		strcpy(mm->path, m->path);
-		write_item(st.f, PC_ITEM_MMAP, mm, len);
-		free(mm);
-	}
 	fprintf(stderr,
-		"[ perf-counter record: %llu samples of %s every %llu, %llu lost, %d mappings, %sin %s ]\n",
-		(unsigned long long)st.samples, ev.name,
-		(unsigned long long)period, (unsigned long long)st.lost,
-		st.maps.nr, o.callchain ? "call chains, " : "", out);
+		"[ perf-counter record: %llu samples of %s%s every %llu, %llu lost, %llu side-band records, %llu lost, %sin %s ]\n",
+		(unsigned long long)st.samples, evs[0].name,
+		nr_ev > 1 ? " and more" : "", (unsigned long long)periods[0],
+		(unsigned long long)st.lost,
+		(unsigned long long)st.sideband,
+		(unsigned long long)st.lost_sideband,
+		o.callchain ? "call chains, " : "", out);
+	if (pc_order_late(st.order))
+		pc_warn("%llu records came later than records after them: they are out of order in %s",
+			(unsigned long long)pc_order_late(st.order), out);
+	pc_order_free(st.order);
+	free(periods);
+	free(evs);
+	free(pids);
+	free(st.ctr);
 	if (fclose(st.f))
 		pc_die("%s: %s", out, strerror(errno));
-	return pc_wait_status(status);
+	return argc ? pc_wait_status(status) : 0;
 }

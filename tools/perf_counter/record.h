@@ -9,10 +9,23 @@
  *   item header, a multiple of 8) and its body.
  *
  * Call chains (record -g) extend a SAMPLE item, not the version: its
- * body goes on past struct pc_item_sample with a struct pc_item_chain.
+ * body goes on past the sample's fixed part with a struct pc_item_chain.
  * A report that knows nothing of chains reads such a file as a flat
- * profile (it reads the fixed part of an item and skips the rest), and
- * every version 2 file written before chains is still a version 2 file.
+ * profile (it reads the fixed part of an item and skips the rest).
+ *
+ * Version 3 (side-band records) is a stream in time order. After the
+ * EVENT items (one per -e, numbered from 0 in the order written) and the
+ * COMMAND, if there was one, come the tasks that existed when recording
+ * began, read from /proc: a COMM item for each thread and a KMMAP item
+ * for each executable mapping, all with time 0. Then every SAMPLE, LOST
+ * and side-band item the kernel gave, ordered by its time: a report
+ * replays them one after the other, and names each sample with the
+ * mappings its task had at that moment. The side-band items' bodies are
+ * the kernel's records as read() gave them (struct perf_counter_mmap,
+ * _comm, _task: <linux/perf_counter.h>). A version 3 SAMPLE's fixed part
+ * is struct pc_item_sample3, its LOST's struct pc_item_lost3. Version 2
+ * files (samples first, the mappings /proc showed at the end) are still
+ * read.
  */
 #ifndef PC_RECORD_H
 #define PC_RECORD_H
@@ -20,21 +33,28 @@
 #include <stdint.h>
 
 #define PC_FILE_MAGIC		"PCRECORD"
-#define PC_FILE_VERSION		2
+#define PC_FILE_VERSION		3
+#define PC_FILE_VERSION_MIN	2	/* the oldest report reads */
 #define PC_FILE_BYTE_ORDER	0x01020304U
 
 struct pc_file_header {
 	char magic[8];			/* "PCRECORD", no NUL */
-	uint32_t version;		/* 2 */
+	uint32_t version;		/* 3, or 2 */
 	uint32_t byte_order;		/* 0x01020304 as the writer stored it */
 };
 
 enum pc_item_type {
 	PC_ITEM_EVENT	= 1,	/* struct pc_item_event */
 	PC_ITEM_COMMAND	= 2,	/* executable path, then argv, NUL-separated */
-	PC_ITEM_MMAP	= 3,	/* struct pc_item_mmap */
-	PC_ITEM_SAMPLE	= 4,	/* struct pc_item_sample [pc_item_chain] */
-	PC_ITEM_LOST	= 5,	/* uint64_t records the kernel dropped */
+	PC_ITEM_MMAP	= 3,	/* struct pc_item_mmap (version 2) */
+	PC_ITEM_SAMPLE	= 4,	/* struct pc_item_sample[3] [pc_item_chain] */
+	PC_ITEM_LOST	= 5,	/* uint64_t, or struct pc_item_lost3 */
+	/* version 3: the kernel's side-band records, as it gave them */
+	PC_ITEM_KMMAP	= 6,	/* struct perf_counter_mmap */
+	PC_ITEM_COMM	= 7,	/* struct perf_counter_comm */
+	PC_ITEM_FORK	= 8,	/* struct perf_counter_task */
+	PC_ITEM_EXIT	= 9,	/* struct perf_counter_task */
+	PC_ITEM_LOST_SIDEBAND = 10,	/* struct pc_item_lost3 */
 };
 
 struct pc_item {
@@ -64,6 +84,23 @@ struct pc_item_sample {
 	uint64_t ip;
 	uint32_t pid, tid;
 	uint64_t time;			/* CLOCK_MONOTONIC ns */
+};
+
+/* Version 3: which event, on which CPU (-1: a task's counter). */
+struct pc_item_sample3 {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;			/* CLOCK_MONOTONIC ns */
+	uint32_t event;			/* the EVENT item's number */
+	int32_t cpu;
+};
+
+/* Version 3: records of @event's queue on @cpu the kernel dropped. */
+struct pc_item_lost3 {
+	uint64_t lost;
+	uint64_t time;			/* when the tool was told */
+	uint32_t event;
+	int32_t cpu;
 };
 
 /*

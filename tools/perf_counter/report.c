@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf-counter report: the profile of a record file, samples per
- * function, the most sampled first; with call chains in the file, each
- * function's share with its callees and the tree of its chains
- * (callchain.c).
+ * perf-counter report: the profile of a record file, for each event
+ * samples per command, file and function (sort.c), the most sampled
+ * first; with call chains in the file, each function's share with its
+ * callees and the tree of its chains (callchain.c). A version 3 file is
+ * replayed in time order (tasks.c): each sample is named with the
+ * mappings its task had when it was taken.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,8 +30,8 @@ static uint64_t g64(uint64_t v)
 	return swap ? __builtin_bswap64(v) : v;
 }
 
-/* The least body an item of @type has (its fixed part). */
-static size_t min_body(uint32_t type)
+/* The least body an item of @type has (its fixed part) in @version. */
+static size_t min_body(uint32_t type, uint32_t version)
 {
 	switch (type) {
 	case PC_ITEM_EVENT:
@@ -37,24 +39,51 @@ static size_t min_body(uint32_t type)
 	case PC_ITEM_MMAP:
 		return sizeof(struct pc_item_mmap);
 	case PC_ITEM_SAMPLE:
-		return sizeof(struct pc_item_sample);
+		return version >= 3 ? sizeof(struct pc_item_sample3) :
+			sizeof(struct pc_item_sample);
 	case PC_ITEM_LOST:
-		return sizeof(uint64_t);
+		return version >= 3 ? sizeof(struct pc_item_lost3) :
+			sizeof(uint64_t);
+	case PC_ITEM_KMMAP:
+		return sizeof(struct perf_counter_mmap);
+	case PC_ITEM_COMM:
+		return sizeof(struct perf_counter_comm);
+	case PC_ITEM_FORK:
+	case PC_ITEM_EXIT:
+		return sizeof(struct perf_counter_task);
+	case PC_ITEM_LOST_SIDEBAND:
+		return sizeof(struct pc_item_lost3);
 	default:
 		return 0;
 	}
 }
 
+/* Items whose body ends with a string, after the fixed part. */
+static int has_string(uint32_t type)
+{
+	return type == PC_ITEM_MMAP || type == PC_ITEM_EVENT ||
+	       type == PC_ITEM_COMMAND || type == PC_ITEM_KMMAP;
+}
+
 static void print_help(FILE *f)
 {
 	fprintf(f,
-"usage: perf-counter report [-f] [-i FILE] [-n LINES] [-g]\n"
+"usage: perf-counter report [-f] [-i FILE] [-n LINES] [-s KEYS] [-g]\n"
 "                           [--children | --no-children]\n"
 "                           [--call-graph TYPE,MIN,ORDER]\n"
+"                           [--comms LIST] [--dsos LIST] [--symbols LIST]\n"
 "  -f        read a record file another user owns (its mappings name\n"
 "            the files whose symbols are read)\n"
 "  -i FILE   the record file (default perf-counter.data)\n"
 "  -n LINES  at most LINES functions (default all)\n"
+"  -s, --sort KEYS\n"
+"            what a line counts, from comm (the thread's name), pid,\n"
+"            dso (the file) and sym (the function); default\n"
+"            comm,dso,sym (dso,sym for a file from before side-band\n"
+"            records, which has no names); the flat profile only\n"
+"  --comms LIST, --dsos LIST, --symbols LIST\n"
+"            only the samples of these commands, files or functions\n"
+"            (comma-separated); percentages stay of all the samples\n"
 "  -g        show the call chains (the default when the file has them,\n"
 "            from record -g)\n"
 "  --children     Children: the samples whose chain passes through the\n"
@@ -70,8 +99,10 @@ static void print_help(FILE *f)
 "                 (default 0.5); ORDER caller or callee (the default\n"
 "                 as above)\n"
 "Samples per function: user addresses through the ELF symbols of the\n"
-"files the command had mapped, kernel addresses through /proc/kallsyms\n"
-"(of the running kernel: report in the boot that recorded). With call\n"
+"files their task had mapped at that moment (replayed from the kernel's\n"
+"side-band records), kernel addresses through /proc/kallsyms (of the\n"
+"running kernel: report in the boot that recorded). Tasks with samples\n"
+"in no mapping they were seen to make are named, never guessed. With call\n"
 "chains, a line tells how many were complete, truncated at the depth\n"
 "or broken, and a warning names x86 functions without a frame-pointer\n"
 "prologue, whose chains are not to be trusted.\n");
@@ -115,18 +146,19 @@ static char *slurp(const char *path, size_t *len, int force)
 	return buf;
 }
 
-/* The chain of SAMPLE @body, if it has one, in host order in *@words. */
-static int sample_chain(const void *body, size_t blen, uint64_t **words,
-			size_t *cap, uint32_t *nr, uint32_t *flags)
+
+/* The chain after a SAMPLE's @fixed bytes, if any, in host order. */
+static int sample_chain(const void *body, size_t blen, size_t fixed,
+			uint64_t **words, size_t *cap, uint32_t *nr,
+			uint32_t *flags)
 {
 	const struct pc_item_chain *ch;
 	uint32_t i;
 
-	if (blen < sizeof(struct pc_item_sample) + sizeof(*ch))
+	if (blen < fixed + sizeof(*ch))
 		return 0;
-	ch = (const void *)((const char *)body +
-			    sizeof(struct pc_item_sample));
-	blen -= sizeof(struct pc_item_sample) + sizeof(*ch);
+	ch = (const void *)((const char *)body + fixed);
+	blen -= fixed + sizeof(*ch);
 	*nr = g32(ch->nr);
 	*flags = g32(ch->flags);
 	if (*nr > blen / 8)
@@ -137,183 +169,415 @@ static int sample_chain(const void *body, size_t blen, uint64_t **words,
 	return 1;
 }
 
+struct rep_event {
+	const char *name;
+	uint64_t period;
+};
+
+/* A record file and what report is asked of it. */
+struct rep {
+	const char *in;
+	char *buf;
+	size_t len;
+	uint32_t version;
+	struct rep_event *ev;
+	uint32_t nr_ev;
+	const char *cmd;
+	int has_chains;
+	struct pc_sample_opts *o;
+	struct pc_sort sort;
+	struct pc_chain_view view;
+
+	/* one event's replay */
+	uint32_t event;
+	struct pc_tasks *tasks;
+	struct pc_maps v2_maps;	/* a version 2 file's, for every task */
+	struct pc_rows rows;
+	struct pc_chains *chains;
+	uint64_t *words;
+	size_t words_cap;
+	uint64_t samples, shown, kernel, lost, lost_sideband, bad;
+};
+
+/*
+ * The next item at *@off, checked: its type, body and body's length.
+ * Return: 0 at the end of the file, 1 for an item to read, -1 for one
+ * to skip (too short for its type, or its string has no NUL; told once,
+ * when @tell).
+ */
+static int next_item(struct rep *r, size_t *off, uint32_t *type,
+		     const void **body, size_t *blen, int tell)
+{
+	const struct pc_item *it;
+	uint32_t size;
+	size_t min;
+
+	if (*off + sizeof(*it) > r->len)
+		return 0;
+	it = (const void *)(r->buf + *off);
+	*type = g32(it->type);
+	size = g32(it->size);
+	if (size < sizeof(*it) || size % 8 || size > r->len - *off)
+		pc_die("%s: item at %zu is cut short", r->in, *off);
+	*body = it + 1;
+	*blen = size - sizeof(*it);
+	*off += size;
+	min = min_body(*type, r->version);
+	if (*blen < min) {
+		if (tell)
+			pc_warn("%s: item at %zu (type %u) too short, skipped",
+				r->in, *off - size, *type);
+		return -1;
+	}
+	if (has_string(*type) &&
+	    !memchr((const char *)*body + min, '\0', *blen - min)) {
+		if (tell)
+			pc_warn("%s: item at %zu (type %u): no NUL in its string, skipped",
+				r->in, *off - size, *type);
+		return -1;
+	}
+	return 1;
+}
+
+/* The events, the command, whether samples have chains. */
+static void scan(struct rep *r)
+{
+	const void *body;
+	uint32_t type;
+	size_t off = sizeof(struct pc_file_header), blen;
+	int got;
+
+	while ((got = next_item(r, &off, &type, &body, &blen, 1))) {
+		if (got < 0)
+			continue;
+		if (type == PC_ITEM_EVENT) {
+			const struct pc_item_event *e = body;
+
+			r->ev = pc_realloc(r->ev, (r->nr_ev + 1) * sizeof(*r->ev));
+			r->ev[r->nr_ev].name = e->name;
+			r->ev[r->nr_ev].period = g64(e->irq_period);
+			r->nr_ev++;
+			if (g64(e->record_type) & PERF_RECORD_CALLCHAIN)
+				r->has_chains = 1;
+		} else if (type == PC_ITEM_SAMPLE) {
+			if (blen >= min_body(type, r->version) +
+			    sizeof(struct pc_item_chain))
+				r->has_chains = 1;
+		} else if (type == PC_ITEM_COMMAND) {
+			r->cmd = body;
+		}
+	}
+	if (!r->nr_ev) {
+		/* a file cut before its first item: one nameless event */
+		r->ev = pc_zalloc(sizeof(*r->ev));
+		r->ev[0].name = "?";
+		r->nr_ev = 1;
+	}
+}
+
+/* Side-band items: the tasks as they become. */
+static void replay_sideband(struct rep *r, uint32_t type, const void *body,
+			    size_t blen)
+{
+	if (type == PC_ITEM_KMMAP) {
+		struct perf_counter_mmap m;
+
+		memcpy(&m, body, sizeof(m));
+		m.pid = g32(m.pid);
+		m.tid = g32(m.tid);
+		m.addr = g64(m.addr);
+		m.len = g64(m.len);
+		m.pgoff = g64(m.pgoff);
+		m.dev = g64(m.dev);
+		m.ino = g64(m.ino);
+		m.flags = g32(m.flags);
+		if (pc_tasks_mmap(r->tasks, &m, (const char *)body + sizeof(m)))
+			r->bad++;
+	} else if (type == PC_ITEM_COMM) {
+		struct perf_counter_comm c;
+
+		memcpy(&c, body, sizeof(c));
+		pc_tasks_set_comm(r->tasks, g32(c.pid), g32(c.tid), c.comm,
+				  g32(c.flags) & PERF_COUNTER_COMM_EXEC);
+	} else if (type == PC_ITEM_FORK || type == PC_ITEM_EXIT) {
+		struct perf_counter_task t;
+
+		memcpy(&t, body, sizeof(t));
+		if (type == PC_ITEM_FORK)
+			pc_tasks_fork(r->tasks, g32(t.pid), g32(t.tid),
+				      g32(t.ppid), g32(t.ptid));
+		else
+			pc_tasks_exit(r->tasks, g32(t.pid), g32(t.tid));
+	} else if (type == PC_ITEM_LOST_SIDEBAND) {
+		const struct pc_item_lost3 *l = body;
+
+		r->lost_sideband += g64(l->lost);
+	}
+	(void)blen;
+	if (r->chains)
+		pc_chains_forget(r->chains);
+}
+
+/* One sample of the event reported: named, filtered, counted. */
+static void replay_sample(struct rep *r, const void *body, size_t blen,
+			  size_t at)
+{
+	const struct pc_item_sample *s = body;
+	uint32_t pid = g32(s->pid), tid = g32(s->tid), nr, flags;
+	uint64_t ip = g64(s->ip);
+	const struct pc_maps *maps;
+	struct pc_task *task;
+	struct pc_row row;
+	char anon[16];
+	int k, got;
+	size_t fixed = min_body(PC_ITEM_SAMPLE, r->version);
+
+	if (r->version >= 3 &&
+	    g32(((const struct pc_item_sample3 *)body)->event) != r->event)
+		return;
+	task = pc_tasks_get(r->tasks, pid);
+	maps = r->version >= 3 ? &task->maps : &r->v2_maps;
+	row.sym = pc_resolve(maps, pid, ip, &row.dso, &k);
+	row.kernel = k;
+	row.ip = ip;
+	row.pid = pid;
+	row.comm = pc_tasks_comm(r->tasks, tid);
+	if (!row.comm) {
+		snprintf(anon, sizeof(anon), pid ? ":%u" : "swapper", tid);
+		row.comm = anon;
+	}
+	r->samples++;
+	r->kernel += k;
+	task->samples++;
+	if (!k && !strcmp(row.dso, "[unknown]")) {
+		task->unnamed++;
+		task->unseen |= !task->known;
+	}
+	if (!pc_filter_match(r->o->comms, row.comm) ||
+	    !pc_filter_match(r->o->dsos, row.dso) ||
+	    !pc_filter_match(r->o->symbols, row.sym ? row.sym : ""))
+		return;
+	r->shown++;
+	pc_rows_add(&r->rows, &r->sort, &row);
+	if (!r->chains)
+		return;
+	got = sample_chain(body, blen, fixed, &r->words, &r->words_cap, &nr,
+			   &flags);
+	if (got < 0)
+		pc_warn("%s: item at %zu: a chain longer than its item, not counted",
+			r->in, at);
+	if (got > 0)
+		pc_chains_add(r->chains, maps, pid, ip, r->words, nr, flags);
+	else
+		pc_chains_add_none(r->chains, maps, pid, ip);
+}
+
+/*
+ * Every item in the file's order, for event @r->event. A version 2
+ * file's mappings (at its end) are read first and serve every task.
+ */
+static void replay(struct rep *r)
+{
+	size_t off = sizeof(struct pc_file_header), blen;
+	const void *body;
+	uint32_t type;
+	int got;
+
+	while (r->version < 3 &&
+	       (got = next_item(r, &off, &type, &body, &blen, 0))) {
+		const struct pc_item_mmap *m = body;
+		struct pc_map map;
+
+		if (got < 0 || type != PC_ITEM_MMAP)
+			continue;
+		map.pid = g32(m->pid);
+		map.start = g64(m->start);
+		map.end = g64(m->end);
+		map.pgoff = g64(m->pgoff);
+		map.dev = g64(m->dev);
+		map.ino = g64(m->ino);
+		map.path = (char *)m->path;
+		pc_maps_add(&r->v2_maps, &map);
+	}
+	off = sizeof(struct pc_file_header);
+	while ((got = next_item(r, &off, &type, &body, &blen, 0))) {
+		if (got < 0)
+			continue;
+		if (type == PC_ITEM_SAMPLE) {
+			replay_sample(r, body, blen, off - blen - 8);
+		} else if (type == PC_ITEM_LOST) {
+			uint64_t v;
+
+			memcpy(&v, body, sizeof(v));
+			if (r->version < 3 ||
+			    g32(((const struct pc_item_lost3 *)body)->event) ==
+			    r->event)
+				r->lost += g64(v);
+		} else if (r->version >= 3 && type >= PC_ITEM_KMMAP) {
+			replay_sideband(r, type, body, blen);
+		}
+	}
+}
+
+struct unnamed {
+	struct pc_task **t;
+	int nr;
+	uint64_t samples;
+};
+
+static void collect_unnamed(void *ctx, struct pc_task *p)
+{
+	struct unnamed *u = ctx;
+
+	if (!p->unnamed)
+		return;
+	u->t = pc_realloc(u->t, (u->nr + 1) * sizeof(*u->t));
+	u->t[u->nr++] = p;
+	u->samples += p->unnamed;
+}
+
+static int by_unnamed(const void *a, const void *b)
+{
+	const struct pc_task *x = *(struct pc_task * const *)a;
+	const struct pc_task *y = *(struct pc_task * const *)b;
+
+	if (x->unnamed != y->unnamed)
+		return x->unnamed > y->unnamed ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/*
+ * The tasks with samples at user addresses in no mapping they were seen
+ * to make: by name, with how many, and why when it is known. Never a
+ * guess with another task's mappings.
+ */
+static void print_unnamed(struct rep *r)
+{
+	struct unnamed u = { NULL, 0, 0 };
+	int i;
+
+	pc_tasks_each(r->tasks, collect_unnamed, &u);
+	if (r->lost_sideband)
+		printf("# %llu side-band records lost: the mappings, names or tasks they told are not known\n",
+		       (unsigned long long)r->lost_sideband);
+	if (!u.nr)
+		goto out;
+	qsort(u.t, u.nr, sizeof(*u.t), by_unnamed);
+	printf("# %llu samples at user addresses in no mapping their task was seen to make, of %d tasks:\n",
+	       (unsigned long long)u.samples, u.nr);
+	for (i = 0; i < u.nr && i < 20; i++) {
+		const struct pc_task *p = u.t[i];
+		const char *comm = pc_tasks_comm(r->tasks, p->pid);
+
+		printf("#   pid %u (", p->pid);
+		pc_print_escaped(comm ? comm : "?");
+		printf("): %llu of its %llu samples%s\n",
+		       (unsigned long long)p->unnamed,
+		       (unsigned long long)p->samples,
+		       !p->unseen ? "" :
+		       "; its start was not seen (no snapshot, fork or exec record)");
+	}
+	if (u.nr > 20)
+		printf("#   and %d tasks more\n", u.nr - 20);
+out:
+	free(u.t);
+}
+
+/* One event's part of the report. */
+static void report_event(struct rep *r)
+{
+	const char *in = r->in;
+
+	r->tasks = pc_tasks_new();
+	if (r->has_chains)
+		r->chains = pc_chains_new(&r->view);
+	replay(r);
+	printf("# %llu samples of ", (unsigned long long)r->samples);
+	pc_print_escaped(r->ev[r->event].name);
+	printf(" every %llu, %llu lost; %llu in the kernel\n",
+	       (unsigned long long)r->ev[r->event].period,
+	       (unsigned long long)r->lost, (unsigned long long)r->kernel);
+	if (r->shown != r->samples)
+		printf("# %llu of them pass the filters\n",
+		       (unsigned long long)r->shown);
+	if (r->bad)
+		pc_warn("%s: %llu mappings that wrap, skipped", in,
+			(unsigned long long)r->bad);
+	if (r->version >= 3)
+		print_unnamed(r);
+	if (r->chains) {
+		pc_chains_quality(r->chains);
+		pc_chains_fp_warn(r->chains, r->version >= 3 ?
+				  pc_tasks_all_maps(r->tasks) : &r->v2_maps);
+		pc_chains_print(r->chains);
+		pc_chains_free(r->chains);
+		r->chains = NULL;
+	} else {
+		pc_rows_print(&r->rows, &r->sort, r->samples, r->o->count);
+	}
+	pc_rows_free(&r->rows);
+	pc_tasks_free(r->tasks);
+	r->tasks = NULL;
+	pc_maps_free(&r->v2_maps);
+	r->samples = r->shown = r->kernel = r->lost = r->lost_sideband = 0;
+	r->bad = 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct pc_sample_opts o = { .input = "perf-counter.data", .count = -1,
 				    .children = -1 };
-	struct pc_chain_view view = { .threshold = 0.5 };
-	struct pc_chains *chains = NULL;
-	uint64_t *words = NULL;
-	size_t words_cap = 0;
-	int has_chains = 0;
-	const char *in, *ev_name = "?";
-	struct pc_maps maps = { NULL, 0 };
-	struct pc_hist h = { 0 };
-	int opt, i, max_lines = -1, pass, force = 0;
-	uint64_t period = 0, samples = 0, lost = 0, kernel = 0;
-	const char *cmd = "?";
-	size_t len, off, blen;
-	char *buf;
+	struct rep r = { .view = { .threshold = 0.5 }, .o = &o };
 	const struct pc_file_header *hdr;
+	int opt;
 
-	opt = pc_sample_opts_parse(argc, argv, "fingGYN", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKDZ", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	if (opt < argc) {
 		print_help(stderr);
 		return 1;
 	}
-	in = o.input;
-	max_lines = o.count;
-	force = o.force;
-	view.children = o.children != 0;
-	view.caller = view.children;
-	view.max_lines = max_lines;
+	r.in = o.input;
+	r.view.children = o.children != 0;
+	r.view.caller = r.view.children;
+	r.view.max_lines = o.count;
 	if (o.call_graph) {
-		pc_chain_view_parse(&view, o.call_graph);
+		pc_chain_view_parse(&r.view, o.call_graph);
 		o.callchain = 1;
 	}
-	buf = slurp(in, &len, force);
-	hdr = (const void *)buf;
-	if (len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
-		pc_die("%s: not a perf-counter record file", in);
+	r.buf = slurp(r.in, &r.len, o.force);
+	hdr = (const void *)r.buf;
+	if (r.len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
+		pc_die("%s: not a perf-counter record file", r.in);
 	swap = hdr->byte_order != PC_FILE_BYTE_ORDER;
 	if (swap && hdr->byte_order != __builtin_bswap32(PC_FILE_BYTE_ORDER))
-		pc_die("%s: unknown byte order", in);
-	if (g32(hdr->version) != PC_FILE_VERSION)
-		pc_die("%s: version %u, this report reads %u", in,
-		       g32(hdr->version), PC_FILE_VERSION);
-
-	/* the mappings first (they are written last), then the samples */
-	for (pass = 0; pass < 2; pass++) {
-		for (off = sizeof(*hdr); off + sizeof(struct pc_item) <= len;) {
-			const struct pc_item *it = (const void *)(buf + off);
-			const void *body = it + 1;
-			uint32_t type = g32(it->type), size = g32(it->size);
-
-			if (size < sizeof(*it) || size % 8 || size > len - off)
-				pc_die("%s: item at %zu is cut short", in, off);
-			off += size;
-			blen = size - sizeof(*it);
-			if (blen < min_body(type)) {
-				if (pass == 0)
-					pc_warn("%s: item at %zu (type %u) too short, skipped",
-						in, off - size, type);
-				continue;
-			}
-			if ((type == PC_ITEM_MMAP || type == PC_ITEM_EVENT ||
-			     type == PC_ITEM_COMMAND) &&
-			    !memchr((const char *)body + min_body(type), '\0',
-				    blen - min_body(type))) {
-				if (pass == 0)
-					pc_warn("%s: item at %zu (type %u): no NUL in its string, skipped",
-						in, off - size, type);
-				continue;
-			}
-			if (pass == 0 && type == PC_ITEM_MMAP) {
-				const struct pc_item_mmap *m = body;
-				struct pc_map map = {
-					.pid = g32(m->pid),
-					.start = g64(m->start),
-					.end = g64(m->end),
-					.pgoff = g64(m->pgoff),
-					.dev = g64(m->dev),
-					.ino = g64(m->ino),
-					.path = (char *)m->path,
-				};
-
-				pc_maps_add(&maps, &map);
-			} else if (pass == 0 && type == PC_ITEM_EVENT) {
-				const struct pc_item_event *e = body;
-
-				ev_name = e->name;
-				period = g64(e->irq_period);
-				if (g64(e->record_type) & PERF_RECORD_CALLCHAIN)
-					has_chains = 1;
-			} else if (pass == 0 && type == PC_ITEM_SAMPLE) {
-				if (blen >= sizeof(struct pc_item_sample) +
-				    sizeof(struct pc_item_chain))
-					has_chains = 1;
-			} else if (pass == 0 && type == PC_ITEM_COMMAND) {
-				cmd = body;
-			} else if (pass == 0 && type == PC_ITEM_LOST) {
-				uint64_t v;
-
-				memcpy(&v, body, sizeof(v));
-				lost += g64(v);
-			} else if (pass == 1 && type == PC_ITEM_SAMPLE) {
-				const struct pc_item_sample *s = body;
-				uint64_t ip = g64(s->ip);
-				const char *dso, *sym;
-				uint32_t nr, flags;
-				int k, got;
-
-				sym = pc_resolve(&maps, g32(s->pid), ip, &dso,
-						 &k);
-				samples++;
-				kernel += k;
-				pc_hist_add(&h, dso, sym, ip, k);
-				if (!chains)
-					continue;
-				got = sample_chain(body, blen, &words,
-						   &words_cap, &nr, &flags);
-				if (got < 0)
-					pc_warn("%s: item at %zu: a chain longer than its item, not counted",
-						in, off - size);
-				if (got > 0)
-					pc_chains_add(chains, &maps,
-						      g32(s->pid), ip, words,
-						      nr, flags);
-				else
-					pc_chains_add_none(chains, &maps,
-							   g32(s->pid), ip);
-			}
-		}
-		if (pass == 0 && has_chains)
-			chains = pc_chains_new(&view);
-		if (pass == 0 && o.callchain && !has_chains)
-			pc_warn("%s has no call chains (record them with record -g)",
-				in);
-	}
-	pc_hist_sort(&h);
+		pc_die("%s: unknown byte order", r.in);
+	r.version = g32(hdr->version);
+	if (r.version < PC_FILE_VERSION_MIN || r.version > PC_FILE_VERSION)
+		pc_die("%s: version %u, this report reads %u to %u", r.in,
+		       r.version, PC_FILE_VERSION_MIN, PC_FILE_VERSION);
+	/* a version 2 file knows no task names: by file and function */
+	pc_sort_parse(o.sort ? o.sort : r.version >= 3 ? "comm,dso,sym" :
+		      "dso,sym", &r.sort);
+	scan(&r);
+	if (o.callchain && !r.has_chains)
+		pc_warn("%s has no call chains (record them with record -g)",
+			r.in);
 	printf("# perf-counter report of ");
-	pc_print_escaped(in);
-	printf(": command ");
-	pc_print_escaped(cmd);
-	printf("\n# %llu samples of ", (unsigned long long)samples);
-	pc_print_escaped(ev_name);
-	printf(" every %llu, %llu lost; %llu in the kernel\n",
-	       (unsigned long long)period, (unsigned long long)lost,
-	       (unsigned long long)kernel);
-	if (chains) {
-		pc_chains_quality(chains);
-		pc_chains_fp_warn(chains, &maps);
-		pc_chains_print(chains);
-		pc_chains_free(chains);
-		goto out;
+	pc_print_escaped(r.in);
+	if (r.cmd) {
+		printf(": command ");
+		pc_print_escaped(r.cmd);
 	}
-	printf("#\n# %8s %8s  %-20s %s\n", "Overhead", "Samples", "DSO",
-	       "Symbol");
-	for (i = 0; i < h.nr && (max_lines < 0 || i < max_lines); i++) {
-		const struct pc_hist_entry *e = &h.e[i];
-		char sym[64];
-
-		if (!e->sym)
-			snprintf(sym, sizeof(sym), "0x%llx",
-				 (unsigned long long)e->ip);
-		printf("  %7.2f%% %8llu  ", 100.0 * e->count / samples,
-		       (unsigned long long)e->count);
-		pc_print_escaped(e->dso);
-		printf("%*s [%c] ", (int)(strlen(e->dso) < 20 ?
-					 20 - strlen(e->dso) : 0), "",
-		       e->kernel ? 'k' : '.');
-		pc_print_escaped(e->sym ? e->sym : sym);
-		putchar('\n');
+	putchar('\n');
+	for (r.event = 0; r.event < r.nr_ev; r.event++) {
+		if (r.event)
+			putchar('\n');
+		report_event(&r);
 	}
-out:
-	free(words);
-	free(h.e);
-	pc_maps_free(&maps);
-	free(buf);
+	free(r.words);
+	free(r.ev);
+	free(r.buf);
 	return 0;
 }

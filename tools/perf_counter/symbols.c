@@ -573,9 +573,11 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		load_kallsyms();
 	*kernel = 0;
 	if (m) {
-		const char *base = strrchr(m->path, '/');
+		/* the file's name as its symbols keep it: it outlives @m */
+		const char *path = find_dso(m)->path;
+		const char *base = strrchr(path, '/');
 
-		*dso = base ? base + 1 : m->path;
+		*dso = base ? base + 1 : path;
 		s = user_sym(m, ip);
 		return s ? s->name : NULL;
 	}

@@ -24,8 +24,8 @@ static unsigned int pc_kernel_hw_size;
 
 /*
  * The description is the 64 bytes of 2009 (size 0) unless a field past
- * them is set: callchain_depth, in struct perf_counter_hw_event_ext with
- * its size. The extra control word follows the description.
+ * them is set: callchain_depth or sideband, in struct
+ * perf_counter_hw_event_ext with its size. The extra control word follows the description.
  */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 {
@@ -48,9 +48,10 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->exclude_kernel = !!ev->exclude_kernel;
 	hw->exclude_idle = !!a->exclude_idle;
 	hw->exclusive = !!a->exclusive;
-	if (a->chain_depth) {
+	if (a->chain_depth || a->sideband) {
 		hw->size = sizeof(*d);
 		d->callchain_depth = a->chain_depth;
+		d->sideband = a->sideband;
 		words = sizeof(*d) / 8;
 	}
 	if (ev->nr_extra) {
@@ -133,8 +134,10 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 	case E2BIG:
 		fprintf(stderr,
 			"  this kernel knows a %u-byte counter description: it has\n"
-			"  no callchain_depth; record with -g, not --call-graph fp,DEPTH\n",
-			pc_kernel_hw_size);
+			"  %s\n", pc_kernel_hw_size,
+			pc_kernel_hw_size < PERF_COUNTER_HW_EVENT_SIZE_VER1 ?
+			"no callchain_depth nor side-band records (record needs them)" :
+			"no side-band records (record needs them)");
 		break;
 	case EINVAL:
 	case EOPNOTSUPP:

@@ -67,7 +67,7 @@ static void take_one(void *ctx, const struct pc_rec *r)
 
 	if (r->type == PERF_COUNTER_REC_SAMPLE)
 		add_sample(st, r->pid, r->ip);
-	else
+	else if (r->type == PERF_COUNTER_REC_LOST)
 		st->lost += r->lost;
 }
 

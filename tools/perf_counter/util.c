@@ -355,8 +355,20 @@ void pc_take(const char *buf, size_t len, uint64_t record_type,
 		blen = h.size - sizeof(h);
 		memset(&r, 0, sizeof(r));
 		r.type = h.type;
-		if (h.type == PERF_COUNTER_REC_LOST && blen >= 8) {
+		if ((h.type == PERF_COUNTER_REC_LOST ||
+		     h.type == PERF_COUNTER_REC_LOST_SIDEBAND) && blen >= 8) {
 			memcpy(&r.lost, body, 8);
+			fn(ctx, &r);
+			continue;
+		}
+		if (h.type >= PERF_COUNTER_REC_MMAP &&
+		    h.type <= PERF_COUNTER_REC_EXIT && blen >= 16) {
+			/* side-band: pid, tid and time, then the rest */
+			memcpy(&r.pid, body, 4);
+			memcpy(&r.tid, body + 4, 4);
+			memcpy(&r.time, body + 8, 8);
+			r.body = body;
+			r.blen = blen;
 			fn(ctx, &r);
 			continue;
 		}
