@@ -11,6 +11,7 @@ set -uo pipefail
 # must name the same.
 HOST_PROGRAMS="tools/perf_counter/pmu-events/test_jevents.py
 	tools/perf_counter/test_callchain.py
+	tools/perf_counter/test_sideband.py
 	harness/readme-example.py
 	harness/test_report.py"
 

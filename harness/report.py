@@ -109,6 +109,7 @@ TOP = os.environ.get('PC_REPORT_TOP') or \
 # What harness/host-tests.sh runs, as its PC-RUN lines name them.
 HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
                  'tools/perf_counter/test_callchain.py',
+                 'tools/perf_counter/test_sideband.py',
                  'harness/readme-example.py', 'harness/test_report.py']
 
 

@@ -419,9 +419,11 @@ class TapResult(unittest.TestResult):
         self.line(test, 'ok', directive=f' # SKIP {reason}')
 
 
-def tap_main():
+def tap_main(module=None):
+    """The tests of @module (this one by default) in KTAP; the exit
+    status."""
     suite = unittest.defaultTestLoader.loadTestsFromModule(
-        sys.modules[__name__])
+        module or sys.modules[__name__])
     tests = list(iter_tests(suite))
     print('TAP version 13')
     print(f'1..{len(tests)}')

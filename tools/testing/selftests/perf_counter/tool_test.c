@@ -7,10 +7,14 @@
  *
  * The workloads are this program itself, run again with PC_TOOL_SPIN
  * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages), PC_TOOL_EXIT (a
- * status) or PC_TOOL_KILL (a signal) in its environment.
+ * status), PC_TOOL_KILL (a signal), PC_TOOL_FORKS (children that exec
+ * copies of it) or PC_TOOL_THREADS (threads that name themselves) in
+ * its environment.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include "../kselftest_harness.h"
@@ -32,8 +36,66 @@ __attribute__((noipa)) void tool_spin_loop(uint64_t ns)
 	pc_spin_ns(ns);
 }
 
+/* The copies PC_TOOL_FORKS runs, one after the other: four programs. */
+#define COPY	"/tmp/tool_test_%c"
+#define COPIES	4
+
+/*
+ * @n children one after the other, each exec'ing a copy of this program
+ * (COPY, 'a' to 'd' in turn) that spins 20 ms and exits: a workload of
+ * short-lived programs, as a build or a test suite is.
+ */
+static void fork_exec_children(int n)
+{
+	static const char * const env[] = { "PC_TOOL_SPIN=20", NULL };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		char path[64];
+		pid_t pid;
+
+		snprintf(path, sizeof(path), COPY, 'a' + i % COPIES);
+		pid = fork();
+		if (!pid) {
+			execle(path, path, (char *)NULL, (char **)env);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
+			_exit(1);
+	}
+}
+
+static void *named_spinner(void *arg)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "spin%ld", (long)arg);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	tool_spin_loop(400000000ULL);
+	return NULL;
+}
+
+/*
+ * After 300 ms (for a record -p to attach), @n threads that name
+ * themselves spin0, spin1, ... and spin 400 ms together.
+ */
+static void named_threads(int n)
+{
+	pthread_t t[8];
+	long i;
+
+	usleep(300000);
+	for (i = 0; i < n && i < 8; i++)
+		if (pthread_create(&t[i], NULL, named_spinner, (void *)i))
+			_exit(1);
+	for (i = 0; i < n && i < 8; i++)
+		pthread_join(t[i], NULL);
+}
+
 __attribute__((constructor(101))) static void tool_workload(void)
 {
+	const char *forks = getenv("PC_TOOL_FORKS");
+	const char *threads = getenv("PC_TOOL_THREADS");
 	const char *touch = getenv("PC_TOOL_TOUCH");
 	const char *spin = getenv("PC_TOOL_SPIN");
 	const char *status = getenv("PC_TOOL_EXIT");
@@ -62,6 +124,14 @@ __attribute__((constructor(101))) static void tool_workload(void)
 		/* for a test that must signal the tool while this runs */
 		close(open(RUNNING, O_WRONLY | O_CREAT, 0600));
 		tool_spin_loop(atoll(spin) * 1000000ULL);
+		_exit(0);
+	}
+	if (forks) {
+		fork_exec_children(atoi(forks));
+		_exit(0);
+	}
+	if (threads) {
+		named_threads(atoi(threads));
 		_exit(0);
 	}
 	if (status)
@@ -712,6 +782,255 @@ TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
 	EXPECT_TRUE(strstr(err_buf, "not a regular file") != NULL);
 	unlink(data);
 	rmdir(dir);
+}
+
+/* One line of report --sort comm,dso: samples, command, file. */
+struct row {
+	unsigned long long samples;
+	char comm[32], dso[64];
+};
+
+/*
+ * The rows of report's profile in out_buf, the first @max; how many.
+ * Every row of every event's part, one after the other.
+ */
+static int report_rows(struct row *rows, int max)
+{
+	const char *line = out_buf;
+	int n = 0;
+
+	while (*line && n < max) {
+		double pct;
+
+		if (sscanf(line, " %lf%% %llu %31s %63s", &pct,
+			   &rows[n].samples, rows[n].comm, rows[n].dso) == 4 &&
+		    line[0] == ' ')
+			n++;
+		line = strchrnul(line, '\n');
+		if (*line)
+			line++;
+	}
+	return n;
+}
+
+/* The N of report's "# N <what>" line, or 0 without one. */
+static unsigned long long report_count(const char *what)
+{
+	const char *at = out_buf;
+	char pat[128];
+
+	snprintf(pat, sizeof(pat), " %s", what);
+	while ((at = strstr(at, pat))) {
+		const char *bol = at;
+
+		while (bol > out_buf && bol[-1] != '\n')
+			bol--;
+		if (bol[0] == '#')
+			return strtoull(bol + 1, NULL, 10);
+		at++;
+	}
+	return 0;
+}
+
+static void make_copies(struct __test_metadata *_metadata)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < COPIES; i++) {
+		snprintf(path, sizeof(path), COPY, 'a' + i);
+		ASSERT_EQ(0, copy_program(SELF, path));
+	}
+}
+
+static void remove_copies(void)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < COPIES; i++) {
+		snprintf(path, sizeof(path), COPY, 'a' + i);
+		unlink(path);
+	}
+}
+
+/*
+ * The case side-band records exist for: 64 children, each exec'ing one
+ * of four programs for 20 ms, then exiting, far quicker than /proc could
+ * be read. Every sample must be named with the program its task ran at
+ * that moment: the file (dso) is the command (comm) of the program run
+ * (or the vDSO it calls), for at least 99% of them, and each program
+ * has its quarter.
+ */
+TEST(record_names_the_program_of_each_short_lived_child)
+{
+	static const char data[] = "/tmp/tool_test.forks.data";
+	unsigned long long total = 0, right = 0, copy[COPIES] = { 0 }, all = 0;
+	struct row rows[64];
+	int status, n, i;
+
+	make_copies(_metadata);
+	status = run_tool("PC_TOOL_FORKS=64", "record", "-e", "task-clock:u",
+			  "-c", "1000000", "-o", data, SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	n = report_rows(rows, 64);
+	for (i = 0; i < n; i++) {
+		total += rows[i].samples;
+		/* the program's own file, or the vDSO it calls */
+		if (!strcmp(rows[i].comm, rows[i].dso) ||
+		    !strcmp(rows[i].dso, "[vdso]"))
+			right += rows[i].samples;
+		if (!strncmp(rows[i].dso, "tool_test_", 10) &&
+		    rows[i].dso[10] >= 'a' && rows[i].dso[10] < 'a' + COPIES &&
+		    !rows[i].dso[11])
+			copy[rows[i].dso[10] - 'a'] += rows[i].samples;
+	}
+	for (i = 0; i < COPIES; i++)
+		all += copy[i];
+	TH_LOG("%llu samples, %llu named with the program run; a-d %llu %llu %llu %llu",
+	       total, right, copy[0], copy[1], copy[2], copy[3]);
+	ASSERT_GT(total, 200);
+	EXPECT_EQ(total, report_count("samples of"));
+	EXPECT_GE(right * 100, total * 99);
+	for (i = 0; i < COPIES; i++) {
+		EXPECT_GE(copy[i] * 100, all * 20);
+		EXPECT_LE(copy[i] * 100, all * 30);
+	}
+	EXPECT_EQ(0, report_count("samples at user addresses in no mapping"));
+	unlink(data);
+	remove_copies();
+}
+
+/*
+ * record -a: every task of every CPU, one that ran before recording
+ * began (named from the /proc snapshot) and the command (from its exec's
+ * records); at most 5% of the samples are left unnamed.
+ */
+TEST(record_a_names_the_tasks_of_every_cpu)
+{
+	static const char data[] = "/tmp/tool_test.all.data";
+	static const char * const env[] = { "PC_TOOL_SPIN=3000", NULL };
+	unsigned long long total, unnamed, before = 0, command = 0;
+	struct row rows[256];
+	int status, n, i, waited;
+	pid_t spinner;
+
+	make_copies(_metadata);
+	unlink(RUNNING);
+	spinner = fork();
+	ASSERT_LE(0, spinner);
+	if (!spinner) {
+		execle("/tmp/tool_test_b", "/tmp/tool_test_b", (char *)NULL,
+		       (char **)env);
+		_exit(127);
+	}
+	for (waited = 0; waited < 10000 && access(RUNNING, F_OK); waited += 10)
+		usleep(10000);
+	status = run_tool("PC_TOOL_SPIN=1000", "record", "-a", "-e",
+			  "cpu-clock", "-c",
+			  "1000000", "-o", data, "/tmp/tool_test_c");
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	show_output();
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	total = report_count("samples of");
+	unnamed = report_count("samples at user addresses in no mapping");
+	n = report_rows(rows, 256);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(rows[i].comm, "tool_test_b") &&
+		    !strcmp(rows[i].dso, "tool_test_b"))
+			before += rows[i].samples;
+		if (!strcmp(rows[i].comm, "tool_test_c") &&
+		    !strcmp(rows[i].dso, "tool_test_c"))
+			command += rows[i].samples;
+	}
+	TH_LOG("%llu samples, %llu unnamed; the earlier task's %llu, the command's %llu",
+	       total, unnamed, before, command);
+	ASSERT_GT(total, 200);
+	EXPECT_LE(unnamed * 100, total * 5);
+	EXPECT_GE(before * 100, total * 10);
+	EXPECT_GE(command * 100, total * 10);
+	unlink(data);
+	remove_copies();
+}
+
+/*
+ * record -p: attach to a running process; its threads, made after, are
+ * followed, and each is named with the name it gave itself.
+ */
+TEST(record_p_follows_a_running_process_and_its_threads)
+{
+	static const char data[] = "/tmp/tool_test.pid.data";
+	static const char * const env[] = { "PC_TOOL_THREADS=3", NULL };
+	unsigned long long total = 0, spin[3] = { 0 };
+	char pid_arg[16];
+	struct row rows[64];
+	int status, n, i;
+	pid_t target;
+
+	target = fork();
+	ASSERT_LE(0, target);
+	if (!target) {
+		execle(SELF, SELF, (char *)NULL, (char **)env);
+		_exit(127);
+	}
+	snprintf(pid_arg, sizeof(pid_arg), "%d", target);
+	status = run_tool(NULL, "record", "-p", pid_arg, "-e", "task-clock:u",
+			  "-c", "1000000", "-o", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(target, waitpid(target, &status, 0));
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	n = report_rows(rows, 64);
+	for (i = 0; i < n; i++) {
+		total += rows[i].samples;
+		if (!strncmp(rows[i].comm, "spin", 4) && rows[i].comm[4] >= '0' &&
+		    rows[i].comm[4] <= '2' && !strcmp(rows[i].dso, "tool_test"))
+			spin[rows[i].comm[4] - '0'] += rows[i].samples;
+	}
+	TH_LOG("%llu samples; spin0-2 %llu %llu %llu", total, spin[0], spin[1],
+	       spin[2]);
+	ASSERT_GT(total, 100);
+	for (i = 0; i < 3; i++)
+		EXPECT_GE(spin[i] * 100, total * 15);
+	unlink(data);
+}
+
+/* Two events in one record: report gives each its own profile. */
+TEST(record_of_two_events_reports_each)
+{
+	static const char data[] = "/tmp/tool_test.two.data";
+	struct row rows[64];
+	int status, n, i, busy = 0;
+
+	status = run_tool("PC_TOOL_SPIN=500", "record", "-e", "task-clock:u",
+			  "-e", "cpu-clock:u", "-c", "1000000", "-o", data,
+			  SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "samples of task-clock:u") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "samples of cpu-clock:u") != NULL);
+	n = report_rows(rows, 64);
+	for (i = 0; i < n; i++)
+		busy += !strcmp(rows[i].comm, "tool_test") &&
+			!strcmp(rows[i].dso, "tool_test");
+	/* the busy function's line, once in each event's profile */
+	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") != NULL);
+	EXPECT_GE(busy, 2);
+	unlink(data);
 }
 
 TEST(unknown_event_suggests_the_nearest_names)
