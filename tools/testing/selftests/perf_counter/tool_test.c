@@ -8,8 +8,8 @@
  * The workloads are this program itself, run again with PC_TOOL_SPIN
  * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages), PC_TOOL_EXIT (a
  * status), PC_TOOL_KILL (a signal), PC_TOOL_FORKS (children that exec
- * copies of it) or PC_TOOL_THREADS (threads that name themselves) in
- * its environment.
+ * copies of it, each spinning PC_TOOL_CHILD_MS, default 5) or
+ * PC_TOOL_THREADS (threads that name themselves) in its environment.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -42,14 +42,16 @@ __attribute__((noipa)) void tool_spin_loop(uint64_t ns)
 
 /*
  * @n children one after the other, each exec'ing a copy of this program
- * (COPY, 'a' to 'd' in turn) that spins 20 ms and exits: a workload of
+ * (COPY, 'a' to 'd' in turn) that spins @ms and exits: a workload of
  * short-lived programs, as a build or a test suite is.
  */
-static void fork_exec_children(int n)
+static void fork_exec_children(int n, int ms)
 {
-	static const char * const env[] = { "PC_TOOL_SPIN=20", NULL };
+	char spin[32];
+	char *env[] = { spin, NULL };
 	int i;
 
+	snprintf(spin, sizeof(spin), "PC_TOOL_SPIN=%d", ms);
 	for (i = 0; i < n; i++) {
 		char path[64];
 		pid_t pid;
@@ -57,7 +59,7 @@ static void fork_exec_children(int n)
 		snprintf(path, sizeof(path), COPY, 'a' + i % COPIES);
 		pid = fork();
 		if (!pid) {
-			execle(path, path, (char *)NULL, (char **)env);
+			execle(path, path, (char *)NULL, env);
 			_exit(127);
 		}
 		if (pid < 0 || waitpid(pid, NULL, 0) != pid)
@@ -127,7 +129,9 @@ __attribute__((constructor(101))) static void tool_workload(void)
 		_exit(0);
 	}
 	if (forks) {
-		fork_exec_children(atoi(forks));
+		const char *ms = getenv("PC_TOOL_CHILD_MS");
+
+		fork_exec_children(atoi(forks), ms ? atoi(ms) : 5);
 		_exit(0);
 	}
 	if (threads) {
@@ -856,8 +860,8 @@ static void remove_copies(void)
 
 /*
  * The case side-band records exist for: 64 children, each exec'ing one
- * of four programs for 20 ms, then exiting, far quicker than /proc could
- * be read. Every sample must be named with the program its task ran at
+ * of four programs for 5 ms, then exiting, quicker than /proc could be
+ * read. Every sample must be named with the program its task ran at
  * that moment: the file (dso) is the command (comm) of the program run
  * (or the vDSO it calls), for at least 99% of them, and each program
  * has its quarter.
@@ -870,8 +874,9 @@ TEST(record_names_the_program_of_each_short_lived_child)
 	int status, n, i;
 
 	make_copies(_metadata);
+	/* a sample each 250 us: a child's 5 ms is 20 of them */
 	status = run_tool("PC_TOOL_FORKS=64", "record", "-e", "task-clock:u",
-			  "-c", "1000000", "-o", data, SELF);
+			  "-c", "250000", "-o", data, SELF);
 	show_output();
 	ASSERT_EQ(0, status);
 	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
@@ -893,7 +898,7 @@ TEST(record_names_the_program_of_each_short_lived_child)
 		all += copy[i];
 	TH_LOG("%llu samples, %llu named with the program run; a-d %llu %llu %llu %llu",
 	       total, right, copy[0], copy[1], copy[2], copy[3]);
-	ASSERT_GT(total, 200);
+	ASSERT_GT(total, 600);
 	EXPECT_EQ(total, report_count("samples of"));
 	EXPECT_GE(right * 100, total * 99);
 	for (i = 0; i < COPIES; i++) {
