@@ -20,6 +20,12 @@
 #include "pc.h"
 
 #define PC_TASK_BUCKETS	1024
+/*
+ * The mappings held at once, every task's together: a FORK copies its
+ * parent's, so a file of many forks of a task with many mappings would
+ * otherwise grow without bound.
+ */
+#define PC_TASKS_MAPS_MAX	(1 << 21)
 
 struct pc_thread {
 	uint32_t tid;
@@ -30,9 +36,16 @@ struct pc_thread {
 struct pc_tasks {
 	struct pc_task *task[PC_TASK_BUCKETS];
 	struct pc_thread *thread[PC_TASK_BUCKETS];
-	struct pc_maps all;	/* every mapping ever seen, for fp_warn */
+	struct pc_maps all;	/* every mapping made, for fp_warn */
 	int nr_tasks;
+	long nr_maps;		/* held by the tasks, at most the max */
 };
+
+static void forget_maps(struct pc_tasks *t, struct pc_task *p)
+{
+	t->nr_maps -= p->maps.nr;
+	pc_maps_free(&p->maps);
+}
 
 static unsigned int bucket(uint32_t id)
 {
@@ -55,7 +68,7 @@ void pc_tasks_free(struct pc_tasks *t)
 			struct pc_task *p = t->task[i];
 
 			t->task[i] = p->next;
-			pc_maps_free(&p->maps);
+			forget_maps(t, p);
 			free(p);
 		}
 		while (t->thread[i]) {
@@ -130,8 +143,10 @@ const char *pc_tasks_comm(struct pc_tasks *t, uint32_t tid)
 static void add_map(struct pc_tasks *t, struct pc_task *p,
 		    const struct pc_map *m)
 {
+	if (++t->nr_maps > PC_TASKS_MAPS_MAX)
+		pc_die("more than %d mappings held at once: a file no record of this machine wrote",
+		       PC_TASKS_MAPS_MAX);
 	pc_maps_add(&p->maps, m);
-	pc_maps_add(&t->all, m);
 }
 
 /**
@@ -166,6 +181,8 @@ int pc_tasks_mmap(struct pc_tasks *t, const struct perf_counter_mmap *m,
 	else
 		map.path = (char *)path;
 	add_map(t, pc_tasks_get(t, m->pid), &map);
+	/* copies at FORK are of the same files: not kept here again */
+	pc_maps_add(&t->all, &map);
 	return 0;
 }
 
@@ -187,7 +204,7 @@ void pc_tasks_set_comm(struct pc_tasks *t, uint32_t pid, uint32_t tid,
 	if (exec) {
 		struct pc_task *p = pc_tasks_get(t, pid);
 
-		pc_maps_free(&p->maps);
+		forget_maps(t, p);
 		p->known = 1;
 	}
 }
@@ -228,7 +245,7 @@ void pc_tasks_fork(struct pc_tasks *t, uint32_t pid, uint32_t tid,
 		struct pc_task *parent = pc_tasks_get(t, ppid);
 		int i;
 
-		pc_maps_free(&child->maps);
+		forget_maps(t, child);
 		child->known = parent->known;
 		child->exited = 0;
 		for (i = 0; i < parent->maps.nr; i++) {
