@@ -47,11 +47,12 @@ __attribute__((noipa)) void tool_spin_loop(uint64_t ns)
  */
 static void fork_exec_children(int n, int ms)
 {
-	char spin[32];
-	char *env[] = { spin, NULL };
+	char spin[32], *env[2];
 	int i;
 
 	snprintf(spin, sizeof(spin), "PC_TOOL_SPIN=%d", ms);
+	env[0] = spin;
+	env[1] = NULL;
 	for (i = 0; i < n; i++) {
 		char path[64];
 		pid_t pid;
