@@ -11,7 +11,9 @@
  * unknown, with the command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
- * D --dsos, Z --symbols. -s is also --sort.
+ * D --dsos, Z --symbols. Most letters have perf's long name too
+ * (--event, --count, --freq, --output, --input, --cpu, --delay, --force,
+ * --all-cpus, --pid, --sort).
  */
 #include <getopt.h>
 #include <limits.h>
@@ -40,23 +42,23 @@ struct pc_opt {
 	{ l, NULL, 0, k, offsetof(struct pc_sample_opts, f), lo, hi }
 #define LONG_OPT(l, n, k, f, lo) \
 	{ l, n, 1, k, offsetof(struct pc_sample_opts, f), lo, 0 }
-#define BOTH_OPT(l, n, k, f) \
-	{ l, n, 0, k, offsetof(struct pc_sample_opts, f), 0, 0 }
+#define BOTH_OPT(l, n, k, f, lo, hi) \
+	{ l, n, 0, k, offsetof(struct pc_sample_opts, f), lo, hi }
 
 static const struct pc_opt pc_opts[] = {
-	OPT('e', PC_OPT_LIST, event, 0, 0),
-	OPT('c', PC_OPT_U64, period, 1, 0),
-	OPT('F', PC_OPT_NUM, freq, 1, 1000000),
-	OPT('o', PC_OPT_STR, output, 0, 0),
-	OPT('i', PC_OPT_STR, input, 0, 0),
-	OPT('C', PC_OPT_CPUS, cpus, 0, 0),
-	OPT('d', PC_OPT_NUM, delay, 1, 86400),
+	BOTH_OPT('e', "event", PC_OPT_LIST, event, 0, 0),
+	BOTH_OPT('c', "count", PC_OPT_U64, period, 1, 0),
+	BOTH_OPT('F', "freq", PC_OPT_NUM, freq, 1, 1000000),
+	BOTH_OPT('o', "output", PC_OPT_STR, output, 0, 0),
+	BOTH_OPT('i', "input", PC_OPT_STR, input, 0, 0),
+	BOTH_OPT('C', "cpu", PC_OPT_CPUS, cpus, 0, 0),
+	BOTH_OPT('d', "delay", PC_OPT_NUM, delay, 1, 86400),
 	OPT('n', PC_OPT_NUM, count, 0, INT_MAX),
-	OPT('f', PC_OPT_FLAG, force, 1, 0),
+	BOTH_OPT('f', "force", PC_OPT_FLAG, force, 1, 0),
 	OPT('g', PC_OPT_FLAG, callchain, 1, 0),
-	OPT('a', PC_OPT_FLAG, all_cpus, 1, 0),
-	OPT('p', PC_OPT_STR, pids, 0, 0),
-	BOTH_OPT('s', "sort", PC_OPT_STR, sort),
+	BOTH_OPT('a', "all-cpus", PC_OPT_FLAG, all_cpus, 1, 0),
+	BOTH_OPT('p', "pid", PC_OPT_STR, pids, 0, 0),
+	BOTH_OPT('s', "sort", PC_OPT_STR, sort, 0, 0),
 	LONG_OPT('K', "comms", PC_OPT_STR, comms, 0),
 	LONG_OPT('D', "dsos", PC_OPT_STR, dsos, 0),
 	LONG_OPT('Z', "symbols", PC_OPT_STR, symbols, 0),

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-counter record: the records of many queues (one per event and
- * task or CPU) into one stream in time order. Each queue gives its
- * records nearly in order (a sample's time is taken before its call
- * chain is walked, so one CPU's may pass another's); they are held here
- * and written once no record still to be read can be older: a record's
- * time is taken at most a few microseconds before it is committed, so
- * after every queue was read to its end, whatever is older than the
- * start of that reading by PC_ORDER_SLACK_NS has been read.
+ * task or CPU) into one stream in time order. Each queue is in order
+ * (the kernel takes a record's time under the queue's lock); between
+ * queues it is the reading that lags: records are held here and
+ * written once no record still to be read can be older. A record is
+ * committed microseconds after its time is taken, so after every queue
+ * was read to its end, whatever is older than the start of that reading
+ * by PC_ORDER_SLACK_NS has been read. A record later than that (a
+ * virtual CPU the host stalled between the two) is written anyway,
+ * counted, and put in its place by report, which sorts again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +76,8 @@ void pc_order_flush(struct pc_order *o, uint64_t upto,
 {
 	size_t i, n = 0;
 
+	if (!o->nr)
+		return;
 	qsort(o->item, o->nr, sizeof(*o->item), cmp_item);
 	while (n < o->nr && o->item[n].time < upto)
 		n++;

@@ -46,15 +46,16 @@ static void print_help(FILE *f)
 "  --call-graph fp[,DEPTH]\n"
 "             -g, with at most DEPTH addresses a chain (1 to 255 and\n"
 "             kernel.perf_event_max_stack; default 127)\n"
-"  -a         every task on every online CPU (CAP_SYS_ADMIN)\n"
-"  -C CPUS    every task on these CPUs (0,2-3; CAP_SYS_ADMIN)\n"
+"  -a         every task on every online CPU (CAP_SYS_ADMIN, or\n"
+"             kernel.perf_event_paranoid at 0 or below)\n"
+"  -C CPUS    every task on these CPUs (0,2-3; as -a)\n"
 "  -p PID     these running processes, every thread, and what they\n"
 "             start from now on (the right to trace them)\n"
 "With a COMMAND: until it exits (with -a, -C or -p it only says how\n"
 "long); without: until SIGINT or SIGTERM, or -p's processes all end.\n"
 "Every sample has the IP, pid/tid and time (PERF_RECORD_IRQ|TID|TIME);\n"
-"the first event's counters ask for the side-band records (MMAP, COMM,\n"
-"FORK, EXIT) that report names the samples with.\n"
+"the first event that counts user mode asks for the side-band records\n"
+"(MMAP, COMM, FORK, EXIT) that report names the samples with.\n"
 "Exit status: the command's (128 + N if signal N killed it), else 0.\n");
 }
 
@@ -182,6 +183,10 @@ struct rec_state {
 	struct pc_order *order;
 	const struct rec_counter *reading;	/* whose records take_one has */
 	uint64_t samples, lost, lost_sideband, sideband;
+	pid_t *forked;		/* -p: threads FORK records told of */
+	int nr_forked;
+	uint32_t sb_event;	/* whose counters ask for side-band records */
+	uint64_t sb_bits;	/* and which */
 };
 
 /* Hold one record read from the queue, to be written in time order. */
@@ -241,6 +246,11 @@ static void take_one(void *ctx, const struct pc_rec *r)
 		pc_order_add(st->order, r->time, item[r->type], r->body,
 			     r->blen);
 		st->sideband++;
+		if (r->type == PERF_COUNTER_REC_FORK) {
+			st->forked = pc_realloc(st->forked, (st->nr_forked + 1) *
+						sizeof(*st->forked));
+			st->forked[st->nr_forked++] = r->tid;
+		}
 	}
 }
 
@@ -267,7 +277,10 @@ static int drain(struct rec_state *st, char *buf, size_t size)
 		st->reading = c;
 		while ((n = read(c->fd, buf, size)) > 0)
 			pc_take(buf, n, st->record_type, take_one, st);
-		if (n == 0)
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			pc_warn("reading a counter of event %u: %s; it is read no more",
+				c->event, strerror(errno));
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 			c->ended = 1;
 		else
 			going++;
@@ -276,15 +289,18 @@ static int drain(struct rec_state *st, char *buf, size_t size)
 }
 
 /*
- * A task as if it had just called exec: a COMM record (EXEC) for its
- * main thread, one MMAP record per executable mapping, a COMM for each
- * other thread, at time 0, before every record the kernel gave.
+ * A task as /proc shows it now, as if it had just called exec: a COMM
+ * record (EXEC) for its main thread, one MMAP record per executable
+ * mapping, a COMM for each other thread, all at the time taken before
+ * /proc was read. Held with the kernel's records: a sample of the task
+ * from before that time is not named with what /proc showed after.
  */
-static void snapshot_task(FILE *f, pid_t pid)
+static void snapshot_task(struct rec_state *st, pid_t pid)
 {
 	struct pc_maps maps = { NULL, 0 };
 	struct perf_counter_comm c;
 	char path[64], comm[32];
+	uint64_t now = pc_now_ns();
 	struct dirent *d;
 	DIR *dir;
 	int i;
@@ -294,10 +310,11 @@ static void snapshot_task(FILE *f, pid_t pid)
 		return;		/* gone */
 	memset(&c, 0, sizeof(c));
 	c.pid = c.tid = pid;
+	c.time = now;
 	c.flags = PERF_COUNTER_COMM_EXEC;
 	snprintf(c.comm, sizeof(c.comm), "%.*s", (int)strcspn(comm, "\n"),
 		 comm);
-	write_item(f, PC_ITEM_COMM, &c, sizeof(c));
+	pc_order_add(st->order, now, PC_ITEM_COMM, &c, sizeof(c));
 	pc_read_maps(pid, &maps);
 	for (i = 0; i < maps.nr; i++) {
 		const struct pc_map *m = &maps.map[i];
@@ -306,6 +323,7 @@ static void snapshot_task(FILE *f, pid_t pid)
 		struct perf_counter_mmap *mm = pc_zalloc(len);
 
 		mm->pid = mm->tid = pid;
+		mm->time = now;
 		mm->addr = m->start;
 		mm->len = m->end - m->start;
 		mm->pgoff = m->pgoff;
@@ -315,7 +333,7 @@ static void snapshot_task(FILE *f, pid_t pid)
 		if (m->path[0] != '/')
 			mm->flags = PERF_COUNTER_MMAP_ANON;
 		strcpy(mm->path, m->path);
-		write_item(f, PC_ITEM_KMMAP, mm, len);
+		pc_order_add(st->order, now, PC_ITEM_KMMAP, mm, len);
 		free(mm);
 	}
 	pc_maps_free(&maps);
@@ -333,14 +351,14 @@ static void snapshot_task(FILE *f, pid_t pid)
 		c.flags = 0;
 		snprintf(c.comm, sizeof(c.comm), "%.*s",
 			 (int)strcspn(comm, "\n"), comm);
-		write_item(f, PC_ITEM_COMM, &c, sizeof(c));
+		pc_order_add(st->order, now, PC_ITEM_COMM, &c, sizeof(c));
 	}
 	if (dir)
 		closedir(dir);
 }
 
 /* Every process /proc shows (-a, -C). */
-static void snapshot_all(FILE *f)
+static void snapshot_all(struct rec_state *st)
 {
 	DIR *dir = opendir("/proc");
 	struct dirent *d;
@@ -349,7 +367,7 @@ static void snapshot_all(FILE *f)
 		pid_t pid = atoi(d->d_name);
 
 		if (pid > 0)
-			snapshot_task(f, pid);
+			snapshot_task(st, pid);
 	}
 	if (dir)
 		closedir(dir);
@@ -367,9 +385,29 @@ static void add_counter(struct rec_state *st, int fd, uint32_t event,
 }
 
 /*
- * Open @ev (number @event) per @a, with a queue. Only the first event's
- * counters ask for side-band records: one copy of each is enough.
- * Return: 0, or -errno.
+ * Which event's counters ask for the side-band records (one copy of
+ * each is enough): the first that counts user mode, with every kind;
+ * when all exclude it, the first, without mappings (the kernel refuses
+ * them there: a kernel-only profile names no file).
+ */
+static void choose_sideband(struct rec_state *st, const struct pc_event *evs,
+			    int nr_ev)
+{
+	int e;
+
+	for (e = 0; e < nr_ev; e++)
+		if (!evs[e].exclude_user) {
+			st->sb_event = e;
+			st->sb_bits = PERF_SIDEBAND_MASK;
+			return;
+		}
+	st->sb_event = 0;
+	st->sb_bits = PERF_SIDEBAND_COMM | PERF_SIDEBAND_TASK;
+}
+
+/*
+ * Open @ev (number @event) per @a, with a queue and the side-band
+ * records @a asks for. Return: 0, or -errno.
  */
 static int open_one(struct rec_state *st, const struct pc_event *ev,
 		    uint32_t event, struct pc_open_args a)
@@ -377,7 +415,7 @@ static int open_one(struct rec_state *st, const struct pc_event *ev,
 	uint32_t qsize = QUEUE_BYTES;
 	int fd;
 
-	a.sideband = event ? 0 : PERF_SIDEBAND_MASK;
+	a.sideband = event == st->sb_event ? st->sb_bits : 0;
 	fd = pc_open(ev, &a);
 	if (fd < 0)
 		return -errno;
@@ -388,7 +426,11 @@ static int open_one(struct rec_state *st, const struct pc_event *ev,
 	return 0;
 }
 
-/* Does a counter of @event already watch thread @tid? */
+/*
+ * Does a counter of @event already watch thread @tid: one opened on it,
+ * or, for a thread made since a counter of its creator was opened, that
+ * counter's inherited copy (its FORK record told of it)?
+ */
 static int watched(const struct rec_state *st, uint32_t event, pid_t tid,
 		   const pid_t *tids)
 {
@@ -397,6 +439,9 @@ static int watched(const struct rec_state *st, uint32_t event, pid_t tid,
 	for (i = 0; i < st->nr_ctr; i++)
 		if (st->ctr[i].event == event && tids[i] == tid)
 			return 1;
+	for (i = 0; i < st->nr_forked; i++)
+		if (st->forked[i] == tid)
+			return 1;
 	return 0;
 }
 
@@ -404,19 +449,25 @@ static int watched(const struct rec_state *st, uint32_t event, pid_t tid,
  * -p: every thread of each process, by /proc/PID/task, listed again
  * after opening until no new one appears (a thread made meanwhile by
  * one not yet watched), at most a few times. The counters inherit: the
- * threads and children made later are counted by their creators'.
+ * threads and children made later are counted by their creators'
+ * copies, which the queues' FORK records tell of (read before each
+ * listing again), so such a thread gets no second counter. A thread
+ * made between the opening of its creator's first event and its last
+ * has the first events only (the side-band records go with the first).
  * Return: 0, or -errno of the first failure (a thread that ended
- * meanwhile is no failure).
+ * meanwhile is no failure), with *@failed the thread it was of.
  */
 static int open_pids(struct rec_state *st, const struct pc_event *evs,
 		     int nr_ev, const pid_t *pids, int nr_pids,
-		     struct pc_open_args a)
+		     struct pc_open_args a, char *buf, size_t size,
+		     pid_t *failed)
 {
 	pid_t *tids = NULL;
 	int round, p, e, added = 1;
 
 	for (round = 0; round < 4 && added; round++) {
 		added = 0;
+		drain(st, buf, size);
 		for (p = 0; p < nr_pids; p++) {
 			char path[64];
 			struct dirent *d;
@@ -424,8 +475,11 @@ static int open_pids(struct rec_state *st, const struct pc_event *evs,
 
 			snprintf(path, sizeof(path), "/proc/%d/task", pids[p]);
 			dir = opendir(path);
-			if (!dir) {
+			if (!dir && round) {
+				continue;	/* it ended since */
+			} else if (!dir) {
 				free(tids);
+				*failed = pids[p];
 				return -ESRCH;
 			}
 			while ((d = readdir(dir))) {
@@ -445,6 +499,7 @@ static int open_pids(struct rec_state *st, const struct pc_event *evs,
 					if (err) {
 						closedir(dir);
 						free(tids);
+						*failed = tid;
 						return err;
 					}
 					tids = pc_realloc(tids, st->nr_ctr *
@@ -457,6 +512,8 @@ static int open_pids(struct rec_state *st, const struct pc_event *evs,
 		}
 	}
 	free(tids);
+	if (!st->nr_ctr)
+		*failed = pids[0];
 	return st->nr_ctr ? 0 : -ESRCH;
 }
 
@@ -480,7 +537,19 @@ static unsigned int call_graph(const char *arg)
 	       "  or lbr mode", arg);
 }
 
-/* -p's list: PID[,PID...], each a running process. */
+/* The process thread @tid is of (itself when /proc does not say). */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], buf[1024], *at;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if (pc_read_file(path, buf, sizeof(buf)) < 0)
+		return tid;
+	at = strstr(buf, "\nTgid:");
+	return at ? (pid_t)strtol(at + 6, NULL, 10) : tid;
+}
+
+/* -p's list: PID[,PID...], each a running process (a thread: its own). */
 static int parse_pids(const char *list, pid_t **pids)
 {
 	char *copy = pc_strdup(list), *save = NULL, *tok;
@@ -489,7 +558,10 @@ static int parse_pids(const char *list, pid_t **pids)
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		*pids = pc_realloc(*pids, (nr + 1) * sizeof(**pids));
-		(*pids)[nr++] = pc_parse_num("-p", tok, 1, INT_MAX);
+		(*pids)[nr] = tgid_of(pc_parse_num("-p", tok, 1, INT_MAX));
+		if ((*pids)[nr] <= 0)
+			pc_die("-p %s: no process", tok);
+		nr++;
 	}
 	free(copy);
 	if (!nr)
@@ -532,7 +604,7 @@ int cmd_record(int argc, char **argv)
 	uint64_t *periods;
 	int opt, go = -1, status = 0, done = 0, i, e, nr_ev = 0, err = 0;
 	int nr_pids = 0, cpus[PC_OPT_MAX_CPUS], nr_cpus = 0;
-	pid_t child = 0, *pids = NULL;
+	pid_t child = 0, *pids = NULL, failed = 0;
 	static char buf[QUEUE_BYTES];
 	struct sigaction sa = { .sa_handler = on_signal };
 
@@ -570,6 +642,7 @@ int cmd_record(int argc, char **argv)
 		nr_cpus = pc_online_cpus(cpus, PC_OPT_MAX_CPUS);
 	}
 
+	choose_sideband(&st, evs, nr_ev);
 	st.order = pc_order_new();
 	st.f = fopen(out, "we");
 	if (!st.f)
@@ -591,10 +664,16 @@ int cmd_record(int argc, char **argv)
 	/*
 	 * The counters first, then the snapshot of the tasks: what they
 	 * do in between is in both, and replayed in order it comes out
-	 * right.
+	 * right. A signal meanwhile (a long snapshot of every task) stops
+	 * the recording once it is written.
 	 */
-	if (argc)
+	if (argc) {
 		child = pc_fork_command(argv, &go);
+		signal(SIGINT, SIG_IGN);
+	} else {
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	for (e = 0; e < nr_ev && !err; e++) {
 		a.period = periods[e];
 		if (nr_cpus) {
@@ -614,11 +693,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!err && nr_pids) {
 		a.inherit = 1;
-		err = open_pids(&st, evs, nr_ev, pids, nr_pids, a);
+		err = open_pids(&st, evs, nr_ev, pids, nr_pids, a, buf,
+				sizeof(buf), &failed);
+		/* a thread's events are opened in turn: the one after */
+		e = st.nr_ctr ? (st.ctr[st.nr_ctr - 1].event + 1) % nr_ev + 1 :
+			1;
 	}
 	if (err) {
-		a.pid = nr_cpus ? -1 : nr_pids ? pids[0] : child;
-		pc_open_error(&evs[e ? e - 1 : 0], &a, -err);
+		/* the event and task (or CPU) of the counter that failed */
+		a.pid = nr_cpus ? -1 : nr_pids ? failed : child;
+		pc_open_error(&evs[e - 1], &a, -err);
 		close_all(&st);
 		if (go >= 0)
 			close(go);
@@ -629,20 +713,15 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	if (nr_cpus) {
-		snapshot_all(st.f);
+		snapshot_all(&st);
 	} else {
 		for (i = 0; i < nr_pids; i++)
-			snapshot_task(st.f, pids[i]);
+			snapshot_task(&st, pids[i]);
 		if (child)
-			snapshot_task(st.f, child);
+			snapshot_task(&st, child);
 	}
-	if (argc) {
-		signal(SIGINT, SIG_IGN);
+	if (argc)
 		pc_start_command(go);
-	} else {
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
 
 	while (!done) {
 		struct pollfd *p = pc_zalloc(st.nr_ctr * sizeof(*p));
@@ -670,7 +749,7 @@ int cmd_record(int argc, char **argv)
 	pc_order_flush(st.order, UINT64_MAX, write_ordered, st.f);
 
 	fprintf(stderr,
-		"[ perf-counter record: %llu samples of %s%s every %llu, %llu lost, %llu side-band records, %llu lost, %sin %s ]\n",
+		"[ perf-counter record: %llu samples of %s%s every %llu (%llu lost), %llu side-band records (%llu lost), %sin %s ]\n",
 		(unsigned long long)st.samples, evs[0].name,
 		nr_ev > 1 ? " and more" : "", (unsigned long long)periods[0],
 		(unsigned long long)st.lost,
@@ -685,7 +764,8 @@ int cmd_record(int argc, char **argv)
 	free(evs);
 	free(pids);
 	free(st.ctr);
-	if (fclose(st.f))
-		pc_die("%s: %s", out, strerror(errno));
+	free(st.forked);
+	if (ferror(st.f) | fclose(st.f))
+		pc_die("%s: cannot write it all: %s", out, strerror(errno));
 	return argc ? pc_wait_status(status) : 0;
 }

@@ -133,11 +133,14 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 		break;
 	case E2BIG:
 		fprintf(stderr,
-			"  this kernel knows a %u-byte counter description: it has\n"
-			"  %s\n", pc_kernel_hw_size,
+			"  this kernel knows a %u-byte counter description, not the\n"
+			"  %u bytes of %s: record needs a kernel with side-band\n"
+			"  records (PERF_COUNTER_HW_EVENT_SIZE_VER2); stat and top\n"
+			"  work on this one\n", pc_kernel_hw_size,
+			PERF_COUNTER_HW_EVENT_SIZE_VER2,
 			pc_kernel_hw_size < PERF_COUNTER_HW_EVENT_SIZE_VER1 ?
-			"no callchain_depth nor side-band records (record needs them)" :
-			"no side-band records (record needs them)");
+			"callchain_depth and side-band records" :
+			"side-band records");
 		break;
 	case EINVAL:
 	case EOPNOTSUPP:
