@@ -39,8 +39,7 @@ struct cc_func {
 	unsigned int depth;	/* least frames from the outermost one */
 	uint32_t root;		/* its tree's root node, 0 before any */
 	int fp_check;		/* a frame it loses would lose a caller */
-	uint32_t fp_pid;	/* where to look at its first bytes */
-	uint64_t fp_ip;
+	int fp;			/* pc_frame_pointer() when first seen */
 };
 
 /* A name a tree node shows: a function, or one address with none. */
@@ -279,8 +278,9 @@ static uint32_t label_of(struct pc_chains *c, const struct pc_maps *maps,
 			c->func[f].kernel = kernel;
 			c->func[f].first_ip = addr;
 			c->func[f].depth = UINT_MAX;
-			c->func[f].fp_pid = pid;
-			c->func[f].fp_ip = at;
+			/* the file mapped now: a later exec may map another */
+			c->func[f].fp = kernel ? -1 :
+				pc_frame_pointer(maps, pid, at);
 		}
 		/* + 1: 0 tells a label just made */
 		c->label[l].func = f + 1;
@@ -500,13 +500,12 @@ static int cmp_fp(const void *a, const void *b)
 /**
  * pc_chains_fp_warn() - warn of chains through functions with no frame
  * @c:		the chains
- * @maps:	the recorded mappings, to find the functions' files
  *
  * A function whose first bytes do not set up a frame pointer (x86)
  * loses its caller from every chain that passes through it: the kernel
  * walks the frame pointers. One warning per file, naming a few.
  */
-void pc_chains_fp_warn(const struct pc_chains *c, const struct pc_maps *maps)
+void pc_chains_fp_warn(const struct pc_chains *c)
 {
 	uint32_t *bad = pc_zalloc((c->nr_func + 1) * sizeof(*bad));
 	uint32_t i, j, k, nr = 0;
@@ -514,8 +513,7 @@ void pc_chains_fp_warn(const struct pc_chains *c, const struct pc_maps *maps)
 	for (i = 0; i < c->nr_func; i++) {
 		const struct cc_func *f = &c->func[i];
 
-		if (f->fp_check && !f->kernel && f->key.sym &&
-		    !pc_frame_pointer(maps, f->fp_pid, f->fp_ip))
+		if (f->fp_check && !f->kernel && f->key.sym && !f->fp)
 			bad[nr++] = i;
 	}
 	sorting = c;

@@ -142,16 +142,19 @@ void pc_hist_add(struct pc_hist *h, const char *dso, const char *sym,
 void pc_hist_sort(struct pc_hist *h);
 
 /* sort.c: report's rows by --sort keys */
-enum pc_sort_key { PC_SORT_COMM, PC_SORT_PID, PC_SORT_DSO, PC_SORT_SYM };
+enum pc_sort_key {
+	PC_SORT_COMM, PC_SORT_PID, PC_SORT_DSO, PC_SORT_SYM, PC_SORT_CPU,
+};
 
 struct pc_sort {
-	int key[4];
+	int key[5];
 	unsigned int nr;
 };
 
 struct pc_row {
 	const char *comm;
 	uint32_t pid;
+	int32_t cpu;		/* a CPU-wide counter's, else -1 */
 	const char *dso, *sym;
 	uint64_t ip;
 	int kernel;
@@ -217,15 +220,15 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip);
 
 /* tasks.c: the tasks of a recording, replayed in time order */
+struct pc_maplist;
 struct pc_task {
-	uint32_t pid;
-	struct pc_maps maps;	/* its executable mappings now */
+	uint32_t pid;		/* first: tasks.c's hash table's key */
+	struct pc_maplist *ml;	/* its mappings now: pc_task_maps() */
 	int known;		/* learned from the start (tasks.c) */
-	int exited;
+	int threads;		/* alive, as the records tell */
 	uint64_t samples;	/* of the event being reported */
 	uint64_t unnamed;	/* of them, user addresses in no mapping */
 	int unseen;		/* some of those while it was not known */
-	struct pc_task *next;
 };
 
 struct pc_tasks;
@@ -234,13 +237,14 @@ void pc_tasks_free(struct pc_tasks *t);
 struct pc_task *pc_tasks_get(struct pc_tasks *t, uint32_t pid);
 void pc_tasks_each(struct pc_tasks *t, void (*fn)(void *ctx, struct pc_task *p),
 		   void *ctx);
-const struct pc_maps *pc_tasks_all_maps(const struct pc_tasks *t);
+const struct pc_maps *pc_task_maps(const struct pc_task *p);
+uint64_t pc_tasks_dropped(const struct pc_tasks *t);
 const char *pc_tasks_comm(struct pc_tasks *t, uint32_t tid);
 int pc_tasks_mmap(struct pc_tasks *t, const struct perf_counter_mmap *m,
 		  const char *path);
 void pc_tasks_set_comm(struct pc_tasks *t, uint32_t pid, uint32_t tid,
 		       const char *comm, int exec);
-void pc_tasks_seen(struct pc_tasks *t, uint32_t pid);
+void pc_tasks_sideband_lost(struct pc_tasks *t);
 void pc_tasks_fork(struct pc_tasks *t, uint32_t pid, uint32_t tid,
 		   uint32_t ppid, uint32_t ptid);
 void pc_tasks_exit(struct pc_tasks *t, uint32_t pid, uint32_t tid);
@@ -270,7 +274,7 @@ void pc_chains_add_none(struct pc_chains *c, const struct pc_maps *maps,
 			uint32_t pid, uint64_t ip);
 void pc_chains_forget(struct pc_chains *c);
 void pc_chains_quality(const struct pc_chains *c);
-void pc_chains_fp_warn(const struct pc_chains *c, const struct pc_maps *maps);
+void pc_chains_fp_warn(const struct pc_chains *c);
 void pc_chains_print(struct pc_chains *c);
 void pc_chains_free(struct pc_chains *c);
 

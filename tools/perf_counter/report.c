@@ -78,9 +78,11 @@ static void print_help(FILE *f)
 "  -n LINES  at most LINES functions (default all)\n"
 "  -s, --sort KEYS\n"
 "            what a line counts, from comm (the thread's name), pid,\n"
-"            dso (the file) and sym (the function); default\n"
-"            comm,dso,sym (dso,sym for a file from before side-band\n"
-"            records, which has no names); the flat profile only\n"
+"            dso (the file), sym (the function) and cpu (of -a, -C;\n"
+"            -1 for a task's counter); default comm,dso,sym (dso,sym\n"
+"            for a file from before side-band records, which has no\n"
+"            names). Given, the flat profile even of a file with call\n"
+"            chains, unless -g asks for the trees too\n"
 "  --comms LIST, --dsos LIST, --symbols LIST\n"
 "            only the samples of these commands, files or functions\n"
 "            (comma-separated); percentages stay of all the samples\n"
@@ -169,9 +171,17 @@ static int sample_chain(const void *body, size_t blen, size_t fixed,
 	return 1;
 }
 
+#define PC_REPORT_EVENTS_MAX	64
+
 struct rep_event {
 	const char *name;
 	uint64_t period;
+};
+
+/* Where an item is, and its time (0 for one that has none). */
+struct rep_at {
+	uint64_t time;
+	size_t off;
 };
 
 /* A record file and what report is asked of it. */
@@ -184,6 +194,8 @@ struct rep {
 	uint32_t nr_ev;
 	const char *cmd;
 	int has_chains;
+	struct rep_at *at;	/* version 3: the items by time */
+	size_t nr_at;
 	struct pc_sample_opts *o;
 	struct pc_sort sort;
 	struct pc_chain_view view;
@@ -239,6 +251,36 @@ static int next_item(struct rep *r, size_t *off, uint32_t *type,
 	return 1;
 }
 
+/*
+ * Note an item's place and time. A version 3 file is in time order as
+ * record wrote it, but a record the kernel committed late (its CPU
+ * stalled) may follow later ones: report puts it back.
+ */
+static void note_time(struct rep *r, uint32_t type, const void *body,
+		      size_t off)
+{
+	static size_t cap;
+	uint64_t t = 0;
+
+	if (type == PC_ITEM_SAMPLE)
+		memcpy(&t, (const char *)body + 16, 8);
+	else if (type >= PC_ITEM_KMMAP || type == PC_ITEM_LOST)
+		memcpy(&t, (const char *)body + 8, 8);
+	r->at = pc_grow(r->at, &cap, r->nr_at + 1, sizeof(*r->at));
+	r->at[r->nr_at].time = g64(t);
+	r->at[r->nr_at].off = off;
+	r->nr_at++;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rep_at *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
 /* The events, the command, whether samples have chains. */
 static void scan(struct rep *r)
 {
@@ -250,9 +292,15 @@ static void scan(struct rep *r)
 	while ((got = next_item(r, &off, &type, &body, &blen, 1))) {
 		if (got < 0)
 			continue;
+		if (r->version >= 3)
+			note_time(r, type, body, off - blen - sizeof(struct pc_item));
 		if (type == PC_ITEM_EVENT) {
 			const struct pc_item_event *e = body;
 
+			/* a profile each, each a replay of the whole file */
+			if (r->nr_ev == PC_REPORT_EVENTS_MAX)
+				pc_die("%s: more than %d events", r->in,
+				       PC_REPORT_EVENTS_MAX);
 			r->ev = pc_realloc(r->ev, (r->nr_ev + 1) * sizeof(*r->ev));
 			r->ev[r->nr_ev].name = e->name;
 			r->ev[r->nr_ev].period = g64(e->irq_period);
@@ -267,6 +315,8 @@ static void scan(struct rep *r)
 			r->cmd = body;
 		}
 	}
+	if (r->nr_at)
+		qsort(r->at, r->nr_at, sizeof(*r->at), by_time);
 	if (!r->nr_ev) {
 		/* a file cut before its first item: one nameless event */
 		r->ev = pc_zalloc(sizeof(*r->ev));
@@ -312,6 +362,7 @@ static void replay_sideband(struct rep *r, uint32_t type, const void *body,
 		const struct pc_item_lost3 *l = body;
 
 		r->lost_sideband += g64(l->lost);
+		pc_tasks_sideband_lost(r->tasks);
 	}
 	(void)blen;
 	if (r->chains)
@@ -336,11 +387,13 @@ static void replay_sample(struct rep *r, const void *body, size_t blen,
 	    g32(((const struct pc_item_sample3 *)body)->event) != r->event)
 		return;
 	task = pc_tasks_get(r->tasks, pid);
-	maps = r->version >= 3 ? &task->maps : &r->v2_maps;
+	maps = r->version >= 3 ? pc_task_maps(task) : &r->v2_maps;
 	row.sym = pc_resolve(maps, pid, ip, &row.dso, &k);
 	row.kernel = k;
 	row.ip = ip;
 	row.pid = pid;
+	row.cpu = r->version >= 3 ?
+		(int32_t)g32(((const struct pc_item_sample3 *)body)->cpu) : -1;
 	row.comm = pc_tasks_comm(r->tasks, tid);
 	if (!row.comm) {
 		snprintf(anon, sizeof(anon), pid ? ":%u" : "swapper", tid);
@@ -381,6 +434,7 @@ static void replay(struct rep *r)
 	size_t off = sizeof(struct pc_file_header), blen;
 	const void *body;
 	uint32_t type;
+	size_t i;
 	int got;
 
 	while (r->version < 3 &&
@@ -400,7 +454,16 @@ static void replay(struct rep *r)
 		pc_maps_add(&r->v2_maps, &map);
 	}
 	off = sizeof(struct pc_file_header);
-	while ((got = next_item(r, &off, &type, &body, &blen, 0))) {
+	for (i = 0;; i++) {
+		/* version 3 by time, version 2 as written */
+		if (r->version >= 3) {
+			if (i == r->nr_at)
+				break;
+			off = r->at[i].off;
+		}
+		got = next_item(r, &off, &type, &body, &blen, 0);
+		if (!got)
+			break;
 		if (got < 0)
 			continue;
 		if (type == PC_ITEM_SAMPLE) {
@@ -503,12 +566,14 @@ static void report_event(struct rep *r)
 	if (r->bad)
 		pc_warn("%s: %llu mappings that wrap, skipped", in,
 			(unsigned long long)r->bad);
+	if (pc_tasks_dropped(r->tasks))
+		printf("# %llu mappings past what report holds (16384 a process, 2097152 in all) were not kept: samples in them are unnamed\n",
+		       (unsigned long long)pc_tasks_dropped(r->tasks));
 	if (r->version >= 3)
 		print_unnamed(r);
 	if (r->chains) {
 		pc_chains_quality(r->chains);
-		pc_chains_fp_warn(r->chains, r->version >= 3 ?
-				  pc_tasks_all_maps(r->tasks) : &r->v2_maps);
+		pc_chains_fp_warn(r->chains);
 		pc_chains_print(r->chains);
 		pc_chains_free(r->chains);
 		r->chains = NULL;
@@ -564,6 +629,12 @@ int cmd_report(int argc, char **argv)
 	if (o.callchain && !r.has_chains)
 		pc_warn("%s has no call chains (record them with record -g)",
 			r.in);
+	/* --sort asks for the flat profile, unless chains are asked too */
+	if (o.sort && r.has_chains && !o.callchain)
+		r.has_chains = 0;
+	else if (o.sort && r.has_chains)
+		pc_warn("--sort orders the flat profile: the call-chain trees are by function (leave out -g for the rows by %s)",
+			o.sort);
 	printf("# perf-counter report of ");
 	pc_print_escaped(r.in);
 	if (r.cmd) {
@@ -577,6 +648,7 @@ int cmd_report(int argc, char **argv)
 		report_event(&r);
 	}
 	free(r.words);
+	free(r.at);
 	free(r.ev);
 	free(r.buf);
 	return 0;

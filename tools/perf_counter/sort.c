@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-counter report: samples counted by the keys --sort names (comm,
- * pid, dso, sym, as perf spells them), the rows printed the most
+ * pid, dso, sym, cpu, as perf spells them), the rows printed the most
  * sampled first, and the filters --comms, --dsos and --symbols.
  */
 #include <stdlib.h>
@@ -14,6 +14,7 @@ static const char * const key_name[] = {
 	[PC_SORT_PID]	= "pid",
 	[PC_SORT_DSO]	= "dso",
 	[PC_SORT_SYM]	= "sym",
+	[PC_SORT_CPU]	= "cpu",
 };
 
 /* --sort KEY[,KEY...]: each known key once; dies naming the known ones. */
@@ -30,7 +31,7 @@ void pc_sort_parse(const char *list, struct pc_sort *s)
 			    (i == PC_SORT_SYM && !strcmp(tok, "symbol")))
 				break;
 		if (i == ARRAY_SIZE(key_name))
-			pc_die("--sort %s: no key '%s' (comm, pid, dso, sym)",
+			pc_die("--sort %s: no key '%s' (comm, pid, dso, sym, cpu)",
 			       list, tok);
 		for (j = 0; j < s->nr; j++)
 			if (s->key[j] == (int)i)
@@ -69,6 +70,8 @@ static int key_cmp(const struct pc_row *a, const struct pc_row *b, int key)
 		return a->pid < b->pid ? -1 : a->pid > b->pid;
 	case PC_SORT_DSO:
 		return strcmp(a->dso, b->dso);
+	case PC_SORT_CPU:
+		return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	default:
 		/* a function by name; the unnamed of one file together */
 		if (a->sym && b->sym)
@@ -115,6 +118,9 @@ static uint64_t row_hash(const struct pc_sort *s, const struct pc_row *r)
 			break;
 		case PC_SORT_DSO:
 			h = hash_str(h, r->dso);
+			break;
+		case PC_SORT_CPU:
+			h = (h ^ (uint32_t)r->cpu) * 1099511628211ULL;
 			break;
 		default:
 			h = hash_str(h, r->sym ? r->sym : r->dso);
@@ -200,7 +206,8 @@ void pc_rows_print(struct pc_rows *r, const struct pc_sort *s,
 	size_t i, j;
 
 	sorting = s;
-	qsort(r->row, r->nr, sizeof(*r->row), by_count);
+	if (r->nr)
+		qsort(r->row, r->nr, sizeof(*r->row), by_count);
 	printf("#\n# %8s %8s ", "Overhead", "Samples");
 	for (j = 0; j < s->nr; j++) {
 		switch (s->key[j]) {
@@ -209,6 +216,9 @@ void pc_rows_print(struct pc_rows *r, const struct pc_sort *s,
 			break;
 		case PC_SORT_PID:
 			printf(" %7s", "Pid");
+			break;
+		case PC_SORT_CPU:
+			printf(" %3s", "CPU");
 			break;
 		case PC_SORT_DSO:
 			printf(j + 1 < s->nr ? " %-20s" : " %s", "DSO");
@@ -239,6 +249,9 @@ void pc_rows_print(struct pc_rows *r, const struct pc_sort *s,
 				break;
 			case PC_SORT_PID:
 				printf("%7u", e->pid);
+				break;
+			case PC_SORT_CPU:
+				printf("%3d", e->cpu);
 				break;
 			case PC_SORT_DSO:
 				pc_print_escaped(e->dso);
