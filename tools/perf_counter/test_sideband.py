@@ -7,10 +7,13 @@ events, the snapshot at time 0, then samples and the kernel's MMAP,
 COMM, FORK and EXIT records in time order), with two programs built
 here (test_callchain's prog_fp and prog_nofp) mapped at one address,
 and checks that report names each sample with the program its task had
-at that moment: across fork, exec and a pid used again; that tasks it
-never saw start are named with their unnamed samples, never guessed;
---sort, --comms, --dsos, --symbols; one profile per event; either byte
-order; damaged items.
+at that moment: across fork, exec and a pid used again, with a record
+written late put back in its place; that tasks it never saw start are
+named with their unnamed samples, never guessed (a task's samples from
+before record read it from /proc too); that a process's mappings go
+with its last thread; --sort (cpu too, and rows of a file with chains),
+--comms, --dsos, --symbols; one profile per event; either byte order;
+damaged items.
 
 Run: python3 test_sideband.py [-v]     (unittest's own output)
      python3 test_sideband.py --tap    (KTAP, for harness/host-tests.sh)
@@ -75,10 +78,10 @@ class File:
         self.add(kind, struct.pack(self.e + 'IIQII', pid, tid, t, ppid,
                                    ptid))
 
-    def sample(self, pid, t, ip, n=1, event=0, tid=None):
+    def sample(self, pid, t, ip, n=1, event=0, tid=None, cpu=-1):
         for i in range(n):
             self.add(SAMPLE, struct.pack(self.e + 'QIIQIi', ip, pid,
-                                         tid or pid, t + i, event, -1))
+                                         tid or pid, t + i, event, cpu))
 
     def lost_sideband(self, n, t):
         self.add(LOST_SIDEBAND, struct.pack(self.e + 'QQIi', n, t, 0, -1))
@@ -137,6 +140,47 @@ class Replay(Report):
             ('prog_fp', 'prog_fp', '[.]', 'a'): 5,
             ('prog_fp', 'prog_fp', '[.]', 'main'): 3}, out)
         self.assertNotIn('no mapping', out)
+
+    def test_a_record_written_late_is_put_in_its_place(self):
+        # the exec's records after samples that came after them: a CPU
+        # stalled between taking the time and committing the record
+        fp, nofp = progs()
+        f = File()
+        f.exec_(PARENT, 0, fp)
+        f.sample(PARENT, 40, nofp.at('b'), n=4)
+        f.exec_(PARENT, 30, nofp)
+        out = self.report(f.write('late.data'))
+        rows = {tuple(r[2]): r[1] for r in self.rows(out)}
+        self.assertEqual(rows, {('prog_nofp', 'prog_nofp', '[.]', 'b'): 4},
+                         out)
+
+    def test_samples_before_a_task_was_read_are_not_named_by_it(self):
+        # record -p: the task ran prog_fp, then exec'd prog_nofp, then
+        # /proc was read (the snapshot, at its time): the samples from
+        # before are unnamed, never named with what /proc showed after
+        fp, nofp = progs()
+        f = File()
+        f.sample(PARENT, 10, fp.at('a'), n=3)
+        f.exec_(PARENT, 50, nofp)
+        f.sample(PARENT, 60, nofp.at('b'), n=2)
+        out = self.report(f.write('snap.data'))
+        self.assertIn(f'#   pid {PARENT} (prog_nofp): 3 of its 5 samples; '
+                      'its start was not seen', out)
+
+    def test_mappings_go_with_the_last_thread(self):
+        fp, _ = progs()
+        f = File()
+        f.exec_(PARENT, 0, fp)
+        f.task(FORK, PARENT, PARENT + 1, 5, PARENT, PARENT)
+        f.task(EXIT, PARENT, PARENT, 10, PARENT, PARENT)
+        # the main thread ended, the other still runs in the program
+        f.sample(PARENT, 20, fp.at('leaf'), n=2, tid=PARENT + 1)
+        f.task(EXIT, PARENT, PARENT + 1, 30, PARENT, PARENT)
+        # (no sample comes after the last EXIT: this one shows they went)
+        f.sample(PARENT, 40, fp.at('leaf'), n=1)
+        out = self.report(f.write('gone.data'), '--sort', 'dso')
+        self.assertEqual([(r[1], r[2]) for r in self.rows(out)],
+                         [(2, ['prog_fp']), (1, ['[unknown]'])])
 
     def test_other_byte_order(self):
         mine = self.report(workload().write('le.data'))
@@ -210,11 +254,29 @@ class SortAndFilter(Report):
                          [(20, ['prog_nofp']), (18, ['prog_fp'])])
 
     def test_unknown_key_is_refused(self):
-        r = subprocess.run([tc.state['tool'], 'report', '-s', 'comm,cpu',
+        r = subprocess.run([tc.state['tool'], 'report', '-s', 'comm,weight',
                             '-i', workload().write('k.data')],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
-        self.assertIn("no key 'cpu' (comm, pid, dso, sym)", r.stderr)
+        self.assertIn("no key 'weight' (comm, pid, dso, sym, cpu)", r.stderr)
+
+    def test_sort_by_cpu(self):
+        fp, _ = progs()
+        f = File()
+        f.exec_(PARENT, 0, fp)
+        f.sample(PARENT, 10, fp.at('leaf'), n=3, cpu=1)
+        f.sample(PARENT, 20, fp.at('leaf'), n=2, cpu=0)
+        out = self.report(f.write('cpu.data'), '--sort', 'cpu,sym')
+        self.assertIn('# Overhead  Samples  CPU Symbol\n', out)
+        self.assertEqual([(r[1], r[2][0]) for r in self.rows(out)],
+                         [(3, '1'), (2, '0')])
+
+    def test_sort_gives_rows_of_a_file_with_chains(self):
+        path = tc.record_file(os.path.join(tc.state['tmp'], 'ch.data'),
+                              tc.Program(tc.state['prog_fp']))
+        out = self.report(path, '--sort', 'dso')
+        self.assertNotIn('Children', out)
+        self.assertEqual([r[2] for r in self.rows(out)], [['prog_fp']])
 
     def test_filters(self):
         path = workload().write('f.data')

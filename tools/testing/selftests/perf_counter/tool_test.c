@@ -7,8 +7,9 @@
  *
  * The workloads are this program itself, run again with PC_TOOL_SPIN
  * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages), PC_TOOL_EXIT (a
- * status), PC_TOOL_KILL (a signal), PC_TOOL_FORKS (children that exec
- * copies of it, each spinning PC_TOOL_CHILD_MS, default 5) or
+ * status), PC_TOOL_KILL (a signal), PC_TOOL_CPU (ms of CPU time in
+ * tool_cpu_loop()), PC_TOOL_FORKS (children that exec copies of it,
+ * each spinning PC_TOOL_CHILD_MS of CPU time, default 5) or
  * PC_TOOL_THREADS (threads that name themselves) in its environment.
  */
 #define _GNU_SOURCE
@@ -40,17 +41,32 @@ __attribute__((noipa)) void tool_spin_loop(uint64_t ns)
 #define COPY	"/tmp/tool_test_%c"
 #define COPIES	4
 
+/* Spin until this thread has run @ns of CPU time, whatever else runs. */
+__attribute__((noipa)) void tool_cpu_loop(uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t end;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	end = ts.tv_sec * 1000000000ULL + ts.tv_nsec + ns;
+	do {
+		pc_spin(10000);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	} while (ts.tv_sec * 1000000000ULL + ts.tv_nsec < end);
+}
+
 /*
- * @n children one after the other, each exec'ing a copy of this program
- * (COPY, 'a' to 'd' in turn) that spins @ms and exits: a workload of
- * short-lived programs, as a build or a test suite is.
+ * @n children one after the other, each spinning 2 ms of CPU time in
+ * this program, then exec'ing a copy of it (COPY, 'a' to 'd' in turn)
+ * that spins @ms of CPU time and exits: a workload of short-lived
+ * programs, as a build or a test suite is.
  */
 static void fork_exec_children(int n, int ms)
 {
 	char spin[32], *env[2];
 	int i;
 
-	snprintf(spin, sizeof(spin), "PC_TOOL_SPIN=%d", ms);
+	snprintf(spin, sizeof(spin), "PC_TOOL_CPU=%d", ms);
 	env[0] = spin;
 	env[1] = NULL;
 	for (i = 0; i < n; i++) {
@@ -60,6 +76,7 @@ static void fork_exec_children(int n, int ms)
 		snprintf(path, sizeof(path), COPY, 'a' + i % COPIES);
 		pid = fork();
 		if (!pid) {
+			tool_cpu_loop(2000000ULL);
 			execle(path, path, (char *)NULL, env);
 			_exit(127);
 		}
@@ -74,23 +91,26 @@ static void *named_spinner(void *arg)
 
 	snprintf(name, sizeof(name), "spin%ld", (long)arg);
 	prctl(PR_SET_NAME, name, 0, 0, 0);
-	tool_spin_loop(400000000ULL);
+	tool_spin_loop(600000000ULL);
 	return NULL;
 }
 
 /*
- * After 300 ms (for a record -p to attach), @n threads that name
- * themselves spin0, spin1, ... and spin 400 ms together.
+ * @n threads that name themselves spin0, spin1, ... and spin 600 ms:
+ * the first at once, the others 300 ms later (after a record -p has
+ * attached, on any but a very slow machine).
  */
 static void named_threads(int n)
 {
 	pthread_t t[8];
 	long i;
 
-	usleep(300000);
-	for (i = 0; i < n && i < 8; i++)
+	for (i = 0; i < n && i < 8; i++) {
+		if (i == 1)
+			usleep(300000);
 		if (pthread_create(&t[i], NULL, named_spinner, (void *)i))
 			_exit(1);
+	}
 	for (i = 0; i < n && i < 8; i++)
 		pthread_join(t[i], NULL);
 }
@@ -101,6 +121,7 @@ __attribute__((constructor(101))) static void tool_workload(void)
 	const char *threads = getenv("PC_TOOL_THREADS");
 	const char *touch = getenv("PC_TOOL_TOUCH");
 	const char *spin = getenv("PC_TOOL_SPIN");
+	const char *cpu = getenv("PC_TOOL_CPU");
 	const char *status = getenv("PC_TOOL_EXIT");
 	const char *sig = getenv("PC_TOOL_KILL");
 
@@ -127,6 +148,10 @@ __attribute__((constructor(101))) static void tool_workload(void)
 		/* for a test that must signal the tool while this runs */
 		close(open(RUNNING, O_WRONLY | O_CREAT, 0600));
 		tool_spin_loop(atoll(spin) * 1000000ULL);
+		_exit(0);
+	}
+	if (cpu) {
+		tool_cpu_loop(atoll(cpu) * 1000000ULL);
 		_exit(0);
 	}
 	if (forks) {
@@ -859,18 +884,44 @@ static void remove_copies(void)
 	}
 }
 
+/* The N of report's "# N samples of @event" line, or 0. */
+static unsigned long long event_samples(const char *event)
+{
+	char pat[96];
+	const char *at;
+
+	snprintf(pat, sizeof(pat), " samples of %s every", event);
+	at = strstr(out_buf, pat);
+	if (!at)
+		return 0;
+	while (at > out_buf && at[-1] != '#')
+		at--;
+	return strtoull(at, NULL, 10);
+}
+
+/* The K of the first "; K in the kernel". */
+static unsigned long long kernel_samples(void)
+{
+	const char *at = strstr(out_buf, " lost; ");
+
+	return at ? strtoull(at + 7, NULL, 10) : 0;
+}
+
 /*
- * The case side-band records exist for: 64 children, each exec'ing one
- * of four programs for 5 ms, then exiting, quicker than /proc could be
- * read. Every sample must be named with the program its task ran at
- * that moment: the file (dso) is the command (comm) of the program run
- * (or the vDSO it calls), for at least 99% of them, and each program
- * has its quarter.
+ * The case side-band records exist for: 64 children, each spinning 2 ms
+ * in this program, then exec'ing one of four copies of it for 5 ms (CPU
+ * time both), then exiting, quicker than /proc could be read. Every
+ * sample must be named with the program its task ran at that moment:
+ * the file (dso) is the command (comm) of the program run (or the vDSO
+ * it calls), for at least 99% of them; each copy has its quarter; and
+ * the children's time before their exec is this program's, as a tool
+ * that kept each task's last mappings, or ignored time, would not say.
  */
 TEST(record_names_the_program_of_each_short_lived_child)
 {
 	static const char data[] = "/tmp/tool_test.forks.data";
 	unsigned long long total = 0, right = 0, copy[COPIES] = { 0 }, all = 0;
+	unsigned long long before = 0;
 	struct row rows[64];
 	int status, n, i;
 
@@ -890,6 +941,9 @@ TEST(record_names_the_program_of_each_short_lived_child)
 		if (!strcmp(rows[i].comm, rows[i].dso) ||
 		    !strcmp(rows[i].dso, "[vdso]"))
 			right += rows[i].samples;
+		if (!strcmp(rows[i].comm, "tool_test") &&
+		    !strcmp(rows[i].dso, "tool_test"))
+			before += rows[i].samples;
 		if (!strncmp(rows[i].dso, "tool_test_", 10) &&
 		    rows[i].dso[10] >= 'a' && rows[i].dso[10] < 'a' + COPIES &&
 		    !rows[i].dso[11])
@@ -897,11 +951,13 @@ TEST(record_names_the_program_of_each_short_lived_child)
 	}
 	for (i = 0; i < COPIES; i++)
 		all += copy[i];
-	TH_LOG("%llu samples, %llu named with the program run; a-d %llu %llu %llu %llu",
-	       total, right, copy[0], copy[1], copy[2], copy[3]);
+	TH_LOG("%llu samples, %llu named with the program run, %llu before the exec; a-d %llu %llu %llu %llu",
+	       total, right, before, copy[0], copy[1], copy[2], copy[3]);
 	ASSERT_GT(total, 600);
 	EXPECT_EQ(total, report_count("samples of"));
 	EXPECT_GE(right * 100, total * 99);
+	/* 64 x 2 ms at 4 kHz: 512 samples; at least half of them */
+	EXPECT_GE(before, 256);
 	for (i = 0; i < COPIES; i++) {
 		EXPECT_GE(copy[i] * 100, all * 20);
 		EXPECT_LE(copy[i] * 100, all * 30);
@@ -912,33 +968,53 @@ TEST(record_names_the_program_of_each_short_lived_child)
 }
 
 /*
+ * Start a copy spinning until killed; it made RUNNING when this returns
+ * (after @delay_ms, if given: then in the background, for a test that
+ * runs the tool meanwhile and waits for RUNNING itself).
+ */
+static pid_t start_spinner(struct __test_metadata *_metadata,
+			   const char *path, unsigned int delay_ms)
+{
+	static const char * const env[] = { "PC_TOOL_SPIN=600000", NULL };
+	int waited;
+	pid_t pid;
+
+	unlink(RUNNING);
+	pid = fork();
+	if (pid < 0)
+		return pid;
+	if (!pid) {
+		usleep(delay_ms * 1000);
+		execle(path, path, (char *)NULL, (char **)env);
+		_exit(127);
+	}
+	if (delay_ms)
+		return pid;
+	for (waited = 0; waited < 30000 && access(RUNNING, F_OK); waited += 10)
+		usleep(10000);
+	EXPECT_EQ(0, access(RUNNING, F_OK));
+	return pid;
+}
+
+/*
  * record -a: every task of every CPU, one that ran before recording
  * began (named from the /proc snapshot) and the command (from its exec's
- * records); at most 5% of the samples are left unnamed.
+ * records); at most 5% of the user samples left unnamed.
  */
 TEST(record_a_names_the_tasks_of_every_cpu)
 {
 	static const char data[] = "/tmp/tool_test.all.data";
-	static const char * const env[] = { "PC_TOOL_SPIN=3000", NULL };
-	unsigned long long total, unnamed, before = 0, command = 0;
+	unsigned long long total, user, unnamed, before = 0, command = 0;
 	struct row rows[256];
-	int status, n, i, waited;
+	int status, n, i;
 	pid_t spinner;
 
 	make_copies(_metadata);
-	unlink(RUNNING);
-	spinner = fork();
-	ASSERT_LE(0, spinner);
-	if (!spinner) {
-		execle("/tmp/tool_test_b", "/tmp/tool_test_b", (char *)NULL,
-		       (char **)env);
-		_exit(127);
-	}
-	for (waited = 0; waited < 10000 && access(RUNNING, F_OK); waited += 10)
-		usleep(10000);
+	spinner = start_spinner(_metadata, "/tmp/tool_test_b", 0);
+	ASSERT_LT(0, spinner);
 	status = run_tool("PC_TOOL_SPIN=1000", "record", "-a", "-e",
-			  "cpu-clock", "-c",
-			  "1000000", "-o", data, "/tmp/tool_test_c");
+			  "cpu-clock", "-c", "1000000", "-o", data,
+			  "/tmp/tool_test_c");
 	kill(spinner, SIGKILL);
 	waitpid(spinner, NULL, 0);
 	show_output();
@@ -947,6 +1023,7 @@ TEST(record_a_names_the_tasks_of_every_cpu)
 	show_output();
 	ASSERT_EQ(0, status);
 	total = report_count("samples of");
+	user = total - kernel_samples();
 	unnamed = report_count("samples at user addresses in no mapping");
 	n = report_rows(rows, 256);
 	for (i = 0; i < n; i++) {
@@ -957,10 +1034,10 @@ TEST(record_a_names_the_tasks_of_every_cpu)
 		    !strcmp(rows[i].dso, "tool_test_c"))
 			command += rows[i].samples;
 	}
-	TH_LOG("%llu samples, %llu unnamed; the earlier task's %llu, the command's %llu",
-	       total, unnamed, before, command);
-	ASSERT_GT(total, 200);
-	EXPECT_LE(unnamed * 100, total * 5);
+	TH_LOG("%llu samples, %llu of user mode, %llu unnamed; the earlier task's %llu, the command's %llu",
+	       total, user, unnamed, before, command);
+	ASSERT_GT(user, 200);
+	EXPECT_LE(unnamed * 100, user * 5);
 	EXPECT_GE(before * 100, total * 10);
 	EXPECT_GE(command * 100, total * 10);
 	unlink(data);
@@ -968,8 +1045,49 @@ TEST(record_a_names_the_tasks_of_every_cpu)
 }
 
 /*
- * record -p: attach to a running process; its threads, made after, are
- * followed, and each is named with the name it gave itself.
+ * record -C 0 without a command: every task on CPU 0 until SIGINT, which
+ * ends the recording with the file whole and status 0; report --sort cpu
+ * has CPU 0's samples alone.
+ */
+TEST(record_C_without_a_command_ends_at_sigint)
+{
+	static const char data[] = "/tmp/tool_test.cpu.data";
+	const char * const args[] = { "record", "-C", "0", "-e", "cpu-clock",
+				      "-c", "1000000", "-o", data, NULL };
+	struct row rows[16];
+	unsigned long long total;
+	int status, n, i;
+	pid_t spinner;
+
+	make_copies(_metadata);
+	/* it makes RUNNING 300 ms after the tool has started */
+	spinner = start_spinner(_metadata, "/tmp/tool_test_b", 300);
+	ASSERT_LT(0, spinner);
+	status = run_tool_sig(-1, NULL, args, SIGINT, 1000);
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "perf-counter record:") != NULL);
+	status = run_tool(NULL, "report", "--sort", "cpu,comm", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	total = report_count("samples of");
+	TH_LOG("%llu samples", total);
+	ASSERT_GT(total, 300);
+	/* the rows are " pct samples CPU comm": the CPU is the third field */
+	n = report_rows(rows, 16);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++)
+		EXPECT_STREQ("0", rows[i].comm);
+	unlink(data);
+	remove_copies();
+}
+
+/*
+ * record -p: attach to a running process; its threads are followed, one
+ * there when it attached and two it makes after (on any but a very slow
+ * machine), each named with the name it gave itself.
  */
 TEST(record_p_follows_a_running_process_and_its_threads)
 {
@@ -1012,12 +1130,16 @@ TEST(record_p_follows_a_running_process_and_its_threads)
 	unlink(data);
 }
 
-/* Two events in one record: report gives each its own profile. */
+/*
+ * Two events in one record: report gives each its own profile, with its
+ * own samples. An event that excludes user mode leaves the side-band
+ * records to one that does not (the kernel refuses mappings for it).
+ */
 TEST(record_of_two_events_reports_each)
 {
 	static const char data[] = "/tmp/tool_test.two.data";
-	struct row rows[64];
-	int status, n, i, busy = 0;
+	unsigned long long task, cpu;
+	int status;
 
 	status = run_tool("PC_TOOL_SPIN=500", "record", "-e", "task-clock:u",
 			  "-e", "cpu-clock:u", "-c", "1000000", "-o", data,
@@ -1027,15 +1149,27 @@ TEST(record_of_two_events_reports_each)
 	status = run_tool(NULL, "report", "-i", data);
 	show_output();
 	ASSERT_EQ(0, status);
-	EXPECT_TRUE(strstr(out_buf, "samples of task-clock:u") != NULL);
-	EXPECT_TRUE(strstr(out_buf, "samples of cpu-clock:u") != NULL);
-	n = report_rows(rows, 64);
-	for (i = 0; i < n; i++)
-		busy += !strcmp(rows[i].comm, "tool_test") &&
-			!strcmp(rows[i].dso, "tool_test");
-	/* the busy function's line, once in each event's profile */
-	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") != NULL);
-	EXPECT_GE(busy, 2);
+	task = event_samples("task-clock:u");
+	cpu = event_samples("cpu-clock:u");
+	TH_LOG("task-clock:u %llu samples, cpu-clock:u %llu", task, cpu);
+	EXPECT_GT(task, 200);
+	EXPECT_GT(cpu, 200);
+	/* the busy function heads each event's profile */
+	EXPECT_TRUE(strstr(out_buf, "[.] tool_spin_loop\n") != NULL);
+	EXPECT_TRUE(strstr(strstr(out_buf, "samples of cpu-clock:u") ?: "",
+			   "[.] tool_spin_loop\n") != NULL);
+
+	status = run_tool("PC_TOOL_SPIN=200", "record", "-e",
+			  "task-clock:k,task-clock:u", "-c", "1000000", "-o",
+			  data, SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "samples of task-clock:k") != NULL);
+	EXPECT_GT(event_samples("task-clock:u"), 100);
+	EXPECT_EQ(0, report_count("samples at user addresses in no mapping"));
 	unlink(data);
 }
 
