@@ -167,6 +167,14 @@ static uint64_t calibrate(const struct pc_event *ev, unsigned int freq)
 	return (uint64_t)(rate / freq);
 }
 
+/* An item of the snapshot, and when its task's /proc entries were read. */
+struct snap_item {
+	uint64_t read;
+	uint32_t type;
+	uint32_t len;
+	char *body;		/* starts as the kernel's: pid, tid, time */
+};
+
 /* One counter: an event on a task (cpu -1) or on a CPU. */
 struct rec_counter {
 	int fd;
@@ -185,6 +193,12 @@ struct rec_state {
 	uint64_t samples, lost, lost_sideband, sideband;
 	pid_t *forked;		/* -p: threads FORK records told of */
 	int nr_forked;
+	pid_t *execed;		/* processes COMM records told an exec of */
+	int nr_execed;
+	struct snap_item *snap;	/* the snapshot, until it is stamped */
+	size_t nr_snap, snap_cap;
+	uint64_t opened;	/* when the counters began to be opened */
+	int snap_done;		/* stamped: execs no longer noted */
 	uint32_t sb_event;	/* whose counters ask for side-band records */
 	uint64_t sb_bits;	/* and which */
 };
@@ -251,6 +265,15 @@ static void take_one(void *ctx, const struct pc_rec *r)
 						sizeof(*st->forked));
 			st->forked[st->nr_forked++] = r->tid;
 		}
+		if (r->type == PERF_COUNTER_REC_COMM &&
+		    r->blen >= sizeof(struct perf_counter_comm) &&
+		    (r->body[16] | r->body[17] | r->body[18] | r->body[19]) &&
+		    !st->snap_done) {
+			/* flags: only PERF_COUNTER_COMM_EXEC is defined */
+			st->execed = pc_realloc(st->execed, (st->nr_execed + 1) *
+						sizeof(*st->execed));
+			st->execed[st->nr_execed++] = r->pid;
+		}
 	}
 }
 
@@ -288,12 +311,25 @@ static int drain(struct rec_state *st, char *buf, size_t size)
 	return going;
 }
 
+static void snap_add(struct rec_state *st, uint64_t read, uint32_t type,
+		     const void *body, size_t len)
+{
+	struct snap_item *it;
+
+	st->snap = pc_grow(st->snap, &st->snap_cap, st->nr_snap + 1,
+			   sizeof(*st->snap));
+	it = &st->snap[st->nr_snap++];
+	it->read = read;
+	it->type = type;
+	it->len = len;
+	it->body = pc_zalloc(len);
+	memcpy(it->body, body, len);
+}
+
 /*
  * A task as /proc shows it now, as if it had just called exec: a COMM
  * record (EXEC) for its main thread, one MMAP record per executable
- * mapping, a COMM for each other thread, all at the time taken before
- * /proc was read. Held with the kernel's records: a sample of the task
- * from before that time is not named with what /proc showed after.
+ * mapping, a COMM for each other thread; held until stamped.
  */
 static void snapshot_task(struct rec_state *st, pid_t pid)
 {
@@ -310,11 +346,10 @@ static void snapshot_task(struct rec_state *st, pid_t pid)
 		return;		/* gone */
 	memset(&c, 0, sizeof(c));
 	c.pid = c.tid = pid;
-	c.time = now;
 	c.flags = PERF_COUNTER_COMM_EXEC;
 	snprintf(c.comm, sizeof(c.comm), "%.*s", (int)strcspn(comm, "\n"),
 		 comm);
-	pc_order_add(st->order, now, PC_ITEM_COMM, &c, sizeof(c));
+	snap_add(st, now, PC_ITEM_COMM, &c, sizeof(c));
 	pc_read_maps(pid, &maps);
 	for (i = 0; i < maps.nr; i++) {
 		const struct pc_map *m = &maps.map[i];
@@ -323,7 +358,6 @@ static void snapshot_task(struct rec_state *st, pid_t pid)
 		struct perf_counter_mmap *mm = pc_zalloc(len);
 
 		mm->pid = mm->tid = pid;
-		mm->time = now;
 		mm->addr = m->start;
 		mm->len = m->end - m->start;
 		mm->pgoff = m->pgoff;
@@ -333,7 +367,7 @@ static void snapshot_task(struct rec_state *st, pid_t pid)
 		if (m->path[0] != '/')
 			mm->flags = PERF_COUNTER_MMAP_ANON;
 		strcpy(mm->path, m->path);
-		pc_order_add(st->order, now, PC_ITEM_KMMAP, mm, len);
+		snap_add(st, now, PC_ITEM_KMMAP, mm, len);
 		free(mm);
 	}
 	pc_maps_free(&maps);
@@ -351,10 +385,49 @@ static void snapshot_task(struct rec_state *st, pid_t pid)
 		c.flags = 0;
 		snprintf(c.comm, sizeof(c.comm), "%.*s",
 			 (int)strcspn(comm, "\n"), comm);
-		pc_order_add(st->order, now, PC_ITEM_COMM, &c, sizeof(c));
+		snap_add(st, now, PC_ITEM_COMM, &c, sizeof(c));
 	}
 	if (dir)
 		closedir(dir);
+}
+
+/*
+ * The snapshot's time. A task's /proc entries were read after the
+ * counters were opened, so its samples from between came first: the
+ * snapshot is stamped with the opening's time and names them too,
+ * unless the kernel told of an exec of the task before the queues were
+ * read here (after every /proc read): then what /proc showed is the new
+ * program's, and it is stamped with its reading, so that the samples
+ * of the old program before are not named with the new one (report
+ * lists them as unnamed). A mapping made meanwhile is in /proc too, and
+ * nothing sampled there before it was made; one unmapped meanwhile is
+ * missing from the snapshot, and its samples before are unnamed.
+ */
+static void snapshot_stamp(struct rec_state *st, char *buf, size_t size)
+{
+	size_t i;
+	int j;
+
+	drain(st, buf, size);
+	st->snap_done = 1;
+	for (i = 0; i < st->nr_snap; i++) {
+		struct snap_item *it = &st->snap[i];
+		uint32_t pid;
+		uint64_t t = st->opened;
+
+		memcpy(&pid, it->body, sizeof(pid));
+		for (j = 0; j < st->nr_execed; j++)
+			if ((uint32_t)st->execed[j] == pid)
+				t = it->read;
+		memcpy(it->body + 8, &t, sizeof(t));
+		pc_order_add(st->order, t, it->type, it->body, it->len);
+		free(it->body);
+	}
+	free(st->snap);
+	free(st->execed);
+	st->snap = NULL;
+	st->execed = NULL;
+	st->nr_snap = st->nr_execed = 0;
 }
 
 /* Every process /proc shows (-a, -C). */
@@ -674,6 +747,7 @@ int cmd_record(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
+	st.opened = pc_now_ns();
 	for (e = 0; e < nr_ev && !err; e++) {
 		a.period = periods[e];
 		if (nr_cpus) {
@@ -720,6 +794,7 @@ int cmd_record(int argc, char **argv)
 		if (child)
 			snapshot_task(&st, child);
 	}
+	snapshot_stamp(&st, buf, sizeof(buf));
 	if (argc)
 		pc_start_command(go);
 

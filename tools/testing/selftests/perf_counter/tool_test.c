@@ -956,8 +956,11 @@ TEST(record_names_the_program_of_each_short_lived_child)
 	ASSERT_GT(total, 600);
 	EXPECT_EQ(total, report_count("samples of"));
 	EXPECT_GE(right * 100, total * 99);
-	/* 64 x 2 ms at 4 kHz: 512 samples; at least half of them */
-	EXPECT_GE(before, 256);
+	/*
+	 * 2 of each child's 7 ms: some 28% (a tool naming a pid with its
+	 * last mappings, or without time order, would give none)
+	 */
+	EXPECT_GE(before * 100, total * 10);
 	for (i = 0; i < COPIES; i++) {
 		EXPECT_GE(copy[i] * 100, all * 20);
 		EXPECT_LE(copy[i] * 100, all * 30);
