@@ -193,7 +193,8 @@ struct rec_state {
 	uint64_t samples, lost, lost_sideband, sideband;
 	pid_t *forked;		/* -p: threads FORK records told of */
 	int nr_forked;
-	pid_t *execed;		/* processes COMM records told an exec of */
+	pid_t *execed;		/* processes made or exec'd before the stamp */
+	int nr_pids;		/* -p's processes */
 	int nr_execed;
 	struct snap_item *snap;	/* the snapshot, until it is stamped */
 	size_t nr_snap, snap_cap;
@@ -202,6 +203,38 @@ struct rec_state {
 	uint32_t sb_event;	/* whose counters ask for side-band records */
 	uint64_t sb_bits;	/* and which */
 };
+
+/*
+ * A side-band record read before the snapshot was stamped: -p's
+ * threads that have their creator's counters (a FORK names them), and
+ * processes made or that exec'd since the counters were opened, whose
+ * snapshot is stamped with its reading (snapshot_stamp()).
+ */
+static void note_before_snapshot(struct rec_state *st, const struct pc_rec *r)
+{
+	int made = 0, execed = 0;
+	uint32_t word;
+
+	if (r->type == PERF_COUNTER_REC_FORK &&
+	    r->blen >= sizeof(struct perf_counter_task)) {
+		memcpy(&word, r->body + 16, sizeof(word));	/* ppid */
+		made = word != r->pid;
+		if (st->nr_pids) {
+			st->forked = pc_realloc(st->forked, (st->nr_forked + 1) *
+						sizeof(*st->forked));
+			st->forked[st->nr_forked++] = r->tid;
+		}
+	} else if (r->type == PERF_COUNTER_REC_COMM &&
+		   r->blen >= sizeof(struct perf_counter_comm)) {
+		memcpy(&word, r->body + 16, sizeof(word));	/* flags */
+		execed = !!(word & PERF_COUNTER_COMM_EXEC);
+	}
+	if (made || execed) {
+		st->execed = pc_realloc(st->execed, (st->nr_execed + 1) *
+					sizeof(*st->execed));
+		st->execed[st->nr_execed++] = r->pid;
+	}
+}
 
 /* Hold one record read from the queue, to be written in time order. */
 static void take_one(void *ctx, const struct pc_rec *r)
@@ -260,20 +293,8 @@ static void take_one(void *ctx, const struct pc_rec *r)
 		pc_order_add(st->order, r->time, item[r->type], r->body,
 			     r->blen);
 		st->sideband++;
-		if (r->type == PERF_COUNTER_REC_FORK) {
-			st->forked = pc_realloc(st->forked, (st->nr_forked + 1) *
-						sizeof(*st->forked));
-			st->forked[st->nr_forked++] = r->tid;
-		}
-		if (r->type == PERF_COUNTER_REC_COMM &&
-		    r->blen >= sizeof(struct perf_counter_comm) &&
-		    (r->body[16] | r->body[17] | r->body[18] | r->body[19]) &&
-		    !st->snap_done) {
-			/* flags: only PERF_COUNTER_COMM_EXEC is defined */
-			st->execed = pc_realloc(st->execed, (st->nr_execed + 1) *
-						sizeof(*st->execed));
-			st->execed[st->nr_execed++] = r->pid;
-		}
+		if (!st->snap_done)
+			note_before_snapshot(st, r);
 	}
 }
 
@@ -289,7 +310,7 @@ static void write_ordered(void *ctx, uint32_t type, const void *body,
  */
 static int drain(struct rec_state *st, char *buf, size_t size)
 {
-	int i, going = 0;
+	int i, err, going = 0;
 
 	for (i = 0; i < st->nr_ctr; i++) {
 		struct rec_counter *c = &st->ctr[i];
@@ -300,13 +321,16 @@ static int drain(struct rec_state *st, char *buf, size_t size)
 		st->reading = c;
 		while ((n = read(c->fd, buf, size)) > 0)
 			pc_take(buf, n, st->record_type, take_one, st);
-		if (n < 0 && errno != EAGAIN && errno != EINTR)
+		err = n < 0 ? errno : 0;
+		if (n < 0 && err != EAGAIN && err != EINTR) {
 			pc_warn("reading a counter of event %u: %s; it is read no more",
-				c->event, strerror(errno));
-		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+				c->event, strerror(err));
 			c->ended = 1;
-		else
+		} else if (n == 0) {
+			c->ended = 1;
+		} else {
 			going++;
+		}
 	}
 	return going;
 }
@@ -395,11 +419,13 @@ static void snapshot_task(struct rec_state *st, pid_t pid)
  * The snapshot's time. A task's /proc entries were read after the
  * counters were opened, so its samples from between came first: the
  * snapshot is stamped with the opening's time and names them too,
- * unless the kernel told of an exec of the task before the queues were
- * read here (after every /proc read): then what /proc showed is the new
- * program's, and it is stamped with its reading, so that the samples
- * of the old program before are not named with the new one (report
- * lists them as unnamed). A mapping made meanwhile is in /proc too, and
+ * unless the kernel told of an exec of the task, or of its making (a
+ * FORK), before the queues were read here (after every /proc read):
+ * then what /proc showed is the new program's, or comes after the
+ * FORK that gives the process its parent's mappings and counts its
+ * threads, and it is stamped with its reading, so that the samples of
+ * the old program before are not named with the new one (report lists
+ * them as unnamed), and the FORK comes first. A mapping made meanwhile is in /proc too, and
  * nothing sampled there before it was made; one unmapped meanwhile is
  * missing from the snapshot, and its samples before are unnamed.
  */
@@ -523,68 +549,87 @@ static int watched(const struct rec_state *st, uint32_t event, pid_t tid,
  * after opening until no new one appears (a thread made meanwhile by
  * one not yet watched), at most a few times. The counters inherit: the
  * threads and children made later are counted by their creators'
- * copies, which the queues' FORK records tell of (read before each
- * listing again), so such a thread gets no second counter. A thread
- * made between the opening of its creator's first event and its last
- * has the first events only (the side-band records go with the first).
+ * copies. The queues are read after each listing, and a thread a FORK
+ * record names has such copies and gets no counter of its own: each
+ * thread's side-band event is opened first, so a thread with any copy
+ * has its FORK record; it has the events its creator had when it was
+ * made.
  * Return: 0, or -errno of the first failure (a thread that ended
- * meanwhile is no failure), with *@failed the thread it was of.
+ * meanwhile is no failure), with *@failed and *@failed_ev the thread
+ * and event it was of.
  */
 static int open_pids(struct rec_state *st, const struct pc_event *evs,
 		     int nr_ev, const pid_t *pids, int nr_pids,
 		     struct pc_open_args a, char *buf, size_t size,
-		     pid_t *failed)
+		     pid_t *failed, int *failed_ev)
 {
-	pid_t *tids = NULL;
-	int round, p, e, added = 1;
+	pid_t *tids = NULL, *listed = NULL;
+	int round, p, k, e, nr, added = 1;
+	size_t cap = 0;
 
 	for (round = 0; round < 4 && added; round++) {
 		added = 0;
-		drain(st, buf, size);
 		for (p = 0; p < nr_pids; p++) {
 			char path[64];
 			struct dirent *d;
 			DIR *dir;
+			int i;
 
 			snprintf(path, sizeof(path), "/proc/%d/task", pids[p]);
 			dir = opendir(path);
-			if (!dir && round) {
+			if (!dir && round)
 				continue;	/* it ended since */
-			} else if (!dir) {
+			if (!dir) {
 				free(tids);
+				free(listed);
 				*failed = pids[p];
 				return -ESRCH;
 			}
-			while ((d = readdir(dir))) {
+			for (nr = 0; (d = readdir(dir));) {
 				pid_t tid = atoi(d->d_name);
 
 				if (tid <= 0)
 					continue;
-				for (e = 0; e < nr_ev; e++) {
+				listed = pc_grow(listed, &cap, nr + 1,
+						 sizeof(*listed));
+				listed[nr++] = tid;
+			}
+			closedir(dir);
+			/*
+			 * The FORK records of the threads listed that were
+			 * made by watched ones: read after the listing, so
+			 * none made before it is missed.
+			 */
+			drain(st, buf, size);
+			for (i = 0; i < nr; i++) {
+				/* side-band event first: copies mean a FORK */
+				for (k = 0; k < nr_ev; k++) {
 					int err;
 
-					if (watched(st, e, tid, tids))
+					e = (st->sb_event + k) % nr_ev;
+					if (watched(st, e, listed[i], tids))
 						continue;
-					a.pid = tid;
+					a.pid = listed[i];
 					err = open_one(st, &evs[e], e, a);
 					if (err == -ESRCH)
-						continue;
+						break;
 					if (err) {
-						closedir(dir);
+						*failed = listed[i];
+						*failed_ev = e;
 						free(tids);
-						*failed = tid;
+						free(listed);
 						return err;
 					}
 					tids = pc_realloc(tids, st->nr_ctr *
 							  sizeof(*tids));
-					tids[st->nr_ctr - 1] = tid;
+					tids[st->nr_ctr - 1] = listed[i];
 					added = 1;
 				}
 			}
-			closedir(dir);
 		}
 	}
 	free(tids);
+	free(listed);
 	if (!st->nr_ctr)
 		*failed = pids[0];
 	return st->nr_ctr ? 0 : -ESRCH;
@@ -707,7 +752,7 @@ int cmd_record(int argc, char **argv)
 	for (e = 0; e < nr_ev; e++)
 		periods[e] = event_period(&evs[e], o.period, o.freq);
 	if (o.pids)
-		nr_pids = parse_pids(o.pids, &pids);
+		st.nr_pids = nr_pids = parse_pids(o.pids, &pids);
 	if (o.nr_cpus) {
 		nr_cpus = o.nr_cpus;
 		memcpy(cpus, o.cpus, nr_cpus * sizeof(int));
@@ -767,11 +812,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!err && nr_pids) {
 		a.inherit = 1;
+		e = 0;
 		err = open_pids(&st, evs, nr_ev, pids, nr_pids, a, buf,
-				sizeof(buf), &failed);
-		/* a thread's events are opened in turn: the one after */
-		e = st.nr_ctr ? (st.ctr[st.nr_ctr - 1].event + 1) % nr_ev + 1 :
-			1;
+				sizeof(buf), &failed, &e);
+		e++;
 	}
 	if (err) {
 		/* the event and task (or CPU) of the counter that failed */

@@ -195,7 +195,7 @@ struct rep {
 	const char *cmd;
 	int has_chains;
 	struct rep_at *at;	/* version 3: the items by time */
-	size_t nr_at;
+	size_t nr_at, at_cap;
 	struct pc_sample_opts *o;
 	struct pc_sort sort;
 	struct pc_chain_view view;
@@ -259,14 +259,15 @@ static int next_item(struct rep *r, size_t *off, uint32_t *type,
 static void note_time(struct rep *r, uint32_t type, const void *body,
 		      size_t off)
 {
-	static size_t cap;
 	uint64_t t = 0;
 
+	/* each has its time there, and is long enough (min_body()) */
 	if (type == PC_ITEM_SAMPLE)
 		memcpy(&t, (const char *)body + 16, 8);
-	else if (type >= PC_ITEM_KMMAP || type == PC_ITEM_LOST)
+	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
+		 type == PC_ITEM_LOST)
 		memcpy(&t, (const char *)body + 8, 8);
-	r->at = pc_grow(r->at, &cap, r->nr_at + 1, sizeof(*r->at));
+	r->at = pc_grow(r->at, &r->at_cap, r->nr_at + 1, sizeof(*r->at));
 	r->at[r->nr_at].time = g64(t);
 	r->at[r->nr_at].off = off;
 	r->nr_at++;

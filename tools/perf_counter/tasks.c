@@ -256,6 +256,7 @@ static char *intern(struct pc_tasks *t, const char *s)
 static struct pc_maplist *own_list(struct pc_tasks *t, struct pc_task *p)
 {
 	struct pc_maplist *l = p->ml, *copy;
+	int i;
 
 	if (l && l->refs == 1)
 		return l;
@@ -268,6 +269,9 @@ static struct pc_maplist *own_list(struct pc_tasks *t, struct pc_task *p)
 					   sizeof(*copy->maps.map));
 		memcpy(copy->maps.map, l->maps.map,
 		       l->maps.nr * sizeof(*l->maps.map));
+		/* its own now: pc_maps_find() looks for @p's pid */
+		for (i = 0; i < copy->maps.nr; i++)
+			copy->maps.map[i].pid = p->pid;
 		t->nr_maps += l->maps.nr;
 		l->refs--;
 	}
@@ -281,8 +285,10 @@ static void add_map(struct pc_tasks *t, struct pc_task *p,
 	struct pc_maplist *l;
 	struct pc_map *n;
 
+	/* a shared list is copied first: its mappings count twice */
 	if ((p->ml && p->ml->maps.nr >= PC_TASK_MAPS_MAX) ||
-	    t->nr_maps + (p->ml ? p->ml->maps.nr : 0) >= PC_TASKS_MAPS_MAX) {
+	    t->nr_maps + (p->ml && p->ml->refs > 1 ? p->ml->maps.nr : 0) >=
+	    PC_TASKS_MAPS_MAX) {
 		t->dropped++;
 		return;
 	}

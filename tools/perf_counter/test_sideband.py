@@ -182,6 +182,40 @@ class Replay(Report):
         self.assertEqual([(r[1], r[2]) for r in self.rows(out)],
                          [(2, ['prog_fp']), (1, ['[unknown]'])])
 
+    def test_a_child_keeps_its_parents_mappings_beside_its_own(self):
+        # a forked worker maps a library of its own (dlopen) and still
+        # runs in the program it shares with its parent
+        fp, nofp = progs()
+        f = File()
+        f.exec_(PARENT, 0, fp)
+        f.task(FORK, CHILD, CHILD, 5, PARENT, PARENT)
+        st = os.stat(nofp.path)
+        f.add(KMMAP, struct.pack('<IIQQQQQQII', CHILD, CHILD, 6,
+                                 0x7f0000000000, 0x1000, 0, st.st_dev,
+                                 st.st_ino, 5, 0) +
+              nofp.path.encode() + b'\0')
+        f.sample(CHILD, 10, fp.at('leaf'), n=3)
+        out = self.report(f.write('own.data'), '--sort', 'dso,sym')
+        self.assertEqual([(r[1], r[2]) for r in self.rows(out)],
+                         [(3, ['prog_fp', '[.]', 'leaf'])], out)
+
+    def test_a_snapshot_after_the_fork_counts_every_thread(self):
+        # record -a: C forked and made a thread after the counters
+        # opened, then /proc was read (its snapshot stamped after the
+        # FORKs); C's main thread ends first, the other still runs
+        fp, _ = progs()
+        f = File()
+        f.exec_(PARENT, 0, fp)
+        f.task(FORK, CHILD, CHILD, 5, PARENT, PARENT)
+        f.task(FORK, CHILD, CHILD + 1, 6, CHILD, CHILD)
+        f.exec_(CHILD, 10, fp)
+        f.comm(CHILD, CHILD + 1, 10, 'worker', exec_=False)
+        f.task(EXIT, CHILD, CHILD, 20, PARENT, PARENT)
+        f.sample(CHILD, 25, fp.at('leaf'), n=2, tid=CHILD + 1)
+        out = self.report(f.write('thr.data'), '--sort', 'comm,dso')
+        self.assertEqual([(r[1], r[2]) for r in self.rows(out)],
+                         [(2, ['worker', 'prog_fp'])], out)
+
     def test_other_byte_order(self):
         mine = self.report(workload().write('le.data'))
         other = self.report(workload('>').write('be.data'))
