@@ -9,7 +9,7 @@
  * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages), PC_TOOL_EXIT (a
  * status), PC_TOOL_KILL (a signal), PC_TOOL_CPU (ms of CPU time in
  * tool_cpu_loop()), PC_TOOL_FORKS (children that exec copies of it,
- * each spinning PC_TOOL_CHILD_MS of CPU time, default 5) or
+ * each spinning PC_TOOL_CHILD_MS of CPU time, default 10) or
  * PC_TOOL_THREADS (threads that name themselves) in its environment.
  */
 #define _GNU_SOURCE
@@ -56,7 +56,7 @@ __attribute__((noipa)) void tool_cpu_loop(uint64_t ns)
 }
 
 /*
- * @n children one after the other, each spinning 2 ms of CPU time in
+ * @n children one after the other, each spinning 3 ms of CPU time in
  * this program, then exec'ing a copy of it (COPY, 'a' to 'd' in turn)
  * that spins @ms of CPU time and exits: a workload of short-lived
  * programs, as a build or a test suite is.
@@ -76,7 +76,7 @@ static void fork_exec_children(int n, int ms)
 		snprintf(path, sizeof(path), COPY, 'a' + i % COPIES);
 		pid = fork();
 		if (!pid) {
-			tool_cpu_loop(2000000ULL);
+			tool_cpu_loop(3000000ULL);
 			execle(path, path, (char *)NULL, env);
 			_exit(127);
 		}
@@ -157,7 +157,7 @@ __attribute__((constructor(101))) static void tool_workload(void)
 	if (forks) {
 		const char *ms = getenv("PC_TOOL_CHILD_MS");
 
-		fork_exec_children(atoi(forks), ms ? atoi(ms) : 5);
+		fork_exec_children(atoi(forks), ms ? atoi(ms) : 10);
 		_exit(0);
 	}
 	if (threads) {
@@ -908,8 +908,8 @@ static unsigned long long kernel_samples(void)
 }
 
 /*
- * The case side-band records exist for: 64 children, each spinning 2 ms
- * in this program, then exec'ing one of four copies of it for 5 ms (CPU
+ * The case side-band records exist for: 64 children, each spinning 3 ms
+ * in this program, then exec'ing one of four copies of it for 10 ms (CPU
  * time both), then exiting, quicker than /proc could be read. Every
  * sample must be named with the program its task ran at that moment:
  * the file (dso) is the command (comm) of the program run (or the vDSO
@@ -926,7 +926,7 @@ TEST(record_names_the_program_of_each_short_lived_child)
 	int status, n, i;
 
 	make_copies(_metadata);
-	/* a sample each 250 us: a child's 5 ms is 20 of them */
+	/* a sample each 250 us: a child's 10 ms is 40 of them */
 	status = run_tool("PC_TOOL_FORKS=64", "record", "-e", "task-clock:u",
 			  "-c", "250000", "-o", data, SELF);
 	show_output();
@@ -957,7 +957,7 @@ TEST(record_names_the_program_of_each_short_lived_child)
 	EXPECT_EQ(total, report_count("samples of"));
 	EXPECT_GE(right * 100, total * 99);
 	/*
-	 * 2 of each child's 7 ms: some 28% (a tool naming a pid with its
+	 * 3 of each child's 13 ms: some 23% (a tool naming a pid with its
 	 * last mappings, or without time order, would give none)
 	 */
 	EXPECT_GE(before * 100, total * 10);
