@@ -11,7 +11,7 @@
  * unknown, with the command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
- * D --dsos, Z --symbols. Most letters have perf's long name too
+ * Q --dsos, Z --symbols. -D is also --dump-raw-trace. Most letters have perf's long name too
  * (--event, --count, --freq, --output, --input, --cpu, --delay, --force,
  * --all-cpus, --pid, --sort).
  */
@@ -60,7 +60,8 @@ static const struct pc_opt pc_opts[] = {
 	BOTH_OPT('p', "pid", PC_OPT_STR, pids, 0, 0),
 	BOTH_OPT('s', "sort", PC_OPT_STR, sort, 0, 0),
 	LONG_OPT('K', "comms", PC_OPT_STR, comms, 0),
-	LONG_OPT('D', "dsos", PC_OPT_STR, dsos, 0),
+	LONG_OPT('Q', "dsos", PC_OPT_STR, dsos, 0),
+	BOTH_OPT('D', "dump-raw-trace", PC_OPT_FLAG, dump, 1, 0),
 	LONG_OPT('Z', "symbols", PC_OPT_STR, symbols, 0),
 	LONG_OPT('G', "call-graph", PC_OPT_STR, call_graph, 0),
 	LONG_OPT('Y', "children", PC_OPT_FLAG, children, 1),

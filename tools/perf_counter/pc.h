@@ -82,6 +82,7 @@ struct pc_sample_opts {
 	const char	*pids;		/* -p PID[,PID...] */
 	const char	*sort;		/* -s, --sort KEY[,KEY...] */
 	const char	*comms, *dsos, *symbols;	/* report's filters */
+	int		dump;		/* -D: report's items, one a line */
 	unsigned int	lists_given;	/* options.c's own */
 };
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,

@@ -83,6 +83,9 @@ static void print_help(FILE *f)
 "            for a file from before side-band records, which has no\n"
 "            names). Given, the flat profile even of a file with call\n"
 "            chains, unless -g asks for the trees too\n"
+"  -D, --dump-raw-trace\n"
+"            each item of the file on a line, in time order: its time\n"
+"            (s), kind, pid/tid and what it says; no profile\n"
 "  --comms LIST, --dsos LIST, --symbols LIST\n"
 "            only the samples of these commands, files or functions\n"
 "            (comma-separated); percentages stay of all the samples\n"
@@ -483,6 +486,107 @@ static void replay(struct rep *r)
 	}
 }
 
+/* One item as a line of -D: time, kind, pid/tid, the rest. */
+static void dump_item(const struct rep *r, uint32_t type, const void *body)
+{
+	static const char * const kind[] = {
+		[PC_ITEM_EVENT] = "EVENT", [PC_ITEM_COMMAND] = "COMMAND",
+		[PC_ITEM_MMAP] = "MMAP", [PC_ITEM_SAMPLE] = "SAMPLE",
+		[PC_ITEM_LOST] = "LOST", [PC_ITEM_KMMAP] = "MMAP",
+		[PC_ITEM_COMM] = "COMM", [PC_ITEM_FORK] = "FORK",
+		[PC_ITEM_EXIT] = "EXIT", [PC_ITEM_LOST_SIDEBAND] = "LOST_SIDEBAND",
+	};
+	const uint32_t *w = body;	/* pid, tid first, for most */
+	uint64_t t = 0;
+
+	if (type == PC_ITEM_SAMPLE)
+		memcpy(&t, (const char *)body + 16, 8);
+	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
+		 (type == PC_ITEM_LOST && r->version >= 3))
+		memcpy(&t, (const char *)body + 8, 8);
+	t = g64(t);
+	printf("%6llu.%09llu %-13s ", (unsigned long long)(t / 1000000000),
+	       (unsigned long long)(t % 1000000000),
+	       type < ARRAY_SIZE(kind) && kind[type] ? kind[type] : "?");
+	switch (type) {
+	case PC_ITEM_SAMPLE: {
+		const struct pc_item_sample3 *s = body;
+
+		printf("%u/%u ip 0x%llx", g32(s->pid), g32(s->tid),
+		       (unsigned long long)g64(s->ip));
+		if (r->version >= 3)
+			printf(" event %u cpu %d", g32(s->event),
+			       (int32_t)g32(s->cpu));
+		break;
+	}
+	case PC_ITEM_KMMAP: {
+		struct perf_counter_mmap m;
+
+		memcpy(&m, body, sizeof(m));
+		printf("%u/%u 0x%llx-0x%llx pgoff 0x%llx ", g32(w[0]),
+		       g32(w[1]), (unsigned long long)g64(m.addr),
+		       (unsigned long long)(g64(m.addr) + g64(m.len)),
+		       (unsigned long long)g64(m.pgoff));
+		pc_print_escaped((const char *)body + sizeof(m));
+		break;
+	}
+	case PC_ITEM_COMM: {
+		struct perf_counter_comm c;
+
+		memcpy(&c, body, sizeof(c));
+		c.comm[sizeof(c.comm) - 1] = '\0';
+		printf("%u/%u%s ", g32(c.pid), g32(c.tid),
+		       g32(c.flags) & PERF_COUNTER_COMM_EXEC ? " exec" : "");
+		pc_print_escaped(c.comm);
+		break;
+	}
+	case PC_ITEM_FORK:
+	case PC_ITEM_EXIT:
+		printf("%u/%u %s %u/%u", g32(w[0]), g32(w[1]),
+		       type == PC_ITEM_FORK ? "from" : "parent", g32(w[4]),
+		       g32(w[5]));
+		break;
+	case PC_ITEM_LOST:
+	case PC_ITEM_LOST_SIDEBAND: {
+		uint64_t n;
+
+		memcpy(&n, body, sizeof(n));
+		printf("%llu", (unsigned long long)g64(n));
+		break;
+	}
+	case PC_ITEM_EVENT:
+		pc_print_escaped(((const struct pc_item_event *)body)->name);
+		break;
+	case PC_ITEM_COMMAND:
+	case PC_ITEM_MMAP:
+	default:
+		break;
+	}
+	putchar('\n');
+}
+
+/* -D: every item, in the order report replays them. */
+static void dump(struct rep *r)
+{
+	size_t off = sizeof(struct pc_file_header), blen, i;
+	const void *body;
+	uint32_t type;
+	int got;
+
+	for (i = 0;; i++) {
+		if (r->version >= 3) {
+			if (i == r->nr_at)
+				break;
+			off = r->at[i].off;
+		}
+		got = next_item(r, &off, &type, &body, &blen, 0);
+		if (!got)
+			break;
+		if (got > 0)
+			dump_item(r, type, body);
+	}
+}
+
 struct unnamed {
 	struct pc_task **t;
 	int nr;
@@ -597,7 +701,7 @@ int cmd_report(int argc, char **argv)
 	const struct pc_file_header *hdr;
 	int opt;
 
-	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKDZ", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZD", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	if (opt < argc) {
@@ -636,6 +740,10 @@ int cmd_report(int argc, char **argv)
 	else if (o.sort && r.has_chains)
 		pc_warn("--sort orders the flat profile: the call-chain trees are by function (leave out -g for the rows by %s)",
 			o.sort);
+	if (o.dump) {
+		dump(&r);
+		goto out;
+	}
 	printf("# perf-counter report of ");
 	pc_print_escaped(r.in);
 	if (r.cmd) {
@@ -648,6 +756,7 @@ int cmd_report(int argc, char **argv)
 			putchar('\n');
 		report_event(&r);
 	}
+out:
 	free(r.words);
 	free(r.at);
 	free(r.ev);

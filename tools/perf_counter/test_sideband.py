@@ -12,8 +12,8 @@ written late put back in its place; that tasks it never saw start are
 named with their unnamed samples, never guessed (a task's samples from
 before record read it from /proc too); that a process's mappings go
 with its last thread; --sort (cpu too, and rows of a file with chains),
---comms, --dsos, --symbols; one profile per event; either byte order;
-damaged items.
+--comms, --dsos, --symbols; one profile per event; -D's lines in time
+order; either byte order; damaged items.
 
 Run: python3 test_sideband.py [-v]     (unittest's own output)
      python3 test_sideband.py --tap    (KTAP, for harness/host-tests.sh)
@@ -343,6 +343,30 @@ class Events(Report):
         self.assertEqual(len(parts), 2, out)
         self.assertIn('[.] leaf', parts[0])
         self.assertIn('[.] a', parts[1])
+
+
+class Dump(Report):
+    """-D: every item on a line, in the order report replays them."""
+
+    def test_items_in_time_order(self):
+        fp, nofp = progs()
+        f = File()
+        f.exec_(PARENT, 0, fp)
+        f.sample(PARENT, 40, nofp.at('b'))
+        f.exec_(PARENT, 30, nofp)
+        f.task(EXIT, PARENT, PARENT, 50, 1, 1)
+        out = self.report(f.write('dump.data'), '-D')
+        lines = out.strip('\n').split('\n')
+        self.assertEqual([ln.split()[1] for ln in lines],
+                         ['EVENT', 'COMM', 'MMAP', 'COMM', 'MMAP',
+                          'SAMPLE', 'EXIT'], out)
+        self.assertEqual(lines[3].split()[0], '0.000000030')
+        self.assertEqual(lines[3].split()[2:], [f'{PARENT}/{PARENT}', 'exec',
+                                                'prog_nofp'])
+        self.assertIn(f' {PARENT}/{PARENT} ip {hex(nofp.at("b"))} event 0 '
+                      'cpu -1', lines[5])
+        self.assertEqual(lines[6].split()[2:], [f'{PARENT}/{PARENT}',
+                                                'parent', '1/1'])
 
 
 class Damaged(Report):

@@ -173,7 +173,8 @@ __attribute__((constructor(101))) static void tool_workload(void)
 	}
 }
 
-static char out_buf[1 << 16], err_buf[1 << 16];
+/* stdout up to 1 MiB: report -D of a few thousand items */
+static char out_buf[1 << 20], err_buf[1 << 16];
 
 /*
  * The last run's rusage from wait4(): the tool's and, as it reaps its
@@ -908,6 +909,66 @@ static unsigned long long kernel_samples(void)
 }
 
 /*
+ * report -D of @data: every child with samples has its FORK before its
+ * first sample and its EXIT after its last, as the kernel wrote them
+ * and record merged them.
+ */
+static void check_fork_exit_order(struct __test_metadata *_metadata,
+				  const char *data)
+{
+	enum { FORKED, FIRST, LAST, ENDED, TIMES };
+	const size_t max = 1 << 16;
+	uint64_t (*t)[TIMES] = calloc(max, sizeof(*t));
+	const char *line = out_buf;
+	int status, checked = 0, bad = 0;
+	unsigned int pid, tid;
+	size_t i;
+
+	ASSERT_TRUE(t != NULL);
+	status = run_tool(NULL, "report", "-D", "-i", data);
+	ASSERT_EQ(0, status);
+	while (*line) {
+		unsigned long long sec, ns, when;
+		char kind[16];
+
+		if (sscanf(line, " %llu.%llu %15s %u/%u", &sec, &ns, kind, &pid,
+			   &tid) == 5 && pid < max) {
+			when = sec * 1000000000ULL + ns;
+			if (!strcmp(kind, "FORK") && pid == tid)
+				t[pid][FORKED] = when;
+			if (!strcmp(kind, "EXIT") && pid == tid)
+				t[pid][ENDED] = when;
+			if (!strcmp(kind, "SAMPLE")) {
+				if (!t[pid][FIRST])
+					t[pid][FIRST] = when;
+				t[pid][LAST] = when;
+			}
+		}
+		line = strchrnul(line, '\n');
+		if (*line)
+			line++;
+	}
+	for (i = 0; i < max; i++) {
+		if (!t[i][FORKED] || !t[i][FIRST])
+			continue;	/* the driver, or a child unsampled */
+		checked++;
+		if (t[i][FORKED] > t[i][FIRST] || !t[i][ENDED] ||
+		    t[i][ENDED] < t[i][LAST]) {
+			bad++;
+			TH_LOG("pid %zu: FORK %llu, samples %llu-%llu, EXIT %llu",
+			       i, (unsigned long long)t[i][FORKED],
+			       (unsigned long long)t[i][FIRST],
+			       (unsigned long long)t[i][LAST],
+			       (unsigned long long)t[i][ENDED]);
+		}
+	}
+	free(t);
+	TH_LOG("%d children checked, %d out of order", checked, bad);
+	EXPECT_GE(checked, 60);
+	EXPECT_EQ(0, bad);
+}
+
+/*
  * The case side-band records exist for: 64 children, each spinning 3 ms
  * in this program, then exec'ing one of four copies of it for 10 ms (CPU
  * time both), then exiting, quicker than /proc could be read. Every
@@ -966,6 +1027,7 @@ TEST(record_names_the_program_of_each_short_lived_child)
 		EXPECT_LE(copy[i] * 100, all * 30);
 	}
 	EXPECT_EQ(0, report_count("samples at user addresses in no mapping"));
+	check_fork_exit_order(_metadata, data);
 	unlink(data);
 	remove_copies();
 }
