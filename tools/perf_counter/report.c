@@ -430,6 +430,21 @@ static void replay_sample(struct rep *r, const void *body, size_t blen,
 }
 
 /*
+ * The @i-th item in the order report replays them (version 3 by time,
+ * version 2 as written, at *@off): as next_item() says.
+ */
+static int replayed_item(struct rep *r, size_t i, size_t *off,
+			 uint32_t *type, const void **body, size_t *blen)
+{
+	if (r->version >= 3) {
+		if (i == r->nr_at)
+			return 0;
+		*off = r->at[i].off;
+	}
+	return next_item(r, off, type, body, blen, 0);
+}
+
+/*
  * Every item in the file's order, for event @r->event. A version 2
  * file's mappings (at its end) are read first and serve every task.
  */
@@ -458,16 +473,8 @@ static void replay(struct rep *r)
 		pc_maps_add(&r->v2_maps, &map);
 	}
 	off = sizeof(struct pc_file_header);
-	for (i = 0;; i++) {
-		/* version 3 by time, version 2 as written */
-		if (r->version >= 3) {
-			if (i == r->nr_at)
-				break;
-			off = r->at[i].off;
-		}
-		got = next_item(r, &off, &type, &body, &blen, 0);
-		if (!got)
-			break;
+	for (i = 0; (got = replayed_item(r, i, &off, &type, &body, &blen));
+	     i++) {
 		if (got < 0)
 			continue;
 		if (type == PC_ITEM_SAMPLE) {
@@ -573,18 +580,10 @@ static void dump(struct rep *r)
 	uint32_t type;
 	int got;
 
-	for (i = 0;; i++) {
-		if (r->version >= 3) {
-			if (i == r->nr_at)
-				break;
-			off = r->at[i].off;
-		}
-		got = next_item(r, &off, &type, &body, &blen, 0);
-		if (!got)
-			break;
+	for (i = 0; (got = replayed_item(r, i, &off, &type, &body, &blen));
+	     i++)
 		if (got > 0)
 			dump_item(r, type, body);
-	}
 }
 
 struct unnamed {

@@ -844,6 +844,15 @@ static int report_rows(struct row *rows, int max)
 	return n;
 }
 
+/* report --sort comm,dso of @data, its first @max rows; -1 if it failed. */
+static int report_by_comm_dso(const char *data, struct row *rows, int max)
+{
+	int status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
+
+	show_output();
+	return status ? -1 : report_rows(rows, max);
+}
+
 /* The N of report's "# N <what>" line, or 0 without one. */
 static unsigned long long report_count(const char *what)
 {
@@ -992,10 +1001,8 @@ TEST(record_names_the_program_of_each_short_lived_child)
 			  "-c", "250000", "-o", data, SELF);
 	show_output();
 	ASSERT_EQ(0, status);
-	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
-	show_output();
-	ASSERT_EQ(0, status);
-	n = report_rows(rows, 64);
+	n = report_by_comm_dso(data, rows, 64);
+	ASSERT_LE(0, n);
 	for (i = 0; i < n; i++) {
 		total += rows[i].samples;
 		/* the program's own file, or the vDSO it calls */
@@ -1084,13 +1091,11 @@ TEST(record_a_names_the_tasks_of_every_cpu)
 	waitpid(spinner, NULL, 0);
 	show_output();
 	ASSERT_EQ(0, status);
-	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
-	show_output();
-	ASSERT_EQ(0, status);
+	n = report_by_comm_dso(data, rows, 256);
+	ASSERT_LE(0, n);
 	total = report_count("samples of");
 	user = total - kernel_samples();
 	unnamed = report_count("samples at user addresses in no mapping");
-	n = report_rows(rows, 256);
 	for (i = 0; i < n; i++) {
 		if (!strcmp(rows[i].comm, "tool_test_b") &&
 		    !strcmp(rows[i].dso, "tool_test_b"))
@@ -1177,10 +1182,8 @@ TEST(record_p_follows_a_running_process_and_its_threads)
 	ASSERT_EQ(0, status);
 	ASSERT_EQ(target, waitpid(target, &status, 0));
 	ASSERT_EQ(0, status);
-	status = run_tool(NULL, "report", "--sort", "comm,dso", "-i", data);
-	show_output();
-	ASSERT_EQ(0, status);
-	n = report_rows(rows, 64);
+	n = report_by_comm_dso(data, rows, 64);
+	ASSERT_LE(0, n);
 	for (i = 0; i < n; i++) {
 		total += rows[i].samples;
 		if (!strncmp(rows[i].comm, "spin", 4) && rows[i].comm[4] >= '0' &&
