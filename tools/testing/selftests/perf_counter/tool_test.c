@@ -184,6 +184,21 @@ static char out_buf[1 << 20], err_buf[1 << 16];
 static struct rusage tool_ru;
 static uint64_t tool_wall_ns;
 
+/*
+ * For run_tool_sig() with no command: the signal goes once this file
+ * (the record file) has grown past its stdio buffer, the recording's
+ * loop written to it, instead of once a command made RUNNING.
+ */
+static const char *sig_when_grown;
+
+/* Is @path past its first 4 KiB? */
+static int grown(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_size > 4096;
+}
+
 static void slurp(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY);
@@ -235,7 +250,9 @@ static int run_tool_sig(int uid, const char *env, const char * const *args,
 		 * tool and its handlers are set up by then, however slow
 		 * the machine.
 		 */
-		for (waited = 0; waited < 60000 && access(RUNNING, F_OK);
+		for (waited = 0; waited < 60000 &&
+		     (sig_when_grown ? !grown(sig_when_grown) :
+		      access(RUNNING, F_OK) != 0);
 		     waited += 10)
 			usleep(10000);
 		usleep(after_ms * 1000);
@@ -1039,13 +1056,9 @@ TEST(record_names_the_program_of_each_short_lived_child)
 	remove_copies();
 }
 
-/*
- * Start a copy spinning until killed; it made RUNNING when this returns
- * (after @delay_ms, if given: then in the background, for a test that
- * runs the tool meanwhile and waits for RUNNING itself).
- */
+/* Start a copy spinning until killed; it made RUNNING when this returns. */
 static pid_t start_spinner(struct __test_metadata *_metadata,
-			   const char *path, unsigned int delay_ms)
+			   const char *path)
 {
 	static const char * const env[] = { "PC_TOOL_SPIN=600000", NULL };
 	int waited;
@@ -1056,12 +1069,9 @@ static pid_t start_spinner(struct __test_metadata *_metadata,
 	if (pid < 0)
 		return pid;
 	if (!pid) {
-		usleep(delay_ms * 1000);
 		execle(path, path, (char *)NULL, (char **)env);
 		_exit(127);
 	}
-	if (delay_ms)
-		return pid;
 	for (waited = 0; waited < 30000 && access(RUNNING, F_OK); waited += 10)
 		usleep(10000);
 	EXPECT_EQ(0, access(RUNNING, F_OK));
@@ -1082,7 +1092,7 @@ TEST(record_a_names_the_tasks_of_every_cpu)
 	pid_t spinner;
 
 	make_copies(_metadata);
-	spinner = start_spinner(_metadata, "/tmp/tool_test_b", 0);
+	spinner = start_spinner(_metadata, "/tmp/tool_test_b");
 	ASSERT_LT(0, spinner);
 	status = run_tool("PC_TOOL_SPIN=1000", "record", "-a", "-e",
 			  "cpu-clock", "-c", "1000000", "-o", data,
@@ -1130,10 +1140,13 @@ TEST(record_C_without_a_command_ends_at_sigint)
 	pid_t spinner;
 
 	make_copies(_metadata);
-	/* it makes RUNNING 300 ms after the tool has started */
-	spinner = start_spinner(_metadata, "/tmp/tool_test_b", 300);
+	spinner = start_spinner(_metadata, "/tmp/tool_test_b");
 	ASSERT_LT(0, spinner);
+	/* SIGINT a second after the recording's records reach the file */
+	unlink(data);
+	sig_when_grown = data;
 	status = run_tool_sig(-1, NULL, args, SIGINT, 1000);
+	sig_when_grown = NULL;
 	kill(spinner, SIGKILL);
 	waitpid(spinner, NULL, 0);
 	show_output();
