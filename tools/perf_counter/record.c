@@ -756,6 +756,9 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	if (!nr_ev)
 		pc_die("-e '%s': no event", o.event);
+	if (nr_ev > PC_FILE_EVENTS_MAX)
+		pc_die("-e: %d events, at most %d in one record", nr_ev,
+		       PC_FILE_EVENTS_MAX);
 	periods = pc_zalloc(nr_ev * sizeof(*periods));
 	for (e = 0; e < nr_ev; e++)
 		periods[e] = event_period(&evs[e], o.period, o.freq);

@@ -35,6 +35,7 @@
 #define PC_FILE_MAGIC		"PCRECORD"
 #define PC_FILE_VERSION		3
 #define PC_FILE_VERSION_MIN	2	/* the oldest report reads */
+#define PC_FILE_EVENTS_MAX	64	/* EVENT items a file may hold */
 #define PC_FILE_BYTE_ORDER	0x01020304U
 
 struct pc_file_header {

@@ -174,8 +174,6 @@ static int sample_chain(const void *body, size_t blen, size_t fixed,
 	return 1;
 }
 
-#define PC_REPORT_EVENTS_MAX	64
-
 struct rep_event {
 	const char *name;
 	uint64_t period;
@@ -255,6 +253,23 @@ static int next_item(struct rep *r, size_t *off, uint32_t *type,
 }
 
 /*
+ * An item's time, 0 for one that has none (EVENT, COMMAND, version 2's
+ * MMAP and LOST); its body is long enough (next_item(), min_body()).
+ */
+static uint64_t item_time(const struct rep *r, uint32_t type,
+			  const void *body)
+{
+	uint64_t t = 0;
+
+	if (type == PC_ITEM_SAMPLE)
+		memcpy(&t, (const char *)body + 16, 8);
+	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
+		 (type == PC_ITEM_LOST && r->version >= 3))
+		memcpy(&t, (const char *)body + 8, 8);
+	return g64(t);
+}
+
+/*
  * Note an item's place and time. A version 3 file is in time order as
  * record wrote it, but a record the kernel committed late (its CPU
  * stalled) may follow later ones: report puts it back.
@@ -262,16 +277,8 @@ static int next_item(struct rep *r, size_t *off, uint32_t *type,
 static void note_time(struct rep *r, uint32_t type, const void *body,
 		      size_t off)
 {
-	uint64_t t = 0;
-
-	/* each has its time there, and is long enough (min_body()) */
-	if (type == PC_ITEM_SAMPLE)
-		memcpy(&t, (const char *)body + 16, 8);
-	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
-		 type == PC_ITEM_LOST)
-		memcpy(&t, (const char *)body + 8, 8);
 	r->at = pc_grow(r->at, &r->at_cap, r->nr_at + 1, sizeof(*r->at));
-	r->at[r->nr_at].time = g64(t);
+	r->at[r->nr_at].time = item_time(r, type, body);
 	r->at[r->nr_at].off = off;
 	r->nr_at++;
 }
@@ -302,9 +309,9 @@ static void scan(struct rep *r)
 			const struct pc_item_event *e = body;
 
 			/* a profile each, each a replay of the whole file */
-			if (r->nr_ev == PC_REPORT_EVENTS_MAX)
+			if (r->nr_ev == PC_FILE_EVENTS_MAX)
 				pc_die("%s: more than %d events", r->in,
-				       PC_REPORT_EVENTS_MAX);
+				       PC_FILE_EVENTS_MAX);
 			r->ev = pc_realloc(r->ev, (r->nr_ev + 1) * sizeof(*r->ev));
 			r->ev[r->nr_ev].name = e->name;
 			r->ev[r->nr_ev].period = g64(e->irq_period);
@@ -504,14 +511,8 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 		[PC_ITEM_EXIT] = "EXIT", [PC_ITEM_LOST_SIDEBAND] = "LOST_SIDEBAND",
 	};
 	const uint32_t *w = body;	/* pid, tid first, for most */
-	uint64_t t = 0;
+	uint64_t t = item_time(r, type, body);
 
-	if (type == PC_ITEM_SAMPLE)
-		memcpy(&t, (const char *)body + 16, 8);
-	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
-		 (type == PC_ITEM_LOST && r->version >= 3))
-		memcpy(&t, (const char *)body + 8, 8);
-	t = g64(t);
 	printf("%6llu.%09llu %-13s ", (unsigned long long)(t / 1000000000),
 	       (unsigned long long)(t % 1000000000),
 	       type < ARRAY_SIZE(kind) && kind[type] ? kind[type] : "?");

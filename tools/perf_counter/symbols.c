@@ -542,10 +542,10 @@ static int kernel_address(uint64_t ip)
 	return ip >= 0xc0000000ULL;
 }
 
-/* The symbol of the file @m maps that holds @ip, or NULL. */
-static const struct pc_sym *user_sym(const struct pc_map *m, uint64_t ip)
+/* The symbol of file @d, mapped by @m, that holds @ip, or NULL. */
+static const struct pc_sym *user_sym(const struct pc_dso *d,
+				     const struct pc_map *m, uint64_t ip)
 {
-	struct pc_dso *d = find_dso(m);
 	uint64_t off = ip - m->start + m->pgoff, addr = off;
 	int i;
 
@@ -574,11 +574,11 @@ const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 	*kernel = 0;
 	if (m) {
 		/* the file's name as its symbols keep it: it outlives @m */
-		const char *path = find_dso(m)->path;
-		const char *base = strrchr(path, '/');
+		const struct pc_dso *d = find_dso(m);
+		const char *base = strrchr(d->path, '/');
 
-		*dso = base ? base + 1 : path;
-		s = user_sym(m, ip);
+		*dso = base ? base + 1 : d->path;
+		s = user_sym(d, m, ip);
 		return s ? s->name : NULL;
 	}
 	if (kernel_address(ip)) {
@@ -603,6 +603,6 @@ int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip)
 
 	if (!m)
 		return -1;
-	s = user_sym(m, ip);
+	s = user_sym(find_dso(m), m, ip);
 	return s ? s->fp : -1;
 }
