@@ -150,6 +150,28 @@ static void pc_clock_resume(struct perf_counter *counter)
 	pc_clock_start(counter);
 }
 
+/*
+ * A period or value changed in flight (period.c): folded, the timer off
+ * meanwhile (pinned here, and its handler takes the lock the caller
+ * holds), then set for what is left of the period.
+ */
+static void pc_clock_change(struct perf_counter *counter,
+			    void (*fn)(struct perf_counter *counter, u64 arg),
+			    u64 arg)
+{
+	bool timer = pc_is_sampling(counter) && !counter->idle_paused;
+
+	pc_assert_irqs_off();
+	if (timer)
+		hrtimer_try_to_cancel(&counter->clock.timer);
+	pc_clock_read(counter);
+	fn(counter, arg);
+	if (timer)
+		hrtimer_start(&counter->clock.timer,
+			      ns_to_ktime(max_t(s64, counter->period_left, 1)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
 const struct pc_ops pc_clock_ops = {
 	.caps		= PC_CAP_CLOCK | PC_CAP_SWITCH_QUIET,
 	.init		= pc_clock_init,
@@ -161,4 +183,5 @@ const struct pc_ops pc_clock_ops = {
 	.resume		= pc_clock_resume,
 	.flush		= pc_clock_flush,
 	.peek		= pc_clock_peek,
+	.change		= pc_clock_change,
 };

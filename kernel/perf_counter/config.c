@@ -3,7 +3,7 @@
  * perf_counter: what user space may ask for.
  *
  * Everything here is a pure function of its arguments (and of
- * kernel.perf_event_max_stack), so the KUnit suites can check every rule
+ * kernel.perf_event_max_stack and _max_sample_rate), so the KUnit suites can check every rule
  * without opening a counter.
  */
 #include <linux/bitops.h>
@@ -29,16 +29,64 @@ u32 pc_chain_depth_max(void)
 	return max_t(int, max, 0);
 }
 
+/* cpu-clock and task-clock, whose periods are ns of their own time */
+bool pc_hw_event_is_clock(const struct perf_counter_hw_event *hw)
+{
+	u64 config = hw->event_config;
+
+	return !PERF_COUNTER_IS_RAW(config) &&
+	       PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
+	       PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK;
+}
+
+/**
+ * pc_freq_max() - the most samples a second a counter may ask for
+ * @hw:		its description
+ *
+ * Return: kernel.perf_event_max_sample_rate (as perf_events' limit on
+ * its own frequencies), for a clock no more than one sample every
+ * PC_CLOCK_PERIOD_MIN ns allows.
+ */
+u64 pc_freq_max(const struct perf_counter_hw_event *hw)
+{
+	u64 max = pc_sample_rate_max();
+
+	if (pc_hw_event_is_clock(hw))
+		max = min_t(u64, max, NSEC_PER_SEC / PC_CLOCK_PERIOD_MIN);
+	return max;
+}
+
+/**
+ * pc_freq_first_period() - a frequency counter's first period
+ * @hw:		its description
+ * @freq:	its sample_freq, 1 to pc_freq_max()
+ *
+ * A clock's is exact, ns a sample; a count of events starts at one
+ * event and is retuned from the rate seen (period.c).
+ *
+ * Return: the period.
+ */
+u64 pc_freq_first_period(const struct perf_counter_hw_event *hw, u64 freq)
+{
+	if (pc_hw_event_is_clock(hw))
+		return div64_u64(NSEC_PER_SEC, freq);
+	return 1;
+}
+
 /**
  * pc_hw_event_defaults() - fill in what a description left to the kernel
  * @desc:	a description that passed pc_check_hw_event_ext()
  *
  * A call chain's depth, 0, becomes PERF_COUNTER_CHAIN_DEPTH_DEFAULT (or
  * pc_chain_depth_max() if lower), so that the counter and its inherited
- * copies keep the depth they were opened with.
+ * copies keep the depth they were opened with. A frequency counter's
+ * irq_period, 0, becomes its first period.
  */
 void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
 {
+	if (desc->sample_freq)
+		desc->hw.irq_period = pc_freq_first_period(&desc->hw,
+							   desc->sample_freq);
 	if ((desc->hw.record_type & PERF_RECORD_CALLCHAIN) &&
 	    !desc->callchain_depth)
 		desc->callchain_depth =
@@ -55,14 +103,27 @@ void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
  * Return: 0, or pc_check_hw_event()'s -EINVAL, or -EINVAL for reserved
  * fields set, a callchain_depth without PERF_RECORD_CALLCHAIN or above
  * pc_chain_depth_max(), a chain where that is 0, unknown side-band
- * bits, side-band records for a counter without a queue, or records of
+ * bits, side-band records for a counter without a queue, records of
  * executable mappings for one that excludes user mode (no sample of it
- * needs them).
+ * needs them), or a sample_freq with an irq_period, without a
+ * record_type, or above pc_freq_max().
  */
 int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 {
-	int err = pc_check_hw_event(&desc->hw);
+	struct perf_counter_hw_event hw = desc->hw;
+	int err;
 
+	/*
+	 * A frequency counter: its first period is the kernel's
+	 * (pc_hw_event_defaults()), checked as any period would be.
+	 */
+	if (desc->sample_freq) {
+		if (hw.irq_period || !hw.record_type ||
+		    desc->sample_freq > pc_freq_max(&hw))
+			return -EINVAL;
+		hw.irq_period = pc_freq_first_period(&hw, desc->sample_freq);
+	}
+	err = pc_check_hw_event(&hw);
 	if (err)
 		return err;
 	if (desc->__reserved_5 || desc->__reserved_6)
@@ -117,9 +178,7 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	if (hw_event->irq_period > PC_PERIOD_MAX)
 		return -EINVAL;
 	if (hw_event->irq_period && hw_event->irq_period < PC_CLOCK_PERIOD_MIN &&
-	    !PERF_COUNTER_IS_RAW(config) &&
-	    PERF_COUNTER_TYPE(config) == PERF_TYPE_SOFTWARE &&
-	    PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK)
+	    pc_hw_event_is_clock(hw_event))
 		return -EINVAL;
 	/*
 	 * Extra control words, whole __u64s after the struct, belong to

@@ -297,6 +297,37 @@ void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
 }
 
 /**
+ * pc_ctx_try_here() - pc_ctx_call() from hard interrupt context
+ * @ctx:	the context
+ * @fn:		as for pc_ctx_call()
+ * @info:	passed to @fn
+ *
+ * Where waiting for another CPU is not allowed (an irq_work): @fn runs
+ * now if this CPU is where it must, else the caller is told where to
+ * try again (irq_work_queue_on()). Irqs off.
+ *
+ * Return: -1 if @fn ran, else the CPU to run it on.
+ */
+int pc_ctx_try_here(struct perf_counter_context *ctx, pc_ctx_fn fn,
+		    void *info)
+{
+	struct pc_call call = { .ctx = ctx, .fn = fn, .info = info };
+	int cpu;
+
+	lockdep_assert_irqs_disabled();
+	raw_spin_lock(&ctx->lock);
+	cpu = pc_ctx_cpu(ctx);
+	if (cpu < 0)
+		fn(ctx, info);
+	raw_spin_unlock(&ctx->lock);
+	if (cpu < 0 || cpu != smp_processor_id())
+		return cpu;
+	/* its task runs here, its context not yet put in */
+	pc_call_here(&call);
+	return call.done ? -1 : cpu;
+}
+
+/**
  * pc_ctx_call_locked() - pc_ctx_call() for a change to a context's counters
  * @ctx:	the context, its mutex held by the caller
  * @fn:		as for pc_ctx_call()

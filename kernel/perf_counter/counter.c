@@ -66,7 +66,9 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	counter->ops = ops;
 	counter->cpu = cpu;
 	counter->state = hw->disabled ? PC_STATE_OFF : PC_STATE_INACTIVE;
-	counter->period_left = hw->irq_period;
+	counter->sample_freq = desc->sample_freq;
+	pc_period_init(counter, hw->irq_period);
+	pc_refresh_init(counter);
 
 	/* Inherited copies write to their top-level counter's queue. */
 	if (pc_has_records(hw) && !parent) {
@@ -142,6 +144,7 @@ void pc_counter_put(struct perf_counter *counter)
 
 	WARN_ON_ONCE(counter->attached);
 	WARN_ON_ONCE(!list_empty(&counter->children));
+	pc_refresh_sync(counter);
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
 	if (counter->hw_event.exclude_idle)

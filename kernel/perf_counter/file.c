@@ -121,6 +121,7 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return err;
 	switch (cmd) {
 	case PERF_COUNTER_IOC_ENABLE:
+		pc_counter_refresh_end(counter);
 		pc_counter_enable(counter);
 		return 0;
 	case PERF_COUNTER_IOC_DISABLE:
@@ -140,6 +141,18 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			return -EINVAL;
 		return put_user(pc_queue_dropped(counter->queue),
 				(u64 __user *)arg);
+	case PERF_COUNTER_IOC_PERIOD: {
+		u64 value;
+
+		if (copy_from_user(&value, (u64 __user *)arg, sizeof(value)))
+			return -EFAULT;
+		return pc_counter_period(counter, value);
+	}
+	case PERF_COUNTER_IOC_RESET:
+		pc_counter_reset(counter);
+		return 0;
+	case PERF_COUNTER_IOC_REFRESH:
+		return pc_counter_refresh(counter, arg);
 	}
 	return -ENOTTY;
 }
@@ -152,6 +165,19 @@ static __poll_t pc_poll(struct file *file, poll_table *wait)
 	if (!counter->queue)
 		return EPOLLIN | EPOLLRDNORM;
 	return pc_queue_poll(counter->queue, file, wait);
+}
+
+/*
+ * fcntl(O_ASYNC): overflow signals to the file's owner (queue.c); a
+ * counting counter writes no records to signal.
+ */
+static int pc_fasync(int fd, struct file *file, int on)
+{
+	struct perf_counter *counter = file->private_data;
+
+	if (!counter->queue)
+		return on ? -EINVAL : 0;
+	return pc_queue_fasync(counter->queue, fd, file, on);
 }
 
 /* mmap(): the counter page, see page.c; a read, to a security module. */
@@ -185,6 +211,7 @@ const struct file_operations pc_fops = {
 	.unlocked_ioctl	= pc_ioctl,
 	.compat_ioctl	= pc_ioctl,
 	.mmap		= pc_mmap,
+	.fasync		= pc_fasync,
 	.release	= pc_release,
 	.llseek		= no_llseek,
 };

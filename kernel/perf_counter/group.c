@@ -106,6 +106,8 @@ void pc_ctx_link(struct perf_counter_context *ctx, struct perf_counter *counter)
 	ctx->nr_counters++;
 	if (!ctx->task && counter->hw_event.exclude_idle)
 		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle + 1);
+	if (pc_freq_retuned(counter))
+		WRITE_ONCE(ctx->nr_freq, ctx->nr_freq + 1);
 	pc_ctx_changed(ctx);
 }
 
@@ -137,6 +139,8 @@ void pc_ctx_unlink(struct perf_counter_context *ctx,
 		WRITE_ONCE(ctx->nr_pages, ctx->nr_pages - 1);
 	if (!ctx->task && counter->hw_event.exclude_idle)
 		WRITE_ONCE(ctx->nr_exclude_idle, ctx->nr_exclude_idle - 1);
+	if (pc_freq_retuned(counter))
+		WRITE_ONCE(ctx->nr_freq, ctx->nr_freq - 1);
 	pc_ctx_changed(ctx);
 
 	list_for_each_entry_safe(member, tmp, &orphans, group_entry) {

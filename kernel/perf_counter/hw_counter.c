@@ -363,6 +363,20 @@ static void pc_hw_resume_op(struct perf_counter *counter)
 	pc_hw_resume(pc_hw_this_cpu(), counter);
 }
 
+/* A period or value changed in flight (period.c). */
+static void pc_hw_change_op(struct perf_counter *counter,
+			    void (*fn)(struct perf_counter *counter, u64 arg),
+			    u64 arg)
+{
+	pc_assert_irqs_off();
+	/* off a register, or paused (folded, loaded again on resume) */
+	if (!counter->hw.on || counter->idle_paused) {
+		fn(counter, arg);
+		return;
+	}
+	pc_hw_reload_change(pc_hw_this_cpu(), counter, fn, arg);
+}
+
 const struct pc_ops pc_hw_ops = {
 	.caps		= PC_CAP_REGISTER | PC_CAP_SWITCH_QUIET_USER,
 	.init		= pc_hw_init,
@@ -373,4 +387,5 @@ const struct pc_ops pc_hw_ops = {
 	.pause		= pc_hw_pause_op,
 	.resume		= pc_hw_resume_op,
 	.peek		= pc_hw_peek_op,
+	.change		= pc_hw_change_op,
 };

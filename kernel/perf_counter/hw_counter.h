@@ -43,5 +43,8 @@ void pc_hw_load(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 /* hw_overflow.c */
 void pc_hw_note_late_irq(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
 void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter);
+void pc_hw_reload_change(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
+			 void (*fn)(struct perf_counter *counter, u64 arg),
+			 u64 arg);
 
 #endif /* _KERNEL_PERF_COUNTER_HW_COUNTER_H */

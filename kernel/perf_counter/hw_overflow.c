@@ -89,7 +89,7 @@ bool pc_hw_late_irq(struct pc_hw_cpu *cpuc)
 static u64 pc_hw_next_period(struct perf_counter *counter)
 {
 	struct pc_hw_counter *hwc = &counter->hw;
-	u64 period = counter->hw_event.irq_period;
+	u64 period = counter->period;
 	s64 left = local64_read(&hwc->left);
 	u64 due = pc_periods_due(left, period);
 
@@ -107,14 +107,12 @@ static u64 pc_hw_next_period(struct perf_counter *counter)
  * counted lost, and so is a sample whose skid landed in a mode the
  * counter excludes (the events were counted in the other).
  */
-static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
-			 struct pt_regs *regs)
+static void pc_hw_sample_due(struct pc_hw_cpu *cpuc,
+			     struct perf_counter *counter,
+			     struct pt_regs *regs, u64 due)
 {
 	struct perf_counter_context *ctx = counter->ctx;
-	u64 due = pc_hw_next_period(counter);
 
-	if (!due)
-		return;
 	if (!pc_sample_budget_take()) {
 		pc_sample_lost(counter, due);
 		counter->hw.throttled = true;
@@ -144,14 +142,35 @@ static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
 	}
 }
 
-/*
+static void pc_hw_sample(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
+			 struct pt_regs *regs)
+{
+	u64 due = pc_hw_next_period(counter);
+
+	if (!due)
+		return;
+	pc_hw_sample_due(cpuc, counter, regs, due);
+	/* the next period, retuned for a frequency counter */
+	pc_period_ended(counter, due);
+}
+
+/**
+ * pc_hw_reload_change() - reload a counter on its register, changing it
+ * @cpuc:	this CPU's registers, irqs off
+ * @counter:	a counter on one of them, not paused for idle
+ * @fn:		what to change while the overflow interrupt cannot see it
+ *		(pc_ops.change), or NULL
+ * @arg:	for @fn
+ *
  * Fold @counter, load it for what is left of its period and let it
  * count, on the register it holds; a throttled counter's periods that
  * ran out meanwhile are counted lost. The overflow interrupt sees it
  * until it is folded (an overflow then is handled, or marked late), and
  * not again until it is loaded.
  */
-void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+void pc_hw_reload_change(struct pc_hw_cpu *cpuc, struct perf_counter *counter,
+			 void (*fn)(struct perf_counter *counter, u64 arg),
+			 u64 arg)
 {
 	struct pc_hw_counter *hwc = &counter->hw;
 	unsigned int idx = hwc->place.idx;
@@ -167,13 +186,23 @@ void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
 	if (hwc->throttled) {
 		hwc->throttled = false;
 		due = pc_hw_next_period(counter);
-		if (due)
+		if (due) {
 			pc_sample_lost(counter, due);
+			pc_period_ended(counter, due);
+		}
 	}
+	if (fn)
+		fn(counter, arg);
 	pc_hw_load(cpuc, counter);
 	WRITE_ONCE(cpuc->on[idx], counter);
 	barrier();
 	cpuc->pmu->enable(cpuc, hwc);
+}
+
+/* The same, changing nothing. */
+void pc_hw_reload(struct pc_hw_cpu *cpuc, struct perf_counter *counter)
+{
+	pc_hw_reload_change(cpuc, counter, NULL, 0);
 }
 
 /**

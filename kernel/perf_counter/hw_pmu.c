@@ -235,7 +235,7 @@ int pc_hw_decode(const struct pc_pmu *pmu, struct perf_counter *counter)
 	/* An event no register can take is refused now, not at each run. */
 	if (pmu->places(pmu, hwc, place) <= 0)
 		return -EINVAL;
-	local64_set(&hwc->left, counter->hw_event.irq_period);
+	pc_period_init(counter, counter->period);
 	return 0;
 }
 

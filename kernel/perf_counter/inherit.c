@@ -58,6 +58,8 @@ static struct perf_counter *pc_inherit_counter(struct perf_counter *orig,
 	 */
 	copy->state = READ_ONCE(orig->state) >= PC_STATE_INACTIVE ?
 		      PC_STATE_INACTIVE : PC_STATE_OFF;
+	/* The period, as the state: the PERIOD ioctl holds the mutex too. */
+	pc_period_inherit(copy, orig);
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
 	pc_ctx_link(ctx, copy);

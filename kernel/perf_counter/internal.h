@@ -27,6 +27,7 @@
 #include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "lsm.h"
 #include "objects.h"
@@ -104,6 +105,13 @@ struct pc_tp;
  *		lock held or not (in NMI it is: a trylock, so that the
  *		context's time is whole). Optional: without it @count is
  *		always current.
+ * @change:	fold the counter, call @fn(@counter, @arg) with nothing of
+ *		the counter's running meanwhile (its overflow interrupt,
+ *		its timer), then let it count on from where @fn left its
+ *		period: a period or a value changed in flight (period.c).
+ *		On the counter's CPU, irqs off, ctx->lock held, the counter
+ *		on and its context's time up to date. Optional: kinds whose
+ *		events all come with irqs off on that CPU need none.
  *
  * @start may fail (no free hardware register): the counter then stays
  * off the CPU and its group with it.
@@ -119,6 +127,9 @@ struct pc_ops {
 	void	(*resume)(struct perf_counter *counter);
 	void	(*flush)(struct perf_counter *counter);
 	u64	(*peek)(struct perf_counter *counter);
+	void	(*change)(struct perf_counter *counter,
+			  void (*fn)(struct perf_counter *counter, u64 arg),
+			  u64 arg);
 };
 
 /**
@@ -161,7 +172,23 @@ struct pc_ops {
  * @tp:			tracepoint counters: on the tracepoint's list for the
  *			CPU (@tp.node), and the tracepoint (@tp.point)
  * @hw:			hardware counters: register, raw value, period
- * @period_left:	sampling counters: events until the next sample
+ * @period_left:	sampling counters but hardware ones (which keep it in
+ *			@hw.left): events until the next sample
+ * @period:		sampling counters: the length of the periods to come
+ * @period_len:		the length of the current one, which its sample
+ *			stands for (PERF_RECORD_PERIOD)
+ * @sample_freq:	frequency counters: the samples a second asked for;
+ *			0 for a fixed period
+ * @freq_stamp:		frequency counters: CLOCK_MONOTONIC ns at the last
+ *			retune of @period (period.c)
+ * @freq_count:		and @count then
+ * @refresh:		a refreshed counter (PERF_COUNTER_IOC_REFRESH): the
+ *			samples it may still write; top-level counters only
+ * @refresh_on:		a refresh is in force: @refresh counts down
+ * @refresh_spent:	@refresh ran out: no more samples, and the counter
+ *			is to be disabled by @refresh_work
+ * @refresh_work:	disables it, where its context is
+ * @refresh_late:	or from a workqueue, if the context has moved
  * @queue:		sampling counters: where the records go (top-level
  *			counters only; inherited copies use their parent's)
  * @pid_ns:		top-level counters: the opener's pid namespace, in
@@ -223,6 +250,16 @@ struct perf_counter {
 		struct pc_hw_counter	hw;
 	};
 	s64				period_left;
+	u64				period;
+	u64				period_len;
+	u32				sample_freq;
+	bool				refresh_on;
+	bool				refresh_spent;
+	u64				freq_stamp;
+	u64				freq_count;
+	atomic_t			refresh;
+	struct irq_work			refresh_work;
+	struct work_struct		refresh_late;
 	struct pc_queue			*queue;
 	struct pid_namespace		*pid_ns;
 	struct perf_counter_page	*page;
@@ -258,6 +295,8 @@ struct perf_counter {
  * @rotate:	a flexible group did not fit: rotate at the tick
  * @nr_pages:	installed counters with a page (page.c), whose pages the
  *		tick renews; under ctx->lock, read locklessly by the tick
+ * @nr_freq:	installed frequency counters the tick retunes (period.c);
+ *		under ctx->lock, read locklessly by the tick
  * @nr_exclude_idle: CPU contexts: installed counters with exclude_idle,
  *		under ctx->lock; read locklessly by the switch hooks
  * @task:	the task, or NULL for a CPU context; changes at a swap
@@ -281,6 +320,7 @@ struct perf_counter_context {
 	bool			dead;
 	bool			rotate;
 	int			nr_exclude_idle;
+	int			nr_freq;
 	int			nr_pages;
 	struct task_struct	*task;
 	u64			clone_id;
@@ -298,6 +338,9 @@ struct perf_counter_context {
 int pc_check_hw_event(const struct perf_counter_hw_event *hw_event);
 int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc);
 u32 pc_chain_depth_max(void);
+bool pc_hw_event_is_clock(const struct perf_counter_hw_event *hw);
+u64 pc_freq_max(const struct perf_counter_hw_event *hw);
+u64 pc_freq_first_period(const struct perf_counter_hw_event *hw, u64 freq);
 void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc);
 const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event);
 int pc_check_group(const struct perf_counter *leader,
@@ -349,6 +392,8 @@ typedef void (*pc_ctx_fn)(struct perf_counter_context *ctx, void *info);
 void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info);
 void pc_ctx_call_locked(struct perf_counter_context *ctx, pc_ctx_fn fn,
 			void *info);
+int pc_ctx_try_here(struct perf_counter_context *ctx, pc_ctx_fn fn,
+		    void *info);
 void pc_ctx_init(struct perf_counter_context *ctx, struct task_struct *task);
 u64 pc_ctx_advance(struct perf_counter_context *ctx, u64 now);
 u64 pc_ctx_update_time(struct perf_counter_context *ctx);
@@ -395,6 +440,7 @@ void pc_task_teardown(struct task_struct *task);
 void pc_release_children(struct perf_counter *counter);
 
 /* throttle.c: the per-CPU sample budget */
+unsigned long pc_sample_rate_max(void);
 unsigned long pc_samples_per_tick(void);
 bool pc_sample_budget_take(void);
 bool pc_sample_budget_spent(void);
@@ -402,6 +448,22 @@ void pc_sample_budget_tick(void);
 #ifdef CONFIG_PERF_COUNTER_KUNIT_TEST
 void pc_sample_budget_hold(bool hold);
 #endif
+
+/* period.c: periods, frequencies, and the ioctls that change them */
+void pc_period_init(struct perf_counter *counter, u64 period);
+void pc_period_inherit(struct perf_counter *copy, struct perf_counter *orig);
+void pc_period_ended(struct perf_counter *counter, u64 due);
+void pc_freq_tick(struct perf_counter_context *ctx);
+int pc_check_period(const struct perf_counter *counter, u64 value);
+int pc_counter_period(struct perf_counter *counter, u64 value);
+void pc_counter_reset(struct perf_counter *counter);
+int pc_counter_refresh(struct perf_counter *counter, unsigned long n);
+void pc_refresh_init(struct perf_counter *counter);
+bool pc_refresh_take(struct perf_counter *counter);
+void pc_refresh_done(struct perf_counter *counter);
+void pc_counter_refresh_end(struct perf_counter *counter);
+void pc_refresh_sync(struct perf_counter *counter);
+bool pc_freq_retuned(const struct perf_counter *counter);
 
 /* file.c */
 extern const struct file_operations pc_fops;
@@ -523,6 +585,7 @@ pc_counter_desc(const struct perf_counter *counter)
 		.hw		 = counter->hw_event,
 		.callchain_depth = counter->chain_depth,
 		.sideband	 = counter->sideband,
+		.sample_freq	 = counter->sample_freq,
 	};
 }
 

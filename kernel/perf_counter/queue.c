@@ -34,6 +34,7 @@
  *
  * A ring's memory is charged to its user (ring.c).
  */
+#include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -75,8 +76,14 @@ struct pc_queue {
 	struct mutex		read_mutex;
 	wait_queue_head_t	wait;
 	struct irq_work		wakeup;
+	struct fasync_struct	*fasync;	/* overflow signals' owners */
+	unsigned long		signals;	/* PC_SIGNAL_* to send */
 	struct ucounts		*ucounts;	/* charged for the ring */
 };
+
+/* The overflow signals a wakeup sends: records ready, a refresh spent. */
+#define PC_SIGNAL_IN		0
+#define PC_SIGNAL_HUP		1
 
 /*
  * Counters' queues, from a cache of their own so that a test can count
@@ -99,11 +106,20 @@ static int __init pc_queue_cache_init(void)
 }
 core_initcall(pc_queue_cache_init);
 
+/*
+ * Readers woken, and the overflow signal sent: one a wakeup, POLL_HUP
+ * alone when a refresh ran out (its last record's POLL_IN with it).
+ */
 static void pc_queue_wakeup(struct irq_work *work)
 {
 	struct pc_queue *q = container_of(work, struct pc_queue, wakeup);
+	unsigned long signals = xchg(&q->signals, 0);
 
 	wake_up_all(&q->wait);
+	if (signals & BIT(PC_SIGNAL_HUP))
+		kill_fasync(&q->fasync, SIGIO, POLL_HUP);
+	else if (signals & BIT(PC_SIGNAL_IN))
+		kill_fasync(&q->fasync, SIGIO, POLL_IN);
 }
 
 /*
@@ -117,6 +133,49 @@ static void pc_queue_wake_waiters(struct pc_queue *q)
 {
 	if (wq_has_sleeper(&q->wait))
 		irq_work_queue(&q->wakeup);
+}
+
+/*
+ * A record is ready: the waiting readers woken, and the overflow signal
+ * sent if one is asked for. Drops wake readers but send no signal: the
+ * record after them does, so that signals are bounded as records are,
+ * by the CPU's sample budget (throttle.c).
+ */
+static void pc_queue_wake_record(struct pc_queue *q)
+{
+	if (READ_ONCE(q->fasync)) {
+		set_bit(PC_SIGNAL_IN, &q->signals);
+		irq_work_queue(&q->wakeup);
+	} else {
+		pc_queue_wake_waiters(q);
+	}
+}
+
+/**
+ * pc_queue_hangup() - a refresh ran out: POLL_HUP to the signal's owner
+ * @q:	the queue of the refreshed counter; any context
+ */
+void pc_queue_hangup(struct pc_queue *q)
+{
+	set_bit(PC_SIGNAL_HUP, &q->signals);
+	irq_work_queue(&q->wakeup);
+}
+
+/**
+ * pc_queue_fasync() - fcntl(O_ASYNC) on the queue's counter file
+ * @q:		the queue
+ * @fd:		the file descriptor
+ * @file:	the file
+ * @on:		whether O_ASYNC is being set or cleared
+ *
+ * The signal goes where fcntl(F_SETOWN) points, as for any file, and
+ * only to tasks the owner's setter may signal (send_sigio()).
+ *
+ * Return: as fasync_helper(): 0 or 1, or -ENOMEM.
+ */
+int pc_queue_fasync(struct pc_queue *q, int fd, struct file *file, int on)
+{
+	return fasync_helper(fd, file, on, &q->fasync);
 }
 
 static u32 pc_queue_bytes(const struct pc_queue *q)
@@ -440,7 +499,7 @@ void pc_queue_commit(struct pc_queue *q, unsigned long at)
 		at = q->end;
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
-	pc_queue_wake_waiters(q);
+	pc_queue_wake_record(q);
 }
 
 /**

@@ -59,6 +59,8 @@ void pc_queue_sideband_lost(struct pc_queue *q);
 u64 pc_queue_dropped(struct pc_queue *q);
 void pc_queue_set_error(struct pc_queue *q, bool error);
 void pc_queue_set_gone(struct pc_queue *q);
+void pc_queue_hangup(struct pc_queue *q);
+int pc_queue_fasync(struct pc_queue *q, int fd, struct file *file, int on);
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);
 __poll_t pc_queue_poll(struct pc_queue *q, struct file *file,
 		       struct poll_table_struct *wait);

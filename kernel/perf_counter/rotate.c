@@ -202,8 +202,9 @@ static void pc_ctx_tick(struct perf_counter_context *ctx)
  * perf_counter_task_tick() - scheduler tick: rotate what needs it
  *
  * Called with irqs off. Renews this CPU's sample budget and the counter
- * pages of current's counters; costs a few loads when nothing is
- * multiplexed, throttled or mapped.
+ * pages of current's counters, and retunes frequency counters; costs a
+ * few loads when nothing is multiplexed, throttled, mapped or sampled
+ * by frequency.
  */
 void perf_counter_task_tick(void)
 {
@@ -213,5 +214,7 @@ void perf_counter_task_tick(void)
 	pc_sample_budget_tick();
 	pc_ctx_tick(pc_this_cpu_ctx());
 	pc_ctx_tick(ctx);
+	pc_freq_tick(pc_this_cpu_ctx());
+	pc_freq_tick(ctx);
 	pc_page_tick(ctx);
 }

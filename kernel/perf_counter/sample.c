@@ -78,6 +78,8 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 		words++;
 	if (type & PERF_RECORD_VALUE)
 		words++;
+	if (type & PERF_RECORD_PERIOD)
+		words++;
 	if (type & PERF_RECORD_GROUP) {
 		if (!pc_format_2009(&counter->hw_event, counter->sideband))
 			words++;	/* the number of members */
@@ -171,28 +173,34 @@ int pc_counter_queue_resize(struct perf_counter *counter, u32 bytes)
  * lost: the work done here is bounded whatever the period. Periods that
  * end in a mode the counter excludes (a clock counter's time in the
  * kernel, with exclude_kernel) are not sampled, and not lost either.
+ * Then the period starts again, retuned if the counter samples by
+ * frequency (period.c).
  */
 void pc_sample_periods(struct perf_counter *counter, struct pt_regs *regs)
 {
-	u64 period = counter->hw_event.irq_period;
+	u64 period = counter->period;
 	u64 due, i;
+	bool taken;
 
 	pc_assert_irqs_off();
 	due = pc_periods_due(counter->period_left, period);
 	if (!due)
 		return;
 	counter->period_left += due * period;
-	if (pc_sample_excluded(counter, regs))
-		return;
-
-	for (i = 0; i < min_t(u64, due, PC_SAMPLE_BURST); i++) {
-		if (!pc_sample(counter, regs)) {
-			i++;		/* that one was counted lost */
-			break;
+	if (!pc_sample_excluded(counter, regs)) {
+		for (i = 0; i < min_t(u64, due, PC_SAMPLE_BURST); i++) {
+			taken = pc_sample(counter, regs);
+			/* the first stood for the current period, the rest whole */
+			counter->period_len = period;
+			if (!taken) {
+				i++;	/* that one was counted lost */
+				break;
+			}
 		}
+		if (i < due)
+			pc_sample_lost(counter, due - i);
 	}
-	if (i < due)
-		pc_sample_lost(counter, due - i);
+	pc_period_ended(counter, due);
 }
 
 /**
@@ -249,23 +257,9 @@ bool pc_sample(struct perf_counter *counter, struct pt_regs *regs)
 	return true;
 }
 
-/**
- * pc_sample_write() - write one sample record for @counter
- * @counter:	the counter, on this CPU with irqs off (or in NMI)
- * @regs:	the interrupted state, or NULL for events the kernel raises
- *
- * The caller has checked the modes and spent the budget. A full queue
- * counts the record lost. From NMI the queue is only tried, never
- * waited for: a sample that would wait is lost instead. A call chain is
- * walked before the queue is taken (unless the queue has no room for
- * even the least of records with one), and the record reserved at the
- * size it came to; the time and the values in it are then those of
- * the record's writing, after the walk, so that the queue's records
- * stay in the order of their times. Group members' values are brought up to date first. In
- * the 2009 format a group record has no count of members, and a leader
- * without members writes none.
- */
-void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
+/* pc_sample_write()'s record, the refresh left out */
+static void __pc_sample_write(struct perf_counter *counter,
+			      struct pt_regs *regs)
 {
 	struct perf_counter *top = counter->parent ?: counter;
 	u64 type = counter->hw_event.record_type;
@@ -276,7 +270,6 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	unsigned long at;
 	u32 words, members = 0;
 
-	pc_assert_irqs_off();
 	if (type & PERF_RECORD_GROUP)
 		pc_for_each_member_here(member, counter)
 			members++;
@@ -311,6 +304,8 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
 	if (type & PERF_RECORD_VALUE)
 		pc_queue_put(q, &at, atomic64_read(&counter->count));
+	if (type & PERF_RECORD_PERIOD)
+		pc_queue_put(q, &at, counter->period_len);
 	if (type & PERF_RECORD_GROUP) {
 		bool format_2009 = pc_format_2009(&top->hw_event, top->sideband);
 		unsigned long nr_at = at;
@@ -335,6 +330,36 @@ unlock:
 out:
 	if (type & PERF_RECORD_CALLCHAIN)
 		pc_chain_done(&chain);
+}
+
+/**
+ * pc_sample_write() - write one sample record for @counter
+ * @counter:	the counter, on this CPU with irqs off (or in NMI)
+ * @regs:	the interrupted state, or NULL for events the kernel raises
+ *
+ * The caller has checked the modes and spent the budget. A full queue
+ * counts the record lost. From NMI the queue is only tried, never
+ * waited for: a sample that would wait is lost instead. A call chain is
+ * walked before the queue is taken (unless the queue has no room for
+ * even the least of records with one), and the record reserved at the
+ * size it came to; the time and the values in it are then those of
+ * the record's writing, after the walk, so that the queue's records
+ * stay in the order of their times. Group members' values are brought
+ * up to date first. In the 2009 format a group record has no count of
+ * members, and a leader without members writes none. A refreshed
+ * counter whose refresh has run out writes nothing (period.c).
+ */
+void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
+{
+	pc_assert_irqs_off();
+	if (likely(!READ_ONCE(counter->refresh_on))) {
+		__pc_sample_write(counter, regs);
+		return;
+	}
+	if (!pc_refresh_take(counter))
+		return;			/* its refresh ran out */
+	__pc_sample_write(counter, regs);
+	pc_refresh_done(counter);
 }
 
 /* One switch record for @counter: @task went out (or in); @other too. */

@@ -44,18 +44,29 @@ struct pc_budget {
 static DEFINE_PER_CPU(struct pc_budget, pc_budget);
 
 /**
- * pc_samples_per_tick() - a CPU's sample budget for one jiffy
+ * pc_sample_rate_max() - the samples a CPU may take a second
  *
- * Return: kernel.perf_event_max_sample_rate / HZ, rounded up, at least 1.
+ * Return: kernel.perf_event_max_sample_rate, at least 1, or
+ * PC_SAMPLE_RATE_DEFAULT without perf_events.
  */
-unsigned long pc_samples_per_tick(void)
+unsigned long pc_sample_rate_max(void)
 {
 	unsigned long rate = PC_SAMPLE_RATE_DEFAULT;
 
 #ifdef CONFIG_PERF_EVENTS
 	rate = max(READ_ONCE(sysctl_perf_event_sample_rate), 1);
 #endif
-	return DIV_ROUND_UP(rate, HZ);
+	return rate;
+}
+
+/**
+ * pc_samples_per_tick() - a CPU's sample budget for one jiffy
+ *
+ * Return: pc_sample_rate_max() / HZ, rounded up, at least 1.
+ */
+unsigned long pc_samples_per_tick(void)
+{
+	return DIV_ROUND_UP(pc_sample_rate_max(), HZ);
 }
 
 #ifdef CONFIG_PERF_COUNTER_KUNIT_TEST

@@ -103,6 +103,11 @@ enum sw_event_ids {
  *   TID    __u32 pid, tid       the task the event happened in
  *   TIME   __u64 time           CLOCK_MONOTONIC ns
  *   VALUE  __u64 value          the counter's value
+ *   PERIOD __u64 period         the events this sample stands for:
+ *                               the period that ran out (ns for a
+ *                               clock), which a frequency counter's
+ *                               kernel retunes and the PERIOD ioctl
+ *                               changes
  *   GROUP  __u64 nr, then nr x { __u64 event_config, value }
  *                               every other member (leaders only)
  *   CALLCHAIN struct perf_counter_callchain, then nr x __u64
@@ -116,9 +121,10 @@ enum perf_counter_record_type {
 	PERF_RECORD_TIME		= 1U << 3,
 	PERF_RECORD_VALUE		= 1U << 4,
 	PERF_RECORD_CALLCHAIN		= 1U << 5,
+	PERF_RECORD_PERIOD		= 1U << 6,
 };
 
-#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_CALLCHAIN << 1) - 1)
+#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_PERIOD << 1) - 1)
 
 /*
  * A sample's call chain: how it ended, then @nr words, innermost first.
@@ -306,11 +312,25 @@ struct perf_counter_hw_event_ext {
 
 	/* PERF_COUNTER_HW_EVENT_SIZE_VER2 */
 	__u64	sideband;		/* enum perf_counter_sideband */
+
+	/* PERF_COUNTER_HW_EVENT_SIZE_VER3 */
+	__u64	sample_freq;		/* samples a second, irq_period 0 */
 };
 
 #define PERF_COUNTER_HW_EVENT_SIZE_2009	64
 #define PERF_COUNTER_HW_EVENT_SIZE_VER1	72
 #define PERF_COUNTER_HW_EVENT_SIZE_VER2	80
+#define PERF_COUNTER_HW_EVENT_SIZE_VER3	88
+
+/*
+ * Frequency sampling: a counter with @sample_freq (and a record_type,
+ * and irq_period 0) samples about that many times a second, the kernel
+ * choosing its period from the rate of its events: a second of
+ * CLOCK_MONOTONIC for counts of events, a second of the clock's own
+ * time for cpu-clock and task-clock (whose period is then exactly
+ * 10^9 / @sample_freq ns). At most kernel.perf_event_max_sample_rate
+ * (EINVAL above it), and for a clock 10^9 / 50000 a second.
+ */
 
 /*
  * The side-band records a counter with a queue asks for (see struct
@@ -335,6 +355,39 @@ enum perf_counter_sideband {
 #define PERF_COUNTER_IOC_QUEUE_SIZE	_IOW('$', 2, __u32)
 /* Records a counter's queue dropped since it was opened, told or not. */
 #define PERF_COUNTER_IOC_LOST		_IOR('$', 3, __u64)
+/*
+ * A sampling counter's period from now on (its frequency, samples a
+ * second, for a frequency counter), as irq_period or sample_freq would
+ * be at the open: a period that has already run past the new one ends
+ * at the next event. The counter and its inherited copies; not the
+ * other members of its group. EINVAL on a counting counter and for a
+ * value the open would refuse.
+ */
+#define PERF_COUNTER_IOC_PERIOD		_IOW('$', 4, __u64)
+/*
+ * The value back to 0 (the times go on); a sampling counter's current
+ * period starts again. A leader resets its whole group, a member
+ * itself; inherited copies with it.
+ */
+#define PERF_COUNTER_IOC_RESET		_IO('$', 5)
+/*
+ * Enable a sampling counter for @arg (1 to INT_MAX) more samples: it
+ * disables itself (a leader with its group, as the DISABLE ioctl) once
+ * it has written them, and its owner's overflow signal says POLL_HUP.
+ * Adds to what is left of an earlier refresh. EINVAL on a counting or
+ * an inherited counter, or for @arg out of range.
+ */
+#define PERF_COUNTER_IOC_REFRESH	_IO('$', 6)
+
+/*
+ * Overflow signals: fcntl(F_SETOWN) (or F_SETOWN_EX), F_SETSIG and
+ * O_ASYNC on a counter with a queue, as on any file: its owner gets the
+ * signal (SIGIO unless F_SETSIG chose another, with si_fd the counter's
+ * fd) when records are ready, si_band POLLIN | POLLRDNORM (si_code
+ * POLL_IN), and when a refresh has run out, POLLERR | POLLHUP
+ * (POLL_HUP). One signal a wakeup: records written before it is sent
+ * share it. Owners the setter of the owner may not signal get none.
+ */
 
 /*
  * The counter page: mmap() of a counter fd, one page at offset 0,
