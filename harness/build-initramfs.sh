@@ -207,6 +207,16 @@ elif [ "$mode" = test ]; then
 	prog_libs='' prog_bg samples/perf_counter/count_self.c \
 		"$root/bin/count_self" "$SRC/samples/perf_counter/count_self.c" \
 		-static -O2 -Wall -Wextra -Werror -isystem "$hdr"
+	# The self-monitoring library's example, for example_test to run:
+	# the sample and the library as one translation unit (prog_cc
+	# compiles one source), every warning an error.
+	printf '#include "%s"\n#include "%s"\n' \
+		"$SRC/samples/perf_counter/overflow_signal.c" \
+		"$SRC/tools/perf_counter/lib/pc_monitor.c" > "$out/overflow_signal.c"
+	prog_libs='' prog_bg samples/perf_counter/overflow_signal.c \
+		"$root/bin/overflow_signal" "$out/overflow_signal.c" \
+		-I"$SRC/tools/perf_counter/lib" -static -O2 -Wall -Wextra \
+		-Werror -isystem "$hdr"
 	# make bench's program, for bench_test to run in its short mode,
 	# on the targets that list that test
 	for prog in $TEST_PROGRAMS; do

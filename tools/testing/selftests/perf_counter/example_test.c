@@ -94,4 +94,49 @@ TEST(example_runs_unprivileged_at_paranoid_2)
 	check_example(_metadata, &out);
 }
 
+/*
+ * The self-monitoring library's example,
+ * samples/perf_counter/overflow_signal.c, built by the harness with the
+ * library as /bin/overflow_signal: it holds its own counts to its work
+ * (a region's page faults, a signal every 10 faults, a refresh that
+ * stops after 5) and says "ok"; as root and as nobody at paranoid 2.
+ */
+#define SIGNAL_EXAMPLE	"/bin/overflow_signal"
+
+static void check_signal_example(struct __test_metadata *_metadata,
+				 struct pc_prog_run *out)
+{
+	int got_ok = 0, got_signals = 0, got_refresh = 0;
+	char *line, *save;
+
+	for (line = strtok_r(out->out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		TH_LOG("%s", line);
+		got_ok |= !strcmp(line, "overflow_signal: ok");
+		got_signals |= !!strstr(line, "a signal every");
+		got_refresh |= !!strstr(line, "refreshed for");
+	}
+	ASSERT_TRUE(WIFEXITED(out->status));
+	EXPECT_EQ(0, WEXITSTATUS(out->status));
+	EXPECT_TRUE(got_ok);
+	EXPECT_TRUE(got_signals) TH_LOG("no overflow signals shown");
+	EXPECT_TRUE(got_refresh) TH_LOG("no refresh shown");
+}
+
+TEST(signal_example_counts_and_samples_itself)
+{
+	struct pc_prog_run out;
+
+	ASSERT_EQ(0, pc_run_prog(SIGNAL_EXAMPLE, &out, 0));
+	check_signal_example(_metadata, &out);
+}
+
+TEST(signal_example_runs_unprivileged_at_paranoid_2)
+{
+	struct pc_prog_run out;
+
+	ASSERT_EQ(0, pc_run_prog_unprivileged(SIGNAL_EXAMPLE, &out));
+	check_signal_example(_metadata, &out);
+}
+
 TEST_HARNESS_MAIN
