@@ -139,7 +139,7 @@ int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 		return -EINVAL;
 	/* Side-band records go to a queue: a sampler's or a switch log's. */
 	if (desc->sideband & ~(u64)PERF_SIDEBAND_MASK ||
-	    (desc->sideband && !pc_has_records(&desc->hw)))
+	    (desc->sideband && !pc_has_records(&hw)))
 		return -EINVAL;
 	if ((desc->sideband & PERF_SIDEBAND_MMAP) && desc->hw.exclude_user)
 		return -EINVAL;

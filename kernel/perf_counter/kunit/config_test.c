@@ -13,11 +13,13 @@ static void hw_event_is_64_bytes_of_2009_then_the_extension(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
 				       extra_config_len), 40);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event, size), 44);
-	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event_ext), 80);
+	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event_ext), 88);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
 				       callchain_depth), 64);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
 				       sideband), 72);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
+				       sample_freq), 80);
 }
 
 static void event_config_fields_round_trip(struct kunit *test)
@@ -170,6 +172,47 @@ static void clock_sampling_period_has_a_floor(struct kunit *test)
 	}
 }
 
+/*
+ * sample_freq: with a record_type and no irq_period, at most the sample
+ * rate (a clock: one period every 50 us); a frequency counter asks for
+ * side-band records as any sampler does; its first period is a clock's
+ * exact 10^9 / freq ns, any other's one event.
+ */
+static void sample_freq_rules_and_first_period(struct kunit *test)
+{
+	struct perf_counter_hw_event_ext d = {
+		.hw = sw_event(PERF_COUNT_PAGE_FAULTS),
+		.sample_freq = 100,
+	};
+
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.hw.record_type = PERF_RECORD_IRQ;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
+	d.sideband = PERF_SIDEBAND_COMM;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
+	d.hw.irq_period = 10;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.hw.irq_period = 0;
+	d.sample_freq = pc_sample_rate_max();
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
+	d.sample_freq++;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.sample_freq = 100;
+	pc_hw_event_defaults(&d);
+	KUNIT_EXPECT_EQ(test, d.hw.irq_period, 1);
+
+	d.hw = sw_event(PERF_COUNT_TASK_CLOCK);
+	d.hw.record_type = PERF_RECORD_IRQ;
+	d.sample_freq = NSEC_PER_SEC / PC_CLOCK_PERIOD_MIN;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d),
+			d.sample_freq <= pc_sample_rate_max() ? 0 : -EINVAL);
+	d.sample_freq++;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
+	d.sample_freq = 1000;
+	pc_hw_event_defaults(&d);
+	KUNIT_EXPECT_EQ(test, d.hw.irq_period, 1000000);
+}
+
 static void every_software_id_has_its_kind(struct kunit *test)
 {
 	struct perf_counter_hw_event hw;
@@ -227,6 +270,7 @@ static struct kunit_case pc_config_cases[] = {
 	KUNIT_CASE(chain_depth_needs_a_chain_and_a_limit),
 	KUNIT_CASE(read_format_and_record_type_are_checked),
 	KUNIT_CASE(clock_sampling_period_has_a_floor),
+	KUNIT_CASE(sample_freq_rules_and_first_period),
 	KUNIT_CASE(every_software_id_has_its_kind),
 	KUNIT_CASE(hardware_ids_and_raw_events_are_hardware_counters),
 	KUNIT_CASE(read_size_follows_read_format),

@@ -616,7 +616,7 @@ TEST(hw_event_grows_by_size_and_refuses_unknown_bytes_with_e2big)
 	int fd;
 
 	ASSERT_EQ(64, sizeof(struct perf_counter_hw_event));
-	ASSERT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER2, sizeof(*d));
+	ASSERT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER3, sizeof(*d));
 	memset(buf, 0, sizeof(buf));
 	hw->event_config = TASK_CLOCK;
 	hw->exclude_kernel = 1;
@@ -643,14 +643,14 @@ TEST(hw_event_grows_by_size_and_refuses_unknown_bytes_with_e2big)
 	buf[4096 / 8 - 1] = 1;
 	EXPECT_EQ(-1, sys_perf_counter_open(hw, 0, -1, -1, 0));
 	EXPECT_EQ(E2BIG, errno);
-	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER2, hw->size);
+	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER3, hw->size);
 	buf[4096 / 8 - 1] = 0;
-	hw->size = 88;
-	buf[10] = 1ULL << 40;
+	hw->size = 96;
+	buf[11] = 1ULL << 40;
 	EXPECT_EQ(-1, sys_perf_counter_open(hw, 0, -1, -1, 0));
 	EXPECT_EQ(E2BIG, errno);
-	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER2, hw->size);
-	buf[10] = 0;
+	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER3, hw->size);
+	buf[11] = 0;
 
 	/* sizes that are not one */
 	for (fd = 1; fd < 64; fd += 9) {
