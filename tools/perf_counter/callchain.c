@@ -4,6 +4,8 @@
  * functions and counted per function twice, as perf counts it: "Self",
  * the samples taken in the function, and "Children", the samples whose
  * chain passes through it (once a sample, however often it recurs).
+ * Each sample weighs the events it stands for (its period): the shares
+ * are of the weights, the Samples column counts samples.
  * Under each function a tree of the chains, printed as perf report
  * --stdio prints its default graph: with --children (the default) the
  * callers above their callees ("caller" order: a function's own
@@ -34,7 +36,8 @@ struct cc_func {
 	struct cc_key key;
 	int kernel;
 	uint64_t first_ip;	/* the first address seen, for no name */
-	uint64_t self, children;
+	uint64_t self, children;	/* weights */
+	uint64_t self_n, children_n;	/* samples */
 	uint64_t stamp, tstamp;	/* the last sample counted, and treed */
 	unsigned int depth;	/* least frames from the outermost one */
 	uint32_t root;		/* its tree's root node, 0 before any */
@@ -51,8 +54,8 @@ struct cc_label {
 /* A node of a tree: a label; its first child and its next sibling. */
 struct cc_node {
 	uint32_t label, child, next;
-	uint64_t hits;		/* chains through it */
-	uint64_t ends;		/* chains that end at it */
+	uint64_t hits;		/* chains through it, weighed */
+	uint64_t ends;		/* chains that end at it, weighed */
 };
 
 /* Open addressing of indices into an array whose entries start with a key. */
@@ -88,7 +91,9 @@ struct pc_chains {
 	unsigned int max_frames;
 	struct cc_cached *cache;
 	uint32_t gen;		/* pc_chains_forget() moves it on */
-	uint64_t total;		/* samples */
+	uint64_t total;		/* the samples' weight */
+	uint64_t nr;		/* samples */
+	uint64_t w;		/* the weight of the sample being counted */
 	uint64_t chains;	/* samples with a chain */
 	uint64_t end[4];	/* chains by flags & END_MASK */
 };
@@ -322,12 +327,12 @@ static void tree_add(struct pc_chains *c, struct cc_func *f, int from,
 	if (!f->root)
 		f->root = new_node(c, 0);
 	n = f->root;
-	c->node[n].hits++;
+	c->node[n].hits += c->w;
 	for (i = 0; i < count; i++) {
 		n = child_of(c, n, c->fr[from + i * step]);
-		c->node[n].hits++;
+		c->node[n].hits += c->w;
 	}
-	c->node[n].ends++;
+	c->node[n].ends += c->w;
 }
 
 /* Count the sample whose @n frames are in c->fr, innermost first. */
@@ -336,16 +341,19 @@ static void count(struct pc_chains *c, int n, int complete)
 	struct cc_func *f0 = func_of(c, c->fr[0]);
 	int i, step = c->v.caller ? -1 : 1;
 
-	c->total++;
-	f0->self++;
+	c->nr++;
+	c->total += c->w;
+	f0->self += c->w;
+	f0->self_n++;
 	if ((unsigned int)n > c->max_frames)
 		c->max_frames = n;
 	for (i = 0; i < n; i++) {
 		struct cc_func *f = func_of(c, c->fr[i]);
 
-		if (f->stamp != c->total) {
-			f->stamp = c->total;
-			f->children++;
+		if (f->stamp != c->nr) {
+			f->stamp = c->nr;
+			f->children += c->w;
+			f->children_n++;
 		}
 		if ((unsigned int)(n - 1 - i) < f->depth)
 			f->depth = n - 1 - i;
@@ -357,16 +365,16 @@ static void count(struct pc_chains *c, int n, int complete)
 		return;
 	/* the sample's own function: the whole chain */
 	tree_add(c, f0, c->v.caller ? n - 1 : 0, step, n);
-	f0->tstamp = c->total;
+	f0->tstamp = c->nr;
 	if (!c->v.children)
 		return;
 	/* each other function once, where the order meets it first */
 	for (i = c->v.caller ? n - 1 : 0; i >= 0 && i < n; i += step) {
 		struct cc_func *f = func_of(c, c->fr[i]);
 
-		if (f->tstamp == c->total)
+		if (f->tstamp == c->nr)
 			continue;
-		f->tstamp = c->total;
+		f->tstamp = c->nr;
 		tree_add(c, f, i, step, c->v.caller ? i + 1 : n - i);
 	}
 }
@@ -386,6 +394,7 @@ static void push(struct pc_chains *c, int *n, uint32_t label)
  * @words:	the chain, innermost first, markers and all (host order)
  * @nr:		how many words
  * @flags:	the chain's flags (PERF_COUNTER_CHAIN_*)
+ * @weight:	the events the sample stands for (its period)
  *
  * The chain starts with the sampled address itself when it was taken
  * in the mode the chain starts in; it is not counted twice. The first
@@ -394,7 +403,7 @@ static void push(struct pc_chains *c, int *n, uint32_t label)
  */
 void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
 		   uint32_t pid, uint64_t ip, const uint64_t *words,
-		   uint32_t nr, uint32_t flags)
+		   uint32_t nr, uint32_t flags, uint64_t weight)
 {
 	int n = 0, first = 1, ret = 0;
 	uint32_t i;
@@ -420,17 +429,19 @@ void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
 	}
 	c->chains++;
 	c->end[flags & PERF_COUNTER_CHAIN_END_MASK]++;
+	c->w = weight;
 	count(c, n, (flags & PERF_COUNTER_CHAIN_END_MASK) ==
 		    PERF_COUNTER_CHAIN_COMPLETE);
 }
 
 /* A sample without a chain, in a file with chains: itself alone. */
 void pc_chains_add_none(struct pc_chains *c, const struct pc_maps *maps,
-			uint32_t pid, uint64_t ip)
+			uint32_t pid, uint64_t ip, uint64_t weight)
 {
 	int n = 0;
 
 	push(c, &n, label_of(c, maps, pid, ip, 0));
+	c->w = weight;
 	count(c, n, 0);
 }
 
@@ -442,7 +453,7 @@ static double pct(uint64_t part, uint64_t whole)
 /* "# call chains: 98.7% complete, 1.0% truncated, 0.3% broken" */
 void pc_chains_quality(const struct pc_chains *c)
 {
-	uint64_t none = c->total - c->chains;
+	uint64_t none = c->nr - c->chains;
 
 	printf("# call chains: %.1f%% complete, %.1f%% truncated, %.1f%% broken",
 	       pct(c->end[PERF_COUNTER_CHAIN_COMPLETE], c->chains),
@@ -702,10 +713,10 @@ void pc_chains_print(struct pc_chains *c)
 			printf("  %7.2f%% %7.2f%% %8llu  ",
 			       pct(f->children, c->total),
 			       pct(f->self, c->total),
-			       (unsigned long long)f->children);
+			       (unsigned long long)f->children_n);
 		else
 			printf("  %7.2f%% %8llu  ", pct(f->self, c->total),
-			       (unsigned long long)f->self);
+			       (unsigned long long)f->self_n);
 		pc_print_escaped(f->key.dso);
 		printf("%*s [%c] ", (int)(dl < 20 ? 20 - dl : 0), "",
 		       f->kernel ? 'k' : '.');

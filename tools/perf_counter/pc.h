@@ -38,6 +38,7 @@ struct pc_open_args {
 	int group_fd;
 	int disabled, inherit, exclude_idle, exclusive;
 	uint64_t period, record_type;
+	uint64_t freq;			/* sample_freq: @period then 0 */
 	unsigned int chain_depth;	/* callchain_depth; 0: the default */
 	uint64_t sideband;		/* PERF_SIDEBAND_* */
 };
@@ -100,6 +101,7 @@ struct pc_rec {
 	uint32_t type;		/* PERF_COUNTER_REC_* */
 	uint32_t pid, tid;
 	uint64_t ip, time, lost;
+	uint64_t period;	/* PERF_RECORD_PERIOD, else 0 */
 	/* PERF_RECORD_CALLCHAIN: nr words at chain, unaligned */
 	uint32_t chain_nr, chain_flags;
 	const char *chain;
@@ -159,7 +161,8 @@ struct pc_row {
 	const char *dso, *sym;
 	uint64_t ip;
 	int kernel;
-	uint64_t count;
+	uint64_t count;		/* the events its samples stand for */
+	uint64_t samples;
 };
 
 struct pc_rows {
@@ -270,9 +273,9 @@ void pc_chain_view_parse(struct pc_chain_view *v, const char *arg);
 struct pc_chains *pc_chains_new(const struct pc_chain_view *v);
 void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
 		   uint32_t pid, uint64_t ip, const uint64_t *words,
-		   uint32_t nr, uint32_t flags);
+		   uint32_t nr, uint32_t flags, uint64_t weight);
 void pc_chains_add_none(struct pc_chains *c, const struct pc_maps *maps,
-			uint32_t pid, uint64_t ip);
+			uint32_t pid, uint64_t ip, uint64_t weight);
 void pc_chains_forget(struct pc_chains *c);
 void pc_chains_quality(const struct pc_chains *c);
 void pc_chains_fp_warn(const struct pc_chains *c);

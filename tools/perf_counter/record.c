@@ -42,10 +42,10 @@ static void print_help(FILE *f)
 "             again: every event is sampled, each on its own\n"
 "  -c PERIOD  a sample every PERIOD events (ns for the clock events,\n"
 "             at least 50000)\n"
-"  -F FREQ    about FREQ samples a second (default 1000): a clock\n"
-"             event's period is 1e9/FREQ ns; any other event's is its\n"
-"             rate over a 100 ms busy loop of the tool's own, divided\n"
-"             by FREQ (the kernel has no frequency mode)\n"
+"  -F FREQ    about FREQ samples a second (default 1000), the kernel\n"
+"             choosing each event's period from its rate as it goes\n"
+"             (sample_freq): a clock event's is exactly 1e9/FREQ ns;\n"
+"             every sample carries its period, which report weights by\n"
 "  -o FILE    where to write (default perf-counter.data)\n"
 "  -g         record each sample's call chain (PERF_RECORD_CALLCHAIN):\n"
 "             the kernel walks the frame pointers (on PowerPC the back\n"
@@ -132,48 +132,6 @@ static void write_command(FILE *f, char **argv)
 	free(buf);
 }
 
-static void spin_100ms(void)
-{
-	uint64_t end = pc_now_ns() + 100000000ULL;
-	unsigned long x = 0;
-
-	while (pc_now_ns() < end) {
-		unsigned long i;
-
-		for (i = 0; i < 10000; i++) {
-			x += i;
-			__asm__ __volatile__("" : "+r" (x));
-		}
-	}
-}
-
-/* -F on an event that is no clock: a period from its rate here. */
-static uint64_t calibrate(const struct pc_event *ev, unsigned int freq)
-{
-	struct pc_open_args a = { .pid = 0, .cpu = -1, .group_fd = -1 };
-	uint64_t v[3] = { 0 }, t0;
-	double rate;
-	int fd = pc_open(ev, &a);
-
-	if (fd < 0) {
-		pc_open_error(ev, &a, errno);
-		exit(1);
-	}
-	t0 = pc_now_ns();
-	spin_100ms();
-	if (read(fd, v, sizeof(v)) != sizeof(v))
-		v[0] = 0;
-	close(fd);
-	rate = v[0] * 1e9 / (double)(pc_now_ns() - t0);
-	if (rate / freq < 1) {
-		pc_warn("'%s' counted %llu in a 100 ms loop: -F %u needs a\n"
-			"  rate; sampling every 100000 events instead (-c)",
-			ev->name, (unsigned long long)v[0], freq);
-		return 100000;
-	}
-	return (uint64_t)(rate / freq);
-}
-
 /* An item of the snapshot, and when its task's /proc entries were read. */
 struct snap_item {
 	uint64_t read;
@@ -193,6 +151,7 @@ struct rec_counter {
 struct rec_state {
 	FILE *f;
 	uint64_t record_type;
+	uint64_t period;		/* -c, every sample's */
 	struct rec_counter *ctr;
 	int nr_ctr;
 	struct pc_order *order;
@@ -250,9 +209,11 @@ static void take_one(void *ctx, const struct pc_rec *r)
 	const struct rec_counter *c = st->reading;
 
 	if (r->type == PERF_COUNTER_REC_SAMPLE) {
-		struct pc_item_sample3 s = {
+		struct pc_item_sample4 s = {
 			.ip = r->ip, .pid = r->pid, .tid = r->tid,
 			.time = r->time, .event = c->event, .cpu = c->cpu,
+			.period = st->record_type & PERF_RECORD_PERIOD ?
+				  r->period : st->period,
 		};
 		struct pc_item_chain ch = {
 			.nr = r->chain_nr, .flags = r->chain_flags,
@@ -694,20 +655,6 @@ static int parse_pids(const char *list, pid_t **pids)
 	return nr;
 }
 
-/* The period of @ev from -c or -F (a frequency: default 1000 Hz). */
-static uint64_t event_period(const struct pc_event *ev, uint64_t period,
-			     unsigned int freq)
-{
-	if (period)
-		return period;
-	if (!freq)
-		freq = 1000;
-	if (!pc_event_is_clock(ev))
-		return calibrate(ev, freq);
-	period = 1000000000ULL / freq;
-	return period < 50000 ? 50000 : period;
-}
-
 static void close_all(struct rec_state *st)
 {
 	int i;
@@ -726,7 +673,7 @@ int cmd_record(int argc, char **argv)
 	struct pc_event *evs = NULL;
 	struct pc_open_args a = { .cpu = -1, .group_fd = -1 };
 	struct pc_file_header hdr;
-	uint64_t *periods;
+	unsigned int freq;
 	int opt, go = -1, status = 0, done = 0, i, e, nr_ev = 0, err = 0;
 	int nr_pids = 0, cpus[PC_OPT_MAX_CPUS], nr_cpus = 0;
 	pid_t child = 0, *pids = NULL, failed = 0;
@@ -759,9 +706,8 @@ int cmd_record(int argc, char **argv)
 	if (nr_ev > PC_FILE_EVENTS_MAX)
 		pc_die("-e: %d events, at most %d in one record", nr_ev,
 		       PC_FILE_EVENTS_MAX);
-	periods = pc_zalloc(nr_ev * sizeof(*periods));
-	for (e = 0; e < nr_ev; e++)
-		periods[e] = event_period(&evs[e], o.period, o.freq);
+	/* -c a fixed period; else a frequency, 1000 a second by default */
+	freq = o.period ? 0 : o.freq ? o.freq : 1000;
 	if (o.pids)
 		st.nr_pids = nr_pids = parse_pids(o.pids, &pids);
 	if (o.nr_cpus) {
@@ -781,12 +727,14 @@ int cmd_record(int argc, char **argv)
 	hdr.byte_order = PC_FILE_BYTE_ORDER;
 	fwrite(&hdr, sizeof(hdr), 1, st.f);
 	a.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID | PERF_RECORD_TIME;
+	if (freq)
+		a.record_type |= PERF_RECORD_PERIOD;
 	if (o.callchain)
 		a.record_type |= PERF_RECORD_CALLCHAIN;
 	st.record_type = a.record_type;
+	st.period = o.period;
 	for (e = 0; e < nr_ev; e++)
-		write_event(st.f, &evs[e], periods[e], a.record_type,
-			    o.period ? 0 : o.freq ? o.freq : 1000);
+		write_event(st.f, &evs[e], o.period, a.record_type, freq);
 	if (argc)
 		write_command(st.f, argv);
 
@@ -804,8 +752,9 @@ int cmd_record(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 	}
 	st.opened = pc_now_ns();
+	a.period = o.period;
+	a.freq = freq;
 	for (e = 0; e < nr_ev && !err; e++) {
-		a.period = periods[e];
 		if (nr_cpus) {
 			a.pid = -1;
 			for (i = 0; i < nr_cpus && !err; i++) {
@@ -882,10 +831,11 @@ int cmd_record(int argc, char **argv)
 	pc_order_flush(st.order, UINT64_MAX, write_ordered, st.f);
 
 	fprintf(stderr,
-		"[ perf-counter record: %llu samples of %s%s every %llu (%llu lost), %llu side-band records (%llu lost), %sin %s ]\n",
+		"[ perf-counter record: %llu samples of %s%s %s %llu%s (%llu lost), %llu side-band records (%llu lost), %sin %s ]\n",
 		(unsigned long long)st.samples, evs[0].name,
-		nr_ev > 1 ? " and more" : "", (unsigned long long)periods[0],
-		(unsigned long long)st.lost,
+		nr_ev > 1 ? " and more" : "", freq ? "at" : "every",
+		(unsigned long long)(freq ? freq : o.period),
+		freq ? " a second" : "", (unsigned long long)st.lost,
 		(unsigned long long)st.sideband,
 		(unsigned long long)st.lost_sideband,
 		o.callchain ? "call chains, " : "", out);
@@ -893,7 +843,6 @@ int cmd_record(int argc, char **argv)
 		pc_warn("%llu records came later than records after them: they are out of order in %s",
 			(unsigned long long)pc_order_late(st.order), out);
 	pc_order_free(st.order);
-	free(periods);
 	free(evs);
 	free(pids);
 	free(st.ctr);

@@ -26,6 +26,11 @@
  * is struct pc_item_sample3, its LOST's struct pc_item_lost3. Version 2
  * files (samples first, the mappings /proc showed at the end) are still
  * read.
+ *
+ * Version 4 (periods) is version 3 with the period each sample stands
+ * for (PERF_RECORD_PERIOD: the kernel's choice under -F) at the end of
+ * its fixed part, struct pc_item_sample4: report weights each sample by
+ * it. Versions 2 and 3 carry one period an event, the EVENT item's.
  */
 #ifndef PC_RECORD_H
 #define PC_RECORD_H
@@ -33,14 +38,14 @@
 #include <stdint.h>
 
 #define PC_FILE_MAGIC		"PCRECORD"
-#define PC_FILE_VERSION		3
+#define PC_FILE_VERSION		4
 #define PC_FILE_VERSION_MIN	2	/* the oldest report reads */
 #define PC_FILE_EVENTS_MAX	64	/* EVENT items a file may hold */
 #define PC_FILE_BYTE_ORDER	0x01020304U
 
 struct pc_file_header {
 	char magic[8];			/* "PCRECORD", no NUL */
-	uint32_t version;		/* 3, or 2 */
+	uint32_t version;		/* 4; 3 and 2 are read */
 	uint32_t byte_order;		/* 0x01020304 as the writer stored it */
 };
 
@@ -69,7 +74,7 @@ struct pc_item_event {
 	uint64_t record_type;
 	uint64_t extra;
 	uint32_t nr_extra;
-	uint32_t freq;			/* -F as asked, or 0 */
+	uint32_t freq;			/* -F: the kernel's frequency, or 0 */
 	char name[];			/* NUL-terminated, padded to 8 */
 };
 
@@ -94,6 +99,16 @@ struct pc_item_sample3 {
 	uint64_t time;			/* CLOCK_MONOTONIC ns */
 	uint32_t event;			/* the EVENT item's number */
 	int32_t cpu;
+};
+
+/* Version 4: and the events (ns for a clock) the sample stands for. */
+struct pc_item_sample4 {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;			/* CLOCK_MONOTONIC ns */
+	uint32_t event;			/* the EVENT item's number */
+	int32_t cpu;
+	uint64_t period;
 };
 
 /* Version 3: records of @event's queue on @cpu the kernel dropped. */

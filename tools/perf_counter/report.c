@@ -39,7 +39,8 @@ static size_t min_body(uint32_t type, uint32_t version)
 	case PC_ITEM_MMAP:
 		return sizeof(struct pc_item_mmap);
 	case PC_ITEM_SAMPLE:
-		return version >= 3 ? sizeof(struct pc_item_sample3) :
+		return version >= 4 ? sizeof(struct pc_item_sample4) :
+			version >= 3 ? sizeof(struct pc_item_sample3) :
 			sizeof(struct pc_item_sample);
 	case PC_ITEM_LOST:
 		return version >= 3 ? sizeof(struct pc_item_lost3) :
@@ -176,7 +177,8 @@ static int sample_chain(const void *body, size_t blen, size_t fixed,
 
 struct rep_event {
 	const char *name;
-	uint64_t period;
+	uint64_t period;	/* -c's, every sample's; 0 under -F */
+	uint32_t freq;		/* -F's */
 };
 
 /* Where an item is, and its time (0 for one that has none). */
@@ -210,6 +212,7 @@ struct rep {
 	uint64_t *words;
 	size_t words_cap;
 	uint64_t samples, shown, kernel, lost, lost_sideband, bad;
+	uint64_t weight;	/* the events the samples stand for */
 };
 
 /*
@@ -315,6 +318,7 @@ static void scan(struct rep *r)
 			r->ev = pc_realloc(r->ev, (r->nr_ev + 1) * sizeof(*r->ev));
 			r->ev[r->nr_ev].name = e->name;
 			r->ev[r->nr_ev].period = g64(e->irq_period);
+			r->ev[r->nr_ev].freq = g32(e->freq);
 			r->nr_ev++;
 			if (g64(e->record_type) & PERF_RECORD_CALLCHAIN)
 				r->has_chains = 1;
@@ -410,7 +414,14 @@ static void replay_sample(struct rep *r, const void *body, size_t blen,
 		snprintf(anon, sizeof(anon), pid ? ":%u" : "swapper", tid);
 		row.comm = anon;
 	}
+	/* the events it stands for: its own period, or the event's */
+	row.count = r->version >= 4 ?
+		g64(((const struct pc_item_sample4 *)body)->period) :
+		r->ev[r->event].period;
+	if (!row.count)
+		row.count = 1;	/* a file of -F before version 4: samples */
 	r->samples++;
+	r->weight += row.count;
 	r->kernel += k;
 	task->samples++;
 	if (!k && !strcmp(row.dso, "[unknown]")) {
@@ -431,9 +442,10 @@ static void replay_sample(struct rep *r, const void *body, size_t blen,
 		pc_warn("%s: item at %zu: a chain longer than its item, not counted",
 			r->in, at);
 	if (got > 0)
-		pc_chains_add(r->chains, maps, pid, ip, r->words, nr, flags);
+		pc_chains_add(r->chains, maps, pid, ip, r->words, nr, flags,
+			      row.count);
 	else
-		pc_chains_add_none(r->chains, maps, pid, ip);
+		pc_chains_add_none(r->chains, maps, pid, ip, row.count);
 }
 
 /*
@@ -525,6 +537,9 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 		if (r->version >= 3)
 			printf(" event %u cpu %d", g32(s->event),
 			       (int32_t)g32(s->cpu));
+		if (r->version >= 4)
+			printf(" period %llu", (unsigned long long)
+			       g64(((const struct pc_item_sample4 *)body)->period));
 		break;
 	}
 	case PC_ITEM_KMMAP: {
@@ -662,9 +677,15 @@ static void report_event(struct rep *r)
 	replay(r);
 	printf("# %llu samples of ", (unsigned long long)r->samples);
 	pc_print_escaped(r->ev[r->event].name);
-	printf(" every %llu, %llu lost; %llu in the kernel\n",
-	       (unsigned long long)r->ev[r->event].period,
+	if (r->ev[r->event].period)
+		printf(" every %llu", (unsigned long long)r->ev[r->event].period);
+	else
+		printf(" at %u a second", r->ev[r->event].freq);
+	printf(", %llu lost; %llu in the kernel\n",
 	       (unsigned long long)r->lost, (unsigned long long)r->kernel);
+	if (r->version >= 4 && !r->ev[r->event].period)
+		printf("# each weighted by its period: %llu events in all\n",
+		       (unsigned long long)r->weight);
 	if (r->shown != r->samples)
 		printf("# %llu of them pass the filters\n",
 		       (unsigned long long)r->shown);
@@ -683,13 +704,14 @@ static void report_event(struct rep *r)
 		pc_chains_free(r->chains);
 		r->chains = NULL;
 	} else {
-		pc_rows_print(&r->rows, &r->sort, r->samples, r->o->count);
+		pc_rows_print(&r->rows, &r->sort, r->weight, r->o->count);
 	}
 	pc_rows_free(&r->rows);
 	pc_tasks_free(r->tasks);
 	r->tasks = NULL;
 	pc_maps_free(&r->v2_maps);
 	r->samples = r->shown = r->kernel = r->lost = r->lost_sideband = 0;
+	r->weight = 0;
 	r->bad = 0;
 }
 

@@ -151,8 +151,9 @@ static void rehash(struct pc_rows *r, const struct pc_sort *s)
  * @r:		the rows
  * @s:		the keys that tell rows apart
  * @k:		the sample's comm, pid, dso, sym (NULL: none) and ip (the
- *		row's first is shown for no name); its strings are copied
- *		when a row is made
+ *		row's first is shown for no name), and in @count the events
+ *		it stands for, its weight; its strings are copied when a
+ *		row is made
  */
 void pc_rows_add(struct pc_rows *r, const struct pc_sort *s,
 		 const struct pc_row *k)
@@ -166,8 +167,9 @@ void pc_rows_add(struct pc_rows *r, const struct pc_sort *s,
 	for (; r->slot[at]; at = (at + 1) & (r->nr_slot - 1)) {
 		n = &r->row[r->slot[at] - 1];
 		if (!row_cmp(s, n, k)) {
-			n->count++;
-			r->total++;
+			n->count += k->count;
+			n->samples++;
+			r->total += k->count;
 			return;
 		}
 	}
@@ -177,9 +179,9 @@ void pc_rows_add(struct pc_rows *r, const struct pc_sort *s,
 	n->comm = pc_strdup(k->comm);
 	n->dso = pc_strdup(k->dso);
 	n->sym = k->sym ? pc_strdup(k->sym) : NULL;
-	n->count = 1;
+	n->samples = 1;
 	r->slot[at] = ++r->nr;
-	r->total++;
+	r->total += k->count;
 }
 
 static const struct pc_sort *sorting;
@@ -194,10 +196,11 @@ static int by_count(const void *a, const void *b)
 }
 
 /**
- * pc_rows_print() - the rows, the most sampled first
+ * pc_rows_print() - the rows, the heaviest first
  * @r:		the rows (sorted here; no more may be added)
  * @s:		their keys, the columns in this order
- * @total:	the samples a row's percentage is of
+ * @total:	the weight (events) a row's Overhead is a share of; its
+ *		Samples column counts samples
  * @max_lines:	at most this many rows; -1 all
  */
 void pc_rows_print(struct pc_rows *r, const struct pc_sort *s,
@@ -234,7 +237,7 @@ void pc_rows_print(struct pc_rows *r, const struct pc_sort *s,
 		const struct pc_row *e = &r->row[i];
 
 		printf("  %7.2f%% %8llu ", total ? 100.0 * e->count / total : 0,
-		       (unsigned long long)e->count);
+		       (unsigned long long)e->samples);
 		for (j = 0; j < s->nr; j++) {
 			size_t w;
 

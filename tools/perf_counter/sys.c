@@ -24,8 +24,9 @@ static unsigned int pc_kernel_hw_size;
 
 /*
  * The description is the 64 bytes of 2009 (size 0) unless a field past
- * them is set: callchain_depth or sideband, in struct
- * perf_counter_hw_event_ext with its size. The extra control word follows the description.
+ * them is set: callchain_depth, sideband or sample_freq, in struct
+ * perf_counter_hw_event_ext with its size. The extra control word
+ * follows the description.
  */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 {
@@ -39,7 +40,7 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->event_config = ev->config;
 	hw->irq_period = a->period;
 	hw->record_type = a->record_type;
-	if (!a->period)
+	if (!a->period && !a->freq)
 		hw->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 				  PERF_FORMAT_TOTAL_TIME_RUNNING;
 	hw->disabled = !!a->disabled;
@@ -48,10 +49,11 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->exclude_kernel = !!ev->exclude_kernel;
 	hw->exclude_idle = !!a->exclude_idle;
 	hw->exclusive = !!a->exclusive;
-	if (a->chain_depth || a->sideband) {
+	if (a->chain_depth || a->sideband || a->freq) {
 		hw->size = sizeof(*d);
 		d->callchain_depth = a->chain_depth;
 		d->sideband = a->sideband;
+		d->sample_freq = a->freq;
 		words = sizeof(*d) / 8;
 	}
 	if (ev->nr_extra) {
@@ -134,13 +136,15 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 	case E2BIG:
 		fprintf(stderr,
 			"  this kernel knows a %u-byte counter description, not the\n"
-			"  %u bytes of %s: record needs a kernel with side-band\n"
-			"  records (PERF_COUNTER_HW_EVENT_SIZE_VER2); stat and top\n"
-			"  work on this one\n", pc_kernel_hw_size,
-			PERF_COUNTER_HW_EVENT_SIZE_VER2,
+			"  %u bytes of %s: record needs a kernel with\n"
+			"  side-band records, and -F one with sample_freq\n"
+			"  (PERF_COUNTER_HW_EVENT_SIZE_VER3; -c works without);\n"
+			"  stat and top work on this one\n", pc_kernel_hw_size,
+			PERF_COUNTER_HW_EVENT_SIZE_VER3,
 			pc_kernel_hw_size < PERF_COUNTER_HW_EVENT_SIZE_VER1 ?
-			"callchain_depth and side-band records" :
-			"side-band records");
+			"callchain_depth, side-band records and sample_freq" :
+			pc_kernel_hw_size < PERF_COUNTER_HW_EVENT_SIZE_VER2 ?
+			"side-band records and sample_freq" : "sample_freq");
 		break;
 	case EINVAL:
 	case EOPNOTSUPP:
@@ -161,6 +165,11 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 				"  perf_counter cannot count this tracepoint (syscalls:*,\n"
 				"  lock:* and dynamic events have no static tracepoint;\n"
 				"  try raw_syscalls:sys_enter)\n");
+		else if (a->freq)
+			fprintf(stderr,
+				"  -F %llu: at most kernel.perf_event_max_sample_rate\n"
+				"  a second, and 20000 for a clock event\n",
+				(unsigned long long)a->freq);
 		else if (a->period)
 			fprintf(stderr,
 				"  a clock event's period is ns, at least 50000\n");

@@ -44,13 +44,17 @@ def tearDownModule():
 
 
 class File:
-    """A version 3 record file, item by item."""
+    """A version 3 record file, item by item; version 4 (-F) carries
+    each sample's period."""
 
-    def __init__(self, order='<', events=('task-clock:u',)):
+    def __init__(self, order='<', events=('task-clock:u',), version=3):
         self.e = order
-        self.out = b'PCRECORD' + struct.pack(order + 'II', 3, 0x01020304)
+        self.version = version
+        self.out = b'PCRECORD' + struct.pack(order + 'II', version,
+                                             0x01020304)
         for name in events:
-            self.add(EVENT, struct.pack(order + 'QQQQII', 1, 1000000,
+            self.add(EVENT, struct.pack(order + 'QQQQII', 1,
+                                        0 if version >= 4 else 1000000,
                                         RTYPE, 0, 0, 1000) +
                      name.encode() + b'\0')
 
@@ -78,10 +82,14 @@ class File:
         self.add(kind, struct.pack(self.e + 'IIQII', pid, tid, t, ppid,
                                    ptid))
 
-    def sample(self, pid, t, ip, n=1, event=0, tid=None, cpu=-1):
+    def sample(self, pid, t, ip, n=1, event=0, tid=None, cpu=-1,
+               period=1000000):
         for i in range(n):
-            self.add(SAMPLE, struct.pack(self.e + 'QIIQIi', ip, pid,
-                                         tid or pid, t + i, event, cpu))
+            body = struct.pack(self.e + 'QIIQIi', ip, pid, tid or pid,
+                               t + i, event, cpu)
+            if self.version >= 4:
+                body += struct.pack(self.e + 'Q', period)
+            self.add(SAMPLE, body)
 
     def lost_sideband(self, n, t):
         self.add(LOST_SIDEBAND, struct.pack(self.e + 'QQIi', n, t, 0, -1))
@@ -390,11 +398,56 @@ class Damaged(Report):
         path = workload().write('n.data')
         with open(path, 'r+b') as f:
             f.seek(8)
-            f.write(struct.pack('<I', 4))
+            f.write(struct.pack('<I', 5))
         r = subprocess.run([tc.state['tool'], 'report', '-i', path],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 1)
-        self.assertIn('version 4, this report reads 2 to 3', r.stderr)
+        self.assertIn('version 5, this report reads 2 to 4', r.stderr)
+
+
+class Periods(Report):
+    """Version 4 (record -F): a sample weighs the events it stands for."""
+
+    def weighted(self, order):
+        fp, _ = progs()
+        f = File(order, version=4)
+        f.exec_(PARENT, 0, fp)
+        f.sample(PARENT, 10, fp.at('leaf'), n=10, period=100)
+        f.sample(PARENT, 30, fp.at('a'), n=10, period=300)
+        f.sample(PARENT, 50, fp.at('b'), n=5, period=0x100000000)
+        return f
+
+    def test_overhead_is_the_share_of_the_periods(self):
+        out = self.report(self.weighted('<').write('p4.data'))
+        rows = {r[2][-1]: (r[0], r[1]) for r in self.rows(out)}
+        whole = 10 * 100 + 10 * 300 + 5 * 0x100000000
+        self.assertEqual(rows['b'], (round(100 * 5 * 0x100000000 / whole,
+                                           2), 5), out)
+        self.assertEqual(rows['a'][1], 10, out)
+        self.assertEqual(rows['leaf'][1], 10, out)
+        # a's samples weigh three times leaf's (shares of 0.00%: the
+        # periods, not the sample counts, order the rows)
+        names = [r[2][-1] for r in self.rows(out)]
+        self.assertEqual(names, ['b', 'a', 'leaf'], out)
+        self.assertIn('# 25 samples of task-clock:u at 1000 a second', out)
+        self.assertIn('# each weighted by its period: %d events in all'
+                      % whole, out)
+
+    def test_other_byte_order(self):
+        a = self.report(self.weighted('<').write('p4le.data'))
+        b = self.report(self.weighted('>').write('p4be.data'))
+        self.assertEqual(self.rows(a), self.rows(b))
+        self.assertEqual(len(self.rows(a)), 3, a)
+
+    def test_equal_periods_weigh_as_samples(self):
+        fp, _ = progs()
+        f = File(version=4)
+        f.exec_(PARENT, 0, fp)
+        f.sample(PARENT, 10, fp.at('leaf'), n=30, period=7)
+        f.sample(PARENT, 50, fp.at('a'), n=10, period=7)
+        out = self.report(f.write('p4eq.data'))
+        rows = {r[2][-1]: (r[0], r[1]) for r in self.rows(out)}
+        self.assertEqual(rows, {'leaf': (75.0, 30), 'a': (25.0, 10)}, out)
 
 
 if __name__ == '__main__':

@@ -385,6 +385,12 @@ void pc_take(const char *buf, size_t len, uint64_t record_type,
 		}
 		if (record_type & PERF_RECORD_VALUE)
 			at += 8;
+		if (record_type & PERF_RECORD_PERIOD) {
+			if (blen < at + 8)
+				continue;
+			memcpy(&r.period, body + at, 8);
+			at += 8;
+		}
 		if (record_type & PERF_RECORD_GROUP) {
 			if (blen < at + 8)
 				continue;

@@ -719,6 +719,80 @@ TEST(record_and_report_name_the_busy_function)
  * x86 report must say so of it, naming the fix; PowerPC's back chain
  * needs none, and the tree shows the busy function's caller.
  */
+/*
+ * The periods of report -D's SAMPLE lines: how many, their sum, the
+ * least and the most.
+ */
+static int dump_periods(uint64_t *sum, uint64_t *min, uint64_t *max)
+{
+	char *line, *save, *p;
+	int n = 0;
+
+	*sum = *max = 0;
+	*min = UINT64_MAX;
+	for (line = strtok_r(out_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		uint64_t v;
+
+		p = strstr(line, " period ");
+		if (!strstr(line, " SAMPLE ") || !p)
+			continue;
+		v = strtoull(p + 8, NULL, 10);
+		*sum += v;
+		*min = v < *min ? v : *min;
+		*max = v > *max ? v : *max;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * record -F: the kernel's frequency mode, each sample with the period
+ * it chose (report -D shows them), which together are the command's
+ * page faults but the last period's; report weighs by them. -c: the
+ * one period asked.
+ */
+TEST(record_F_takes_the_kernels_periods_and_c_keeps_its_own)
+{
+	const char *data = "/tmp/tool_test_freq.data";
+	uint64_t sum, min, max;
+	int status, n;
+
+	status = run_tool("PC_TOOL_TOUCH=4000", "record", "-e",
+			  "page-faults:u", "-F", "2000", "-o", data, SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "at 2000 a second") != NULL);
+	status = run_tool(NULL, "report", "-D", "-i", data);
+	ASSERT_EQ(0, status);
+	n = dump_periods(&sum, &min, &max);
+	TH_LOG("-F 2000: %d samples, periods %llu to %llu, %llu in all", n,
+	       (unsigned long long)min, (unsigned long long)max,
+	       (unsigned long long)sum);
+	ASSERT_GT(n, 0);
+	EXPECT_LT(min, max) TH_LOG("the kernel retuned the period");
+	EXPECT_LE(sum, 4000 + TOOL_OWN_FAULTS);
+	EXPECT_GE(sum + 8 * max, 4000ULL);
+	status = run_tool(NULL, "report", "-i", data);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "at 2000 a second") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "each weighted by its period") != NULL);
+
+	status = run_tool("PC_TOOL_TOUCH=1000", "record", "-e",
+			  "page-faults:u", "-c", "100", "-o", data, SELF);
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "-D", "-i", data);
+	ASSERT_EQ(0, status);
+	n = dump_periods(&sum, &min, &max);
+	TH_LOG("-c 100: %d samples, periods %llu to %llu", n,
+	       (unsigned long long)min, (unsigned long long)max);
+	EXPECT_GE(n, 10);
+	EXPECT_EQ(100, min);
+	EXPECT_EQ(100, max);
+	unlink(data);
+}
+
 TEST(record_g_and_report_show_the_callers_and_the_chains_quality)
 {
 	int status;
