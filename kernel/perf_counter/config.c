@@ -2,8 +2,8 @@
 /*
  * perf_counter: what user space may ask for.
  *
- * Everything here is a pure function of its arguments (and of
- * kernel.perf_event_max_stack and _max_sample_rate), so the KUnit suites can check every rule
+ * Everything here is a function of its arguments and of two sysctls
+ * (kernel.perf_event_max_stack and _max_sample_rate), so the KUnit suites can check every rule
  * without opening a counter.
  */
 #include <linux/bitops.h>
@@ -44,12 +44,12 @@ bool pc_hw_event_is_clock(const struct perf_counter_hw_event *hw)
  * @hw:		its description
  *
  * Return: kernel.perf_event_max_sample_rate (as perf_events' limit on
- * its own frequencies), for a clock no more than one sample every
- * PC_CLOCK_PERIOD_MIN ns allows.
+ * its own frequencies) up to PC_FREQ_MAX, for a clock no more than one
+ * sample every PC_CLOCK_PERIOD_MIN ns allows.
  */
 u64 pc_freq_max(const struct perf_counter_hw_event *hw)
 {
-	u64 max = pc_sample_rate_max();
+	u64 max = min_t(u64, pc_sample_rate_max(), PC_FREQ_MAX);
 
 	if (pc_hw_event_is_clock(hw))
 		max = min_t(u64, max, NSEC_PER_SEC / PC_CLOCK_PERIOD_MIN);

@@ -303,8 +303,9 @@ void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
  * @info:	passed to @fn
  *
  * Where waiting for another CPU is not allowed (an irq_work): @fn runs
- * now if this CPU is where it must, else the caller is told where to
- * try again (irq_work_queue_on()). Irqs off.
+ * now if this CPU is where it must, else the caller is told which CPU
+ * that is, to go on from where it may wait (a workqueue's
+ * pc_ctx_call()). Irqs off.
  *
  * Return: -1 if @fn ran, else the CPU to run it on.
  */

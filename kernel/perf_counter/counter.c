@@ -144,9 +144,9 @@ void pc_counter_put(struct perf_counter *counter)
 
 	WARN_ON_ONCE(counter->attached);
 	WARN_ON_ONCE(!list_empty(&counter->children));
-	pc_refresh_sync(counter);
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
+	pc_refresh_sync(counter);
 	if (counter->hw_event.exclude_idle)
 		static_branch_slow_dec_deferred(&perf_counter_task_key);
 	if (counter->hw_event.context_switch) {

@@ -168,15 +168,16 @@ static __poll_t pc_poll(struct file *file, poll_table *wait)
 }
 
 /*
- * fcntl(O_ASYNC): overflow signals to the file's owner (queue.c); a
- * counting counter writes no records to signal.
+ * fcntl(O_ASYNC): overflow signals to the file's owner (queue.c). A
+ * counting counter writes no records, so it never signals; the flag is
+ * taken all the same, as it was before counters had signals.
  */
 static int pc_fasync(int fd, struct file *file, int on)
 {
 	struct perf_counter *counter = file->private_data;
 
 	if (!counter->queue)
-		return on ? -EINVAL : 0;
+		return 0;
 	return pc_queue_fasync(counter->queue, fd, file, on);
 }
 

@@ -125,8 +125,11 @@ static void pc_hw_sample_due(struct pc_hw_cpu *cpuc,
 		pc_sample_lost(counter, due);
 		return;
 	}
-	if (due > 1)
+	if (due > 1) {
+		/* the first periods lost, the record the last, whole one's */
 		pc_sample_lost(counter, due - 1);
+		counter->period_len = counter->period;
+	}
 
 	/*
 	 * In NMI, a group's member list may be half changed under the

@@ -46,6 +46,13 @@ struct perf_counter;
 struct vm_area_struct;
 struct pc_tp;
 
+/*
+ * The most samples a second a frequency counter may ask for, whatever
+ * kernel.perf_event_max_sample_rate says: the retune's arithmetic
+ * (period.c) holds a rate this high over hours in 64 bits.
+ */
+#define PC_FREQ_MAX		(1U << 20)
+
 /* The shortest sampling period of a clock counter, ns. */
 #define PC_CLOCK_PERIOD_MIN	(50 * NSEC_PER_USEC)
 

@@ -16,9 +16,9 @@
  *                      and, nested inside it, the child's.
  *   counter->child_mutex
  *                      a top-level counter's @children and @released.
- *                      Taken inside a ctx->mutex (fork), or alone
- *                      (read, ioctl, release, a copy's fold at exit),
- *                      never around one.
+ *                      Taken inside a ctx->mutex (fork, the RESET
+ *                      ioctl), or alone (read, other ioctls, release, a
+ *                      copy's fold at exit), never around one.
  *   pc_hw_reserve_mutex
  *                      the PMU registers' users (hw_pmu.c); taken
  *                      inside ctx->mutex (a hardware copy made at fork)
@@ -51,6 +51,11 @@
  *   counter->state, times, period_left, ctx->time, is_active, rotate,
  *   nr_counters        ctx->lock, on the CPU the context is active on
  *                      (pc_ctx_call()), or anywhere while it is not.
+ *   counter->period, period_len, freq_*, refresh*
+ *                      the same, and the counter's own sample path
+ *                      (its overflow NMI too); under ctx->lock only
+ *                      through pc_counter_change(), which keeps that
+ *                      path out (period.c).
  *   counter->children  child_mutex. A copy leaves it exactly once: its
  *                      task's exit folds it, or its top-level counter's
  *                      release takes it; whoever unlinks it drops the

@@ -92,6 +92,7 @@ static void pc_lsm_attr(const struct perf_counter_hw_event_ext *desc,
 		{ PERF_RECORD_TIME,	PERF_SAMPLE_TIME },
 		{ PERF_RECORD_VALUE | PERF_RECORD_GROUP, PERF_SAMPLE_READ },
 		{ PERF_RECORD_CALLCHAIN, PERF_SAMPLE_CALLCHAIN },
+		{ PERF_RECORD_PERIOD,	PERF_SAMPLE_PERIOD },
 	};
 	u64 config = hw->event_config;
 	bool raw = PERF_COUNTER_IS_RAW(config);
@@ -105,7 +106,8 @@ static void pc_lsm_attr(const struct perf_counter_hw_event_ext *desc,
 					PERF_COUNTER_ID(config),
 		.config1	= words > 0 ? extra[0] : 0,
 		.config2	= words > 1 ? extra[1] : 0,
-		.sample_period	= hw->irq_period,
+		.sample_period	= desc->sample_freq ?: hw->irq_period,
+		.freq		= !!desc->sample_freq,
 		.read_format	= hw->read_format |
 				  (hw->record_type & PERF_RECORD_GROUP ?
 				   PERF_FORMAT_GROUP : 0),

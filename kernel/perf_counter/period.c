@@ -6,10 +6,13 @@
  * A sampling counter's period runs down in @period_left (a hardware
  * counter's in @hw.left). When it runs out, the sample stands for
  * @period_len events (PERF_RECORD_PERIOD) and the next period is
- * @period long. So, for every sampling counter, the periods its samples
- * stood for (written, lost, or ended in a mode it excludes) plus
+ * @period long. So, for every sampling counter, the periods that ran out
+ * (their samples written, lost, or in a mode it excludes) plus
  * @period_len less what is left equal its count since it was opened or
- * reset, exactly.
+ * reset, exactly. A software event's or tracepoint's sample's value
+ * (PERF_RECORD_VALUE) is then the sum of its period and those of the
+ * samples before it, none lost; a clock's or a hardware counter's runs
+ * past that by what its timer or interrupt came late.
  *
  * A frequency counter (sample_freq) that counts a clock has a period of
  * exactly 10^9 / sample_freq ns of its own time, never retuned. Any
@@ -60,7 +63,10 @@
  */
 #define PC_FREQ_PERIOD_MAX	(1ULL << 40)
 
-/* The longest time a rate is measured over, ns: dt * freq fits in u64. */
+/*
+ * The longest time a rate is measured over, ns: dt * freq fits in u64
+ * (freq at most PC_FREQ_MAX).
+ */
 #define PC_FREQ_DT_MAX		(10000ULL * NSEC_PER_SEC)
 
 static s64 pc_left(const struct perf_counter *counter)
@@ -212,6 +218,18 @@ static u64 pc_freq_next(u64 period, u64 target)
 }
 
 /*
+ * The ns since the last retune, at least 1: the stamp may be a little
+ * ahead of @now (an NMI's retune after @now was read, or a stamp taken
+ * on another CPU, whose fast clock may be a little ahead).
+ */
+static u64 pc_freq_since(const struct perf_counter *counter, u64 now)
+{
+	s64 dt = now - READ_ONCE(counter->freq_stamp);
+
+	return dt > 0 ? dt : 1;
+}
+
+/*
  * The rate since the last retune, and a new start for the next one.
  * Return: the period it asks for, in fixed point.
  */
@@ -219,7 +237,7 @@ static u64 pc_freq_measure(struct perf_counter *counter, u64 now)
 {
 	u64 count = atomic64_read(&counter->count);
 	u64 events = count - counter->freq_count;
-	u64 dt = now - counter->freq_stamp;
+	u64 dt = pc_freq_since(counter, now);
 
 	counter->freq_stamp = now;
 	counter->freq_count = count;
@@ -269,21 +287,27 @@ static void pc_counter_change(struct perf_counter *counter,
 /* Has the counter gone two of its intervals without a retune? */
 static bool pc_freq_overdue(const struct perf_counter *counter, u64 now)
 {
-	u64 dt = min(now - READ_ONCE(counter->freq_stamp), PC_FREQ_DT_MAX);
+	u64 dt = min(pc_freq_since(counter, now), PC_FREQ_DT_MAX);
 
 	return dt * READ_ONCE(counter->sample_freq) >=
 	       PC_FREQ_TICK_INTERVALS * NSEC_PER_SEC;
 }
 
-/* The tick's look at a frequency counter that has not sampled lately. */
-static void pc_freq_tick_fn(struct perf_counter *counter, u64 now)
+/*
+ * The tick's look at a frequency counter that has not sampled lately,
+ * folded and out of its overflow interrupt's sight: the time is read
+ * here, after any retune that interrupt made.
+ */
+static void pc_freq_tick_fn(struct perf_counter *counter, u64 unused)
 {
+	u64 now = ktime_get_mono_fast_ns();
 	u64 target;
 
 	if (!pc_freq_overdue(counter, now))
 		return;
 	target = pc_freq_target(atomic64_read(&counter->count) -
-				counter->freq_count, now - counter->freq_stamp,
+				counter->freq_count,
+				pc_freq_since(counter, now),
 				READ_ONCE(counter->sample_freq));
 	/*
 	 * Only a shorter period starts a new measure: one cut at every
@@ -303,7 +327,7 @@ static void pc_freq_tick_one(struct perf_counter *counter, u64 now)
 		return;
 	/* a first look, racy against the sample path; the change looks again */
 	if (pc_freq_overdue(counter, now))
-		pc_counter_change(counter, pc_freq_tick_fn, now);
+		pc_counter_change(counter, pc_freq_tick_fn, 0);
 }
 
 /**
@@ -354,8 +378,8 @@ int pc_check_period(const struct perf_counter *counter, u64 value)
 	return 0;
 }
 
-/* A counter and the value the ioctl gave, for pc_ctx_call() */
-struct pc_period_change {
+/* A counter and the value an ioctl gave, for pc_ctx_call() */
+struct pc_counter_arg {
 	struct perf_counter	*counter;
 	u64			value;
 };
@@ -370,9 +394,13 @@ static void pc_period_fn(struct perf_counter *counter, u64 value)
 		if (pc_has_cap(counter, PC_CAP_CLOCK)) {
 			period = div64_u64(NSEC_PER_SEC, value);
 		} else {
-			/* the same rate: the period scales with the frequency */
-			period = min(mul_u64_u64_div_u64(counter->period,
-							 old_freq, value),
+			/*
+			 * The same rate: the period scales with the
+			 * frequency (2^40 * 2^20 at most: no overflow).
+			 */
+			period = min(div64_u64(min(counter->period,
+						   PC_FREQ_PERIOD_MAX) *
+					       old_freq, value),
 				     PC_FREQ_PERIOD_MAX);
 			counter->freq_stamp = ktime_get_mono_fast_ns();
 			counter->freq_count = atomic64_read(&counter->count);
@@ -383,7 +411,7 @@ static void pc_period_fn(struct perf_counter *counter, u64 value)
 
 static void __pc_period(struct perf_counter_context *ctx, void *info)
 {
-	struct pc_period_change *c = info;
+	struct pc_counter_arg *c = info;
 
 	lockdep_assert_held(&ctx->lock);
 	pc_counter_change(c->counter, pc_period_fn, c->value);
@@ -402,7 +430,7 @@ static void __pc_period(struct perf_counter_context *ctx, void *info)
  */
 int pc_counter_period(struct perf_counter *counter, u64 value)
 {
-	struct pc_period_change c = { .counter = counter, .value = value };
+	struct pc_counter_arg c = { .counter = counter, .value = value };
 	struct perf_counter *child;
 	int err;
 
@@ -556,27 +584,36 @@ void pc_refresh_done(struct perf_counter *counter)
 	irq_work_queue(&counter->refresh_work);
 }
 
-/* A refresh's start or end, where the counter's context is. */
-static void __pc_refresh(struct perf_counter_context *ctx, void *info)
+/*
+ * A refresh's start (@n samples more) or end (@n 0), with the counter's
+ * sample path kept out (pc_counter_change()): it could otherwise take
+ * the last sample between the read of what is left and the write.
+ */
+static void pc_refresh_fn(struct perf_counter *counter, u64 n)
 {
-	struct pc_period_change *c = info;
-	struct perf_counter *counter = c->counter;
 	int left;
 
-	lockdep_assert_held(&ctx->lock);
-	if (!c->value) {
+	if (!n) {
 		WRITE_ONCE(counter->refresh_on, false);
 		WRITE_ONCE(counter->refresh_spent, false);
 		return;
 	}
 	left = counter->refresh_on && !counter->refresh_spent ?
 	       max(atomic_read(&counter->refresh), 0) : 0;
-	atomic_set(&counter->refresh, (int)min_t(u64, (u64)left + c->value,
+	atomic_set(&counter->refresh, (int)min_t(u64, (u64)left + n,
 						 INT_MAX));
 	/* the count before the flags: the sample path reads them first */
 	barrier();
 	WRITE_ONCE(counter->refresh_spent, false);
 	WRITE_ONCE(counter->refresh_on, true);
+}
+
+static void __pc_refresh(struct perf_counter_context *ctx, void *info)
+{
+	struct pc_counter_arg *c = info;
+
+	lockdep_assert_held(&ctx->lock);
+	pc_counter_change(c->counter, pc_refresh_fn, c->value);
 }
 
 /**
@@ -593,7 +630,7 @@ static void __pc_refresh(struct perf_counter_context *ctx, void *info)
  */
 int pc_counter_refresh(struct perf_counter *counter, unsigned long n)
 {
-	struct pc_period_change c = { .counter = counter, .value = n };
+	struct pc_counter_arg c = { .counter = counter, .value = n };
 
 	if (!pc_is_sampling(counter) || counter->hw_event.inherit ||
 	    !n || n > INT_MAX)
@@ -610,7 +647,7 @@ int pc_counter_refresh(struct perf_counter *counter, unsigned long n)
  */
 void pc_counter_refresh_end(struct perf_counter *counter)
 {
-	struct pc_period_change c = { .counter = counter, .value = 0 };
+	struct pc_counter_arg c = { .counter = counter, .value = 0 };
 
 	if (READ_ONCE(counter->refresh_on))
 		pc_ctx_call(counter->ctx, __pc_refresh, &c);

@@ -65,6 +65,7 @@ struct pc_queue {
 	atomic_long_t		missed;		/* dropped without the lock */
 	u64			dropped;	/* no longer pending, under lock */
 	unsigned long		end;		/* reserved record's end */
+	u32			kind;		/* and its kind */
 	bool			format_2009;	/* read() leaves headers out */
 	bool			error;		/* its counter is in error */
 	bool			gone;		/* its task and copies ended */
@@ -136,10 +137,10 @@ static void pc_queue_wake_waiters(struct pc_queue *q)
 }
 
 /*
- * A record is ready: the waiting readers woken, and the overflow signal
- * sent if one is asked for. Drops wake readers but send no signal: the
- * record after them does, so that signals are bounded as records are,
- * by the CPU's sample budget (throttle.c).
+ * A sample is ready: the waiting readers woken, and the overflow signal
+ * sent if one is asked for. Drops, switch and side-band records wake
+ * readers but send no signal, so that signals are bounded as samples
+ * are, by the CPU's sample budget (throttle.c).
  */
 static void pc_queue_wake_record(struct pc_queue *q)
 {
@@ -479,6 +480,7 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		q->lost_sideband = 0;
 	}
 	q->end = *at + words;
+	q->kind = type;
 	pc_queue_put_header(q, at, type, words);
 	return true;
 }
@@ -499,7 +501,10 @@ void pc_queue_commit(struct pc_queue *q, unsigned long at)
 		at = q->end;
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
-	pc_queue_wake_record(q);
+	if (q->kind == PERF_COUNTER_REC_SAMPLE)
+		pc_queue_wake_record(q);
+	else
+		pc_queue_wake_waiters(q);
 }
 
 /**

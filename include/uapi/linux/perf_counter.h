@@ -373,20 +373,25 @@ enum perf_counter_sideband {
 /*
  * Enable a sampling counter for @arg (1 to INT_MAX) more samples: it
  * disables itself (a leader with its group, as the DISABLE ioctl) once
- * it has written them, and its owner's overflow signal says POLL_HUP.
- * Adds to what is left of an earlier refresh. EINVAL on a counting or
+ * it has taken them (a sample a full queue drops counts), and its
+ * owner's overflow signal says POLL_HUP. Adds to what is left of an
+ * earlier refresh; the ENABLE ioctl ends one. EINVAL on a counting or
  * an inherited counter, or for @arg out of range.
  */
 #define PERF_COUNTER_IOC_REFRESH	_IO('$', 6)
 
 /*
  * Overflow signals: fcntl(F_SETOWN) (or F_SETOWN_EX), F_SETSIG and
- * O_ASYNC on a counter with a queue, as on any file: its owner gets the
- * signal (SIGIO unless F_SETSIG chose another, with si_fd the counter's
- * fd) when records are ready, si_band POLLIN | POLLRDNORM (si_code
- * POLL_IN), and when a refresh has run out, POLLERR | POLLHUP
- * (POLL_HUP). One signal a wakeup: records written before it is sent
- * share it. Owners the setter of the owner may not signal get none.
+ * O_ASYNC on a sampling counter, as on any file: its owner gets a
+ * signal when samples are ready, and when a refresh has run out. With
+ * F_SETSIG, the signal chosen carries si_fd (the counter's fd), si_code
+ * POLL_IN and si_band POLLIN | POLLRDNORM for samples, POLL_HUP and
+ * POLLERR | POLLHUP for the refresh's end; without, a plain SIGIO. One
+ * signal a wakeup: samples written before it is sent share it. Drops,
+ * switch and side-band records send none, so that signals are held to
+ * the sample budget as samples are. Owners the setter of the owner may
+ * not signal get none. A counting counter takes O_ASYNC and never
+ * signals.
  */
 
 /*
