@@ -9,17 +9,21 @@
  * CALLS system calls have been made in all or SECONDS have passed:
  * perf_counter_open() with random, mostly valid, counter descriptions at
  * good and bad addresses, for random tasks, CPUs and groups; read(),
- * readv(), ioctl(), poll() and ppoll(), fcntl(O_NONBLOCK), dup(), dup2()
- * and close() on the fds; mmap() of a counter's page, its reads and
- * munmap(), the fd closed, a fork made, a child exiting or exec'ing
- * while it is mapped; prctl(PR_TASK_PERF_COUNTERS_*); fork(), the child
+ * readv(), ioctl() (PERIOD, RESET and REFRESH among them), poll() and
+ * ppoll(), fcntl(O_NONBLOCK), fcntl(F_SETOWN, F_SETOWN_EX, F_SETSIG and
+ * O_ASYNC: overflow signals), dup(), dup2() and close() on the fds;
+ * mmap() of a counter's page, its reads and munmap(), the fd closed,
+ * a fork made, a child exiting or exec'ing while it is mapped;
+ * prctl(PR_TASK_PERF_COUNTERS_*); fork(), the child
  * exiting at once, making a few calls of its own, or exec'ing this
  * program to make a few calls; sched_setaffinity(); short-lived
  * threads; with -H (root only), taking CPUs other than 0 offline and
  * online; and, not counted as calls, busy loops and page faults for
  * the software counters to see. Sampling counters on the clocks run at
  * periods down to the 50 us floor, on page faults and switches at 1 to
- * 3 events: their interrupts fire, and their records are read. As
+ * 3 events, and frequency counters (sample_freq) at up to
+ * kernel.perf_event_max_sample_rate samples a second (a clock's at up
+ * to 20000): their interrupts fire, and their records are read. As
  * root with two or more processes, the last worker process runs as
  * nobody (uid and gid 65534) at kernel.perf_event_paranoid 2 (set by
  * the top process if it is not, and put back on every way out of it
@@ -48,7 +52,8 @@
  *            (only when -H runs or it was offline at the start: the
  *            kernel gives EINVAL, not ENODEV, for an offline CPU); a
  *            group whose leader counts a child or thread that may have
- *            gone, its pid now another task's
+ *            gone, its pid now another task's; a sample_freq above
+ *            kernel.perf_event_max_sample_rate as read after the open
  *   ENODEV   a hardware counter: no working PMU, or not on that CPU
  *   EBUSY    a hardware counter: the PMU held by perf_events
  *   ENOSPC   joining a group that its hardware registers, or its
@@ -63,20 +68,62 @@
  * reason is known: flags, an unreadable description, no task and no
  * CPU, a CPU past nr_cpu_ids, a group_fd that is no counter, reserved
  * or unknown bits, half a sampling request, a period of 2^63 or more,
- * a clock period under 50 us, extra words on other than a raw event or
- * past the page, an unknown type or id; it opening fails the run.
+ * a clock period under 50 us, a sample_freq with an irq_period or
+ * without a record_type, or above kernel.perf_event_max_sample_rate (a
+ * clock's above 20000 too), extra words on other than a raw event or
+ * past the page, an unknown type or id; it opening fails the run. The
+ * sysctl is read before and after each call that depends on it: only
+ * perf_events changes it while the fuzzer runs, lowering it when its
+ * own interrupts run long, so a valid frequency (drawn under it) may be
+ * refused only where the value read after the open is below it.
  *
  * A read() or readv() of a counting counter gives the size its
  * read_format says (or 0, for a pinned counter in error); its time
  * running is not above its time enabled, and no word is below what the
- * fd's last read gave (nothing resets a count or a time: file.c has no
- * such ioctl). A sampling counter's records are whole, of the kinds it
- * asked for, each of the size its record_type gives. A counter page is
- * given where page.c must give it (a worker thread's own counting
- * counter, not inherited) and refused where it must (EOPNOTSUPP; a
- * writable one EACCES, another length or offset EINVAL); it reads with
- * the current version, no unknown flag, time running not above time
- * enabled, and a read() after it is not below the value it showed.
+ * fd's last read gave, but the value after a RESET (see below): times
+ * only grow, and the value only grows between resets. A sampling
+ * counter's records are whole, of the kinds it asked for, each of the
+ * size its record_type gives; a sample's PERIOD word is 1 to 2^63 - 1,
+ * at least 50000 (ns) for a clock, and for a fixed period the
+ * irq_period itself while no PERIOD ioctl can have changed it.
+ *
+ * The ioctls on a worker's own counter: ENABLE, DISABLE and RESET
+ * succeed; QUEUE_SIZE on a counting counter is EINVAL; PERIOD is
+ * EFAULT for an unreadable argument, EINVAL for a counting counter, 0,
+ * 2^63 or more, a clock period under 50000 ns, or a frequency counter's
+ * frequency above its most (as at the open, with the sysctl read before
+ * and after), else 0; REFRESH is EINVAL for a counting or an inherited
+ * counter, or a count of 0 or above INT_MAX, else 0. A RESET of a
+ * counter (a leader: of its group) lets the next read of its value, and
+ * its members', start again. Forked children make no RESET and no
+ * PERIOD on their parent's counters, and a counter another process or
+ * thread may reset (a child's copy of its parent's fd, a member of a
+ * group the worker does not lead) is held to its times only. PERIOD
+ * and RESET are made on the worker's own fds (and /dev/null) only,
+ * never on a number it closed (another thread's counter, perhaps).
+ *
+ * fcntl() on a worker's own counter: F_SETOWN (the worker's process,
+ * its thread, its process group, its target, none) succeeds, INT_MIN is
+ * EINVAL; F_SETOWN_EX likewise, EINVAL for an unknown type, EFAULT for
+ * NULL; F_SETSIG succeeds for 0 to 64, EINVAL past; O_ASYNC set is 0
+ * (ENOMEM under injection on a counter with a queue, whose fasync entry
+ * is allocated; a counting counter takes the flag and never signals),
+ * and cleared, 0. The signals chosen
+ * (SIGIO, SIGRTMIN and SIGRTMIN + 1) are ignored by the top process and
+ * exec'd children, and counted by the worker processes and theirs: each
+ * must be POLL_IN with si_band POLLIN | POLLRDNORM, POLL_HUP with
+ * POLLERR | POLLHUP (a spent REFRESH), or the plain SIGIO of
+ * SEND_SIG_PRIV (F_SETSIG 0, or an RT signal queue full), with an si_fd;
+ * the run fails on any other. Only the worker's own fds and /dev/null
+ * get these calls. How many signals come is not modelled (no crash, no
+ * leak): the "# overflow signals:" line gives their count.
+ *
+ * A counter page is given where page.c must give it (a worker thread's
+ * own counting counter, not inherited) and refused where it must
+ * (EOPNOTSUPP; a writable one EACCES, another length or offset EINVAL);
+ * it reads with the current version, no unknown flag, time running not
+ * above time enabled, and a read() after it is not below the value it
+ * showed.
  *
  * A run of MIN_RATE_S or more fails if it made fewer successful opens,
  * reads that gave bytes, records and counter page reads a minute than
@@ -84,10 +131,10 @@
  * worker had no valid open refused with EACCES. The result line gives
  * the rates.
  *
- * The test also fails when what cannot fail does
- * (enabling, disabling or closing its own counter, prctl() with zero
- * arguments but for ENOMEM under injection, poll() finding a counting
- * counter readable), when a worker
+ * The test also fails when what cannot fail does (enabling, disabling,
+ * resetting or closing its own counter, prctl() with zero arguments but
+ * for ENOMEM under injection, poll() finding a counting counter
+ * readable), when a worker
  * process, a child or the counted target dies from a signal the fuzzer
  * did not send it or exits with a status other than 0, or when the
  * workers are still running SECONDS + 60 s after the start (a hang: the
@@ -130,8 +177,8 @@
  *   faults off, so that a copy to user memory needs no page table.
  *
  * Injection may add ENOMEM to perf_counter_open(), ioctl(), poll(),
- * dup(), mmap() and fork(), all of which the rules allow under
- * injection, to prctl() where a security module is asked about each
+ * dup(), mmap(), fork() and fcntl(O_ASYNC), all of which the rules
+ * allow under injection, to prctl() where a security module is asked about each
  * counter (the list of leaders is allocated), and EFAULT
  * only where a call is given a random address (a page there, if any,
  * might need memory to be faulted in; EFAULT is allowed there anyway).
@@ -219,6 +266,11 @@
 #define READ_GUARD_NS	20000000L	/* how long a read may block */
 #define NSEC_PER_SEC	1000000000ULL
 #define NO_SUCH_SYSCALL	0x7ffffL	/* no system call has it */
+#define CLOCK_PERIOD_MIN	50000	/* ns: PC_CLOCK_PERIOD_MIN */
+/* a clock's most samples a second: one every CLOCK_PERIOD_MIN ns */
+#define CLOCK_FREQ_MAX		(NSEC_PER_SEC / CLOCK_PERIOD_MIN)
+/* kernel.perf_event_max_sample_rate without perf_events (throttle.c) */
+#define SAMPLE_RATE_DEFAULT	100000
 /*
  * The least work a run does per minute (see the top). Measured on
  * ppc32 (the 7450, one CPU, beside two other builds and boots), seven
@@ -273,6 +325,7 @@ struct fz_hw_event {
 	__u16	__reserved_5;
 	__u32	__reserved_6;
 	__u64	sideband;
+	__u64	sample_freq;
 };
 
 #define FZ_SAME(field, type, real)					\
@@ -287,6 +340,7 @@ FZ_SAME(__reserved_3, struct perf_counter_hw_event, __reserved_3);
 FZ_SAME(callchain_depth, struct perf_counter_hw_event_ext, callchain_depth);
 FZ_SAME(__reserved_6, struct perf_counter_hw_event_ext, __reserved_6);
 FZ_SAME(sideband, struct perf_counter_hw_event_ext, sideband);
+FZ_SAME(sample_freq, struct perf_counter_hw_event_ext, sample_freq);
 
 /* The largest size a description may say it has. */
 #define HW_SIZE_MAX	4096
@@ -330,6 +384,37 @@ static unsigned int read_max_depth(void)
 	return v < 0 ? 0 : v;
 }
 
+/* The rate read at the start: random frequencies are drawn around it. */
+static uint64_t max_rate = SAMPLE_RATE_DEFAULT;
+
+/*
+ * kernel.perf_event_max_sample_rate now: the most samples a second a
+ * frequency counter may ask for (throttle.c); SAMPLE_RATE_DEFAULT
+ * without the sysctl, or what it was at the start where it cannot be
+ * read now. Only perf_events changes it while the fuzzer runs, and
+ * only down: a value read before a call is at least the one the kernel
+ * saw, one read after it at most. Read with open() and read(), nothing
+ * the C library allocates: forked children call it.
+ */
+static uint64_t read_max_rate(void)
+{
+	int fd = open("/proc/sys/kernel/perf_event_max_sample_rate",
+		      O_RDONLY | O_CLOEXEC);
+	char buf[32];
+	ssize_t n;
+	long long v;
+
+	if (fd < 0)
+		return max_rate;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return max_rate;
+	buf[n] = 0;
+	v = strtoll(buf, NULL, 10);
+	return v < 1 ? 1 : v;		/* the kernel's max(rate, 1) */
+}
+
 /* The depth a counter's chains have: its own, or the default. */
 static unsigned int depth_of(const struct fz_hw_event *hw)
 {
@@ -355,6 +440,7 @@ enum op_kind {
 	OP_BUSY,
 	OP_PAGES,
 	OP_MMAP,
+	OP_ASYNC,
 	/* forked and exec'd children make only the calls above */
 	OP_FORK,
 	OP_THREAD,
@@ -377,6 +463,7 @@ static const char * const op_names[OP_NR] = {
 	[OP_BUSY]	= "busy",
 	[OP_PAGES]	= "pages",
 	[OP_MMAP]	= "mmap",
+	[OP_ASYNC]	= "async",
 	[OP_FORK]	= "fork",
 	[OP_THREAD]	= "thread",
 	[OP_HOTPLUG]	= "hotplug",
@@ -396,6 +483,7 @@ static const unsigned int op_weights[OP_NR] = {
 	[OP_BUSY]	= 5,
 	[OP_PAGES]	= 5,
 	[OP_MMAP]	= 3,
+	[OP_ASYNC]	= 3,
 	[OP_FORK]	= 2,
 	[OP_THREAD]	= 2,
 	[OP_HOTPLUG]	= 1,
@@ -409,6 +497,7 @@ enum errno_class {
 	ERRS_POLL,
 	ERRS_DUP,
 	ERRS_FORK,
+	ERRS_FCNTL,
 	ERRS_NR
 };
 
@@ -419,6 +508,7 @@ static const char * const errno_class_names[ERRS_NR] = {
 	[ERRS_POLL]	= "poll",
 	[ERRS_DUP]	= "dup",
 	[ERRS_FORK]	= "fork",
+	[ERRS_FCNTL]	= "fcntl",
 };
 
 /*
@@ -443,6 +533,11 @@ static const int ioctl_errnos[] = {
 
 static const int poll_errnos[] = {
 	EINTR, ENOMEM, EFAULT,
+};
+
+/* fcntl() of the owner, the signal or O_ASYNC (op_async()) */
+static const int fcntl_errnos[] = {
+	EINVAL, EBADF, ESRCH, ENOMEM, EFAULT,
 };
 
 static const struct {
@@ -481,6 +576,13 @@ struct pc_shared {
 	unsigned long	pages_read;	/* counter pages mapped and read */
 	unsigned long	no_syscall;	/* opens: no such syscall */
 	unsigned long	faulted_calls;	/* calls made with faults on */
+	unsigned long	sig_in;		/* overflow signals: POLL_IN */
+	unsigned long	sig_hup;	/* POLL_HUP: a refresh spent */
+	unsigned long	sig_plain;	/* SIGIO without siginfo */
+	unsigned long	sig_bad;	/* any other: the run fails */
+	int		bad_sig;	/* the first of those */
+	int		bad_code;
+	long		bad_band;
 	unsigned long	errnos[ERRS_NR][MAX_ERRNO];
 	unsigned int	nfails;
 	char		fails[MAX_FAILS][FAIL_LEN];
@@ -504,6 +606,18 @@ struct fd_slot {
 	uint64_t	read_format;
 	int		has_last;	/* last[] holds the latest read */
 	uint64_t	last[3];	/* value, time enabled, time running */
+	unsigned int	id;		/* its counter's: dups share it */
+	unsigned int	group_id;	/* its leader's id, or 0: unknown */
+	int		sampling;	/* irq_period or sample_freq set */
+	int		freq;		/* sample_freq: PERIOD sets one */
+	int		clock;		/* cpu-clock or task-clock */
+	uint64_t	period;		/* its fixed period while known, or 0 */
+	/*
+	 * Another process or thread may reset it, or change its period:
+	 * a forked child's copy of its parent's fd, a member of a group
+	 * whose leader this worker does not hold as its own.
+	 */
+	int		shared;
 };
 
 /* A short-lived thread and the counter it may leave behind. */
@@ -536,8 +650,10 @@ struct worker {
 	char		*page_map;	/* a counter page mapped, or NULL */
 	union {				/* an ioctl's argument */
 		uint32_t	ioctl_val;	/* QUEUE_SIZE reads it */
-		uint64_t	ioctl_out;	/* LOST writes 8 bytes */
+		uint64_t	ioctl_out;	/* LOST writes, PERIOD reads */
 	};
+	struct f_owner_ex owner_ex;	/* F_SETOWN_EX reads it */
+	unsigned int	next_id;	/* the last fd_slot.id given */
 	int		next_helper;
 	struct helper	helpers[MAX_HELPERS];
 };
@@ -571,6 +687,7 @@ static int no_syscall_errno;		/* errno of a missing system call */
 static int fail_fd = -1;		/* an exec'd child reports here */
 static int devnull_fd = -1;
 static pid_t target_pid;		/* a long-lived child to count */
+static pid_t worker_pgrp;		/* its worker's own process group */
 static pid_t foreign_pid;		/* root's task nobody may not count */
 static int privileged;			/* root: perfmon_capable() */
 static int paranoid_level = 2;		/* kernel.perf_event_paranoid */
@@ -762,6 +879,69 @@ static void on_alarm(int sig)
 {
 }
 
+/*
+ * The signals a counter with O_ASYNC may send, which op_async() gives
+ * to F_SETSIG: SIGIO (also F_SETSIG 0's, and what a full RT signal
+ * queue falls back on) and two RT signals (SIGRTMIN is the C library's,
+ * past those its threads keep).
+ */
+#define NR_ASYNC_SIGS	3
+
+static int async_sig(int i)
+{
+	return i ? SIGRTMIN + i - 1 : SIGIO;
+}
+
+/*
+ * An overflow signal in a worker process or a child of one, counted:
+ * what queue.c sends (POLL_IN for records, POLL_HUP for a refresh
+ * spent, each with its band and the fd), or the plain SIGIO of
+ * SEND_SIG_PRIV. Nothing else sends these signals to the fuzzer: any
+ * other fails the run (report()). Atomics only: async-signal-safe.
+ */
+static void on_async(int sig, siginfo_t *si, void *uc)
+{
+	int code = si->si_code;
+	long band = si->si_band;
+
+	if (code == POLL_IN && band == (POLLIN | POLLRDNORM) && si->si_fd >= 0)
+		__atomic_fetch_add(&shared->sig_in, 1, __ATOMIC_RELAXED);
+	else if (code == POLL_HUP && band == (POLLERR | POLLHUP) &&
+		 si->si_fd >= 0)
+		__atomic_fetch_add(&shared->sig_hup, 1, __ATOMIC_RELAXED);
+	else if (sig == SIGIO && code == SI_KERNEL)
+		__atomic_fetch_add(&shared->sig_plain, 1, __ATOMIC_RELAXED);
+	else if (!__atomic_fetch_add(&shared->sig_bad, 1, __ATOMIC_RELAXED)) {
+		shared->bad_sig = sig;
+		shared->bad_code = code;
+		shared->bad_band = band;
+	}
+}
+
+/*
+ * The overflow signals counted by on_async() (SA_RESTART: a read()
+ * goes on, as do most calls; poll() and an open's wait for the exec
+ * lock give EINTR, which their oracles allow), or ignored: by the top
+ * process, and across an exec, which keeps an ignored signal ignored
+ * (a handler it would reset to the default, which kills).
+ */
+static void set_async_signals(int count)
+{
+	struct sigaction sa;
+	int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	if (count) {
+		sa.sa_sigaction = on_async;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	} else {
+		sa.sa_handler = SIG_IGN;
+	}
+	for (i = 0; i < NR_ASYNC_SIGS; i++)
+		sigaction(async_sig(i), &sa, NULL);
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -772,6 +952,7 @@ static void install_signals(void)
 	sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	set_async_signals(0);
 }
 
 /*
@@ -960,10 +1141,18 @@ static void make_room(struct worker *w)
 		close_slot(w, 0);
 }
 
+/* A new counter gets an id, and a leader leads the group of its id. */
 static void add_fd(struct worker *w, const struct fd_slot *slot)
 {
+	struct fd_slot *s;
+
 	make_room(w);
-	w->fds[w->nfds++] = *slot;
+	s = &w->fds[w->nfds++];
+	*s = *slot;
+	if (!s->id)
+		s->id = ++w->next_id;
+	if (s->leader && !s->group_id)
+		s->group_id = s->id;
 }
 
 /* Another fd for the counter of @w->fds[@i]. */
@@ -1027,23 +1216,46 @@ static uint64_t random_record_type(struct worker *w)
 	return rnd(w);
 }
 
-/* A description's size: mostly 0 (2009) or this header's, some refused. */
+/* A description's size: mostly 0 (2009) or a version's, some refused. */
 static uint32_t random_size(struct worker *w)
 {
 	static const uint32_t sizes[] = {
 		PERF_COUNTER_HW_EVENT_SIZE_2009,
 		PERF_COUNTER_HW_EVENT_SIZE_VER1,
-		PERF_COUNTER_HW_EVENT_SIZE_VER2, 88, 128, 4096,	/* longer */
-		8, 68, 76, 4104, 65536,				/* refused */
+		PERF_COUNTER_HW_EVENT_SIZE_VER2,
+		PERF_COUNTER_HW_EVENT_SIZE_VER3, 96, 128, 4096,	/* longer */
+		8, 68, 76, 84, 4104, 65536,			/* refused */
 	};
 	unsigned int r = rnd_below(w, 100);
 
 	if (r < 50)
 		return 0;
-	if (r < 75)
+	if (r < 62)
 		return PERF_COUNTER_HW_EVENT_SIZE_VER2;
+	if (r < 75)
+		return PERF_COUNTER_HW_EVENT_SIZE_VER3;
 	if (r < 95)
 		return sizes[rnd_below(w, ARRAY_SIZE(sizes))];
+	return rnd(w);
+}
+
+/*
+ * A sample_freq: small, about kernel.perf_event_max_sample_rate as it
+ * was at the start, a clock's most and about it, huge.
+ */
+static uint64_t random_freq(struct worker *w)
+{
+	const uint64_t freqs[] = {
+		1, 2, 10, 100, 1000, CLOCK_FREQ_MAX - 1, CLOCK_FREQ_MAX,
+		CLOCK_FREQ_MAX + 1, max_rate - 1, max_rate, max_rate + 1,
+		2 * max_rate, 1ULL << 31, 1ULL << 32, 1ULL << 63, ~0ULL,
+	};
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 60)
+		return freqs[rnd_below(w, ARRAY_SIZE(freqs))];
+	if (r < 85)
+		return 1 + rnd_below(w, max_rate);
 	return rnd(w);
 }
 
@@ -1109,6 +1321,14 @@ static void build_hw_event(struct worker *w, struct fz_hw_event *hw)
 	} else if (r < 45) {
 		hw->record_type = random_record_type(w);
 	}
+	/* a frequency: mostly instead of a period, with a record_type */
+	if (chance(w, 15)) {
+		hw->sample_freq = random_freq(w);
+		if (chance(w, 70))
+			hw->irq_period = 0;
+		if (!hw->record_type && chance(w, 70))
+			hw->record_type = random_record_type(w);
+	}
 	hw->read_format = random_read_format(w);
 	random_bits(w, hw);
 	hw->extra_config_len = random_extra_len(w, hw->event_config);
@@ -1129,7 +1349,7 @@ static void build_hw_event(struct worker *w, struct fz_hw_event *hw)
 static void fill_raw_hw_event(struct worker *w,
 			      struct fz_hw_event *hw)
 {
-	uint64_t word[10];
+	uint64_t word[sizeof(*hw) / 8];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(word); i++)
@@ -1148,6 +1368,7 @@ static void fill_raw_hw_event(struct worker *w,
 	hw->read_format &= PERF_COUNTER_FORMAT_MASK;
 	hw->record_type &= PERF_COUNTER_RECORD_MASK;
 	hw->extra_config_len &= 0x18;
+	hw->sample_freq = chance(w, 70) ? 0 : random_freq(w);
 	if (chance(w, 50))
 		hw->event_config = random_config(w);
 }
@@ -1321,10 +1542,12 @@ static unsigned long random_flags(struct worker *w)
 	return rnd(w);
 }
 
+/* 2009's eight words, and those since where the size takes them in. */
 static void describe_hw(const struct fz_hw_event *hw, char *buf,
 			size_t len)
 {
-	uint64_t v[8];
+	uint64_t v[sizeof(*hw) / 8];
+	size_t i;
 
 	memcpy(v, hw, sizeof(v));
 	snprintf(buf, len, "%llx:%llx:%llx:%llx:%llx:%llx:%llx:%llx",
@@ -1332,6 +1555,9 @@ static void describe_hw(const struct fz_hw_event *hw, char *buf,
 		 (unsigned long long)v[2], (unsigned long long)v[3],
 		 (unsigned long long)v[4], (unsigned long long)v[5],
 		 (unsigned long long)v[6], (unsigned long long)v[7]);
+	for (i = 8; i < ARRAY_SIZE(v) && 8 * i < hw_bytes(hw); i++)
+		append(buf, len, "%s%llx", i == 8 ? "+" : ":",
+		       (unsigned long long)v[i]);
 }
 
 /* Check a failed perf_counter_open(); 1 if its errno is allowed. */
@@ -1355,7 +1581,7 @@ struct open_args {
 	struct fz_hw_event	hw;
 	void				*addr;
 	int				place;
-	int				junk;	/* nonzero bytes past 72 */
+	int				junk;	/* past the known fields */
 	pid_t				pid;
 	int				cpu;
 	int				group;
@@ -1405,6 +1631,16 @@ static int is_clock(uint64_t config)
 	       PERF_COUNTER_ID(config) <= PERF_COUNT_TASK_CLOCK;
 }
 
+/*
+ * The most samples a second a frequency counter may ask for where
+ * kernel.perf_event_max_sample_rate is @rate (pc_freq_max()): a clock
+ * (@clock) no more than one every CLOCK_PERIOD_MIN ns.
+ */
+static uint64_t freq_max(int clock, uint64_t rate)
+{
+	return clock && rate > CLOCK_FREQ_MAX ? CLOCK_FREQ_MAX : rate;
+}
+
 /* A generic hardware id or a raw code: its driver decides. */
 static int is_hw_config(uint64_t config)
 {
@@ -1423,6 +1659,22 @@ static uint64_t sane_period(struct worker *w, uint64_t config)
 		return 50000 + (chance(w, 50) ? rnd_below(w, 50000) :
 					 rnd_below(w, 2000000));
 	return chance(w, 30) ? 1 + rnd_below(w, 3) : 1 + rnd_below(w, 20000);
+}
+
+/*
+ * A sample_freq the kernel takes for @config now: a few a second, any
+ * up to its most, or its most and just under (a clock's every 50 us).
+ */
+static uint64_t sane_freq(struct worker *w, uint64_t config)
+{
+	uint64_t max = freq_max(is_clock(config), read_max_rate());
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 30)
+		return 1 + rnd_below(w, max < 100 ? max : 100);
+	if (r < 70)
+		return 1 + rnd_below(w, max);
+	return max - rnd_below(w, max < 16 ? max : 16);
 }
 
 /* A valid description; a member's must not be pinned, exclusive... */
@@ -1462,17 +1714,25 @@ static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 	hw->exclude_hv = chance(w, 10);
 	hw->exclude_idle = chance(w, 10);
 	hw->context_switch = chance(w, 10);
-	/* the 2009 size, or this header's, with a chain's depth */
+	/* the 2009 size, or a later one's, with a chain's depth */
 	r = rnd_below(w, 100);
-	hw->size = r < 50 ? 0 : r < 60 ? PERF_COUNTER_HW_EVENT_SIZE_2009 :
-		   PERF_COUNTER_HW_EVENT_SIZE_VER2;
-	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
+	hw->size = r < 45 ? 0 : r < 55 ? PERF_COUNTER_HW_EVENT_SIZE_2009 :
+		   r < 80 ? PERF_COUNTER_HW_EVENT_SIZE_VER2 :
+		   PERF_COUNTER_HW_EVENT_SIZE_VER3;
+	if (hw->size >= PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
 	    (hw->record_type & PERF_RECORD_CALLCHAIN) && max_depth &&
 	    chance(w, 50))
 		hw->callchain_depth = 1 + rnd_below(w, max_depth);
-	/* side-band records, for a counter with a queue */
-	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
-	    (hw->irq_period || hw->context_switch) && chance(w, 30))
+	/* half the samplers that can say so sample by frequency */
+	if (hw->size == PERF_COUNTER_HW_EVENT_SIZE_VER3 && hw->irq_period &&
+	    chance(w, 50)) {
+		hw->sample_freq = sane_freq(w, hw->event_config);
+		hw->irq_period = 0;
+	}
+	/* side-band records, for a counter with a queue (a sampler's) */
+	if (hw->size >= PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
+	    (hw->irq_period || hw->sample_freq || hw->context_switch) &&
+	    chance(w, 30))
 		hw->sideband = (1 + rnd_below(w, PERF_SIDEBAND_MASK)) &
 			       (hw->exclude_user ? ~PERF_SIDEBAND_MMAP : ~0U);
 }
@@ -1553,6 +1813,7 @@ static int valid_errno_ok(const struct fz_hw_event *hw, pid_t pid,
 			  int cpu, const struct fd_slot *leader, int leader_rec,
 			  int err)
 {
+	uint64_t freq = hw_seen(hw).sample_freq;
 	int hwc = is_hw_config(hw->event_config);
 
 	if (needs_privilege(hw, pid, cpu))
@@ -1563,7 +1824,10 @@ static int valid_errno_ok(const struct fz_hw_event *hw, pid_t pid,
 	switch (err) {
 	case EINVAL:	/* the driver's decoding; a CPU gone offline */
 		return hwc || (cpu >= 0 && !cpu_stays_online(cpu)) ||
-		       (leader && task_mortal(leader->task));
+		       (leader && task_mortal(leader->task)) ||
+		       /* max_sample_rate lowered below it since it was drawn */
+		       (freq && freq > freq_max(is_clock(hw->event_config),
+						read_max_rate()));
 	case EACCES:	/* nobody, on a pid a root task took over */
 		return !privileged && task_mortal(pid);
 	case ENODEV:	/* no working PMU, or not on that CPU */
@@ -1576,7 +1840,8 @@ static int valid_errno_ok(const struct fz_hw_event *hw, pid_t pid,
 	case EINTR:	/* a signal while waiting for the task's exec lock */
 		return pid >= 0;
 	case ENOMEM:	/* injected; a queue past RLIMIT_MEMLOCK */
-		return injected_faults || hw->irq_period || hw->context_switch;
+		return injected_faults || hw->irq_period || freq ||
+		       hw->context_switch;
 	case EMFILE:	/* only where RLIMIT_NOFILE set the fd cap */
 		return fd_cap < MAX_FDS;
 	}
@@ -1593,7 +1858,7 @@ static const char *known_refusal(const struct open_args *a)
 	struct fz_hw_event seen = hw_seen(&a->hw);
 	const struct fz_hw_event *hw = &seen;
 	size_t n = hw_bytes(hw);
-	uint64_t config = hw->event_config;
+	uint64_t config = hw->event_config, period = hw->irq_period;
 	uint64_t type = PERF_COUNTER_TYPE(config), id = PERF_COUNTER_ID(config);
 	int raw = PERF_COUNTER_IS_RAW(config);
 
@@ -1622,11 +1887,26 @@ static const char *known_refusal(const struct open_args *a)
 		return "unknown read_format bits";
 	if (hw->record_type & ~(uint64_t)PERF_COUNTER_RECORD_MASK)
 		return "unknown record_type bits";
-	if (!hw->irq_period != !hw->record_type)
+	/*
+	 * A frequency counter's period is the kernel's, checked as the
+	 * rest (config.c): a clock's 10^9 / sample_freq ns, any other's
+	 * 1 event. The rate read now is at least the one the open sees.
+	 */
+	if (hw->sample_freq) {
+		if (hw->irq_period)
+			return "a sample_freq with an irq_period";
+		if (!hw->record_type)
+			return "a sample_freq without a record_type";
+		if (hw->sample_freq > freq_max(is_clock(config),
+					       read_max_rate()))
+			return "a sample_freq above its most";
+		period = is_clock(config) ? NSEC_PER_SEC / hw->sample_freq : 1;
+	}
+	if (!period != !hw->record_type)
 		return "half a sampling request";
-	if (hw->irq_period > (uint64_t)INT64_MAX)
+	if (period > (uint64_t)INT64_MAX)
 		return "a period of 2^63 or more";
-	if (hw->irq_period && hw->irq_period < 50000 && is_clock(config))
+	if (period && period < CLOCK_PERIOD_MIN && is_clock(config))
 		return "a clock period under 50 us";
 	if (hw->callchain_depth &&
 	    (!(hw->record_type & PERF_RECORD_CALLCHAIN) ||
@@ -1636,7 +1916,7 @@ static const char *known_refusal(const struct open_args *a)
 		return "a chain where kernel.perf_event_max_stack is 0";
 	if (hw->sideband & ~(uint64_t)PERF_SIDEBAND_MASK)
 		return "unknown side-band bits";
-	if (hw->sideband && !hw->irq_period && !hw->context_switch)
+	if (hw->sideband && !period && !hw->context_switch)
 		return "side-band records without a queue";
 	if ((hw->sideband & PERF_SIDEBAND_MMAP) && hw->exclude_user)
 		return "mapping records for a counter of no user mode";
@@ -1677,11 +1957,36 @@ static void fill_slot(struct fd_slot *slot, int fd,
 	slot->sideband = hw_seen(hw).sideband;
 	slot->record_type = hw->record_type;
 	slot->read_format = hw->read_format;
+	slot->freq = hw_seen(hw).sample_freq != 0;
+	slot->sampling = hw->irq_period || slot->freq;
+	slot->clock = is_clock(hw->event_config);
+	slot->period = slot->freq ? 0 : hw->irq_period;
+}
+
+/*
+ * A member of the group led by @group: its leader's id, if the leader
+ * is one of the worker's own counters; shared if not (another thread's,
+ * through a number this one closed), or if the leader is shared: a
+ * RESET of the leader resets it, from where the worker cannot see.
+ */
+static void join_group(struct worker *w, struct fd_slot *slot, int group)
+{
+	int i;
+
+	if (group == -1)
+		return;
+	slot->shared = 1;
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].fd == group) {
+			slot->group_id = w->fds[i].group_id;
+			slot->shared = w->fds[i].shared || !slot->group_id;
+			return;
+		}
 }
 
 static void describe_open(const struct open_args *a, char *buf, size_t len)
 {
-	char desc[160];
+	char desc[224];
 
 	describe_hw(&a->hw, desc, sizeof(desc));
 	snprintf(buf, len,
@@ -1704,7 +2009,7 @@ static void op_open(struct worker *w)
 	int sane = chance(w, 50), fd, err, leader_rec = 0;
 	struct open_args a;
 	struct fd_slot slot;
-	char call[320], name[24];
+	char call[384], name[24];
 
 	make_room(w);
 	if (sane) {
@@ -1729,6 +2034,7 @@ static void op_open(struct worker *w)
 			     refusal ?: "it needs a privilege this worker lacks");
 		}
 		fill_slot(&slot, fd, &a.hw, a.pid, a.cpu, a.group);
+		join_group(w, &slot, a.group);
 		/*
 		 * A random address the kernel could read holds whatever
 		 * this process keeps there (on a 32-bit machine one in a
@@ -1875,7 +2181,8 @@ static int sample_size_ok(const struct fd_slot *s, const char *rec,
 	uint64_t nr;
 
 	want += 8 * (!!(rt & PERF_RECORD_IRQ) + !!(rt & PERF_RECORD_TID) +
-		     !!(rt & PERF_RECORD_TIME) + !!(rt & PERF_RECORD_VALUE));
+		     !!(rt & PERF_RECORD_TIME) + !!(rt & PERF_RECORD_VALUE) +
+		     !!(rt & PERF_RECORD_PERIOD));
 	if (rt & PERF_RECORD_GROUP) {
 		if (size < want + 8)
 			return 0;
@@ -1898,15 +2205,43 @@ static int sample_size_ok(const struct fd_slot *s, const char *rec,
 }
 
 /*
+ * The PERIOD word of a sample of @s, whose size is right, at @rec: the
+ * events it stands for (period.c), 1 to PC_PERIOD_MAX; a clock's at
+ * least CLOCK_PERIOD_MIN ns (its fixed periods are refused below it,
+ * its frequencies above 10^9 / it, and a period cut short by the PERIOD
+ * ioctl ends longer, not shorter); a fixed period's the irq_period
+ * itself while no PERIOD ioctl can have changed it (@s->period, which
+ * RESET leaves). A frequency counter's retuned period is not modelled
+ * further.
+ */
+static int period_word_ok(const struct fd_slot *s, const char *rec,
+			  uint64_t *period)
+{
+	uint64_t rt = s->record_type;
+	size_t at = sizeof(struct perf_counter_record_header);
+
+	at += 8 * (!!(rt & PERF_RECORD_IRQ) + !!(rt & PERF_RECORD_TID) +
+		   !!(rt & PERF_RECORD_TIME) + !!(rt & PERF_RECORD_VALUE));
+	memcpy(period, rec + at, sizeof(*period));
+	if (!*period || *period > (uint64_t)INT64_MAX)
+		return 0;
+	if (s->clock && *period < CLOCK_PERIOD_MIN)
+		return 0;
+	return !s->period || *period == s->period;
+}
+
+/*
  * Records from a sampling counter: whole, of the kinds it asked for,
  * each the size its kind and the counter's record_type give (uapi
- * header), back to back; the number parsed is counted.
+ * header), back to back, a sample's PERIOD word as period_word_ok()
+ * says; the number parsed is counted.
  */
 static void check_records(struct worker *w, const struct fd_slot *s,
 			  const char *buf, size_t len)
 {
 	struct perf_counter_record_header h;
 	unsigned long n = 0;
+	uint64_t period;
 	size_t at = 0;
 	int ok;
 
@@ -1970,6 +2305,16 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 			     s->switches ? " with switches" : "");
 			return;
 		}
+		if (h.type == PERF_COUNTER_REC_SAMPLE &&
+		    (s->record_type & PERF_RECORD_PERIOD) &&
+		    !period_word_ok(s, buf + at, &period)) {
+			fail(w, "read(%d): sample at %zu stands for a period of %llu: not 1 to 2^63 - 1%s%s (irq_period %llu)",
+			     s->fd, at, (unsigned long long)period,
+			     s->clock ? ", 50000 ns or more" : "",
+			     s->period ? ", the fixed one" : "",
+			     (unsigned long long)s->period);
+			return;
+		}
 		at += h.size;
 		n++;
 	}
@@ -1978,10 +2323,12 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 
 /*
  * A counting counter's words: time running never above time enabled,
- * and no word below what the last read of the same fd gave. No ioctl
- * resets a count or a time (file.c: ENABLE and DISABLE keep them, and
- * there is no RESET nor a period to change), and exited children only
- * fold into the parent's sums (pc_counter_read()): all three only grow.
+ * and no word below what the last read of the same fd gave. Only
+ * PERF_COUNTER_IOC_RESET sets a value back, never a time (ENABLE and
+ * DISABLE keep them, and exited children only fold into the parent's
+ * sums, pc_counter_read()): the worker's own RESETs zero last[0]
+ * (reset_values()), and a shared counter's value, which another may
+ * reset, is not held to its last. The rest only grows.
  */
 static void check_values(struct worker *w, struct fd_slot *s, const char *buf)
 {
@@ -2002,7 +2349,7 @@ static void check_values(struct worker *w, struct fd_slot *s, const char *buf)
 		     s->fd, (unsigned long long)v[2],
 		     (unsigned long long)v[1]);
 	for (k = 0; s->has_last && k < 3; k++)
-		if (v[k] < s->last[k])
+		if (v[k] < s->last[k] && !(k == 0 && s->shared))
 			fail(w, "read(%d): %s went back from %llu to %llu",
 			     s->fd, what[k], (unsigned long long)s->last[k],
 			     (unsigned long long)v[k]);
@@ -2146,15 +2493,21 @@ static unsigned long random_ioctl_cmd(struct worker *w)
 	unsigned int r = rnd_below(w, 100);
 	unsigned long cmd;
 
-	if (r < 25)
+	if (r < 20)
 		return PERF_COUNTER_IOC_ENABLE;
-	if (r < 50)
+	if (r < 40)
 		return PERF_COUNTER_IOC_DISABLE;
-	if (r < 70)
+	if (r < 56)
 		return PERF_COUNTER_IOC_QUEUE_SIZE;
-	if (r < 75)
+	if (r < 60)
 		return PERF_COUNTER_IOC_LOST;
-	if (r < 88)
+	if (r < 69)
+		return PERF_COUNTER_IOC_PERIOD;
+	if (r < 75)
+		return PERF_COUNTER_IOC_RESET;
+	if (r < 81)
+		return PERF_COUNTER_IOC_REFRESH;
+	if (r < 91)
 		return _IOC(dirs[rnd_below(w, ARRAY_SIZE(dirs))], '$',
 			    rnd_below(w, 256), rnd_below(w, 64));
 	cmd = (uint32_t)rnd(w);
@@ -2190,13 +2543,193 @@ static unsigned long random_ioctl_arg(struct worker *w)
 	return rnd(w);
 }
 
+/*
+ * PERF_COUNTER_IOC_PERIOD's argument for @s (NULL: not the worker's own
+ * counter): a pointer to a period, or for a frequency counter a
+ * frequency, that the kernel takes or refuses (*@value), or an address
+ * it cannot read. *@readable: 1 if the kernel can read the value, 0 if
+ * not (EFAULT), -1 if not known (a random address).
+ */
+static unsigned long period_arg(struct worker *w, const struct fd_slot *s,
+				uint64_t *value, int *readable)
+{
+	static const uint64_t periods[] = {
+		0, 1, 2, 3, CLOCK_PERIOD_MIN - 1, CLOCK_PERIOD_MIN, 1000000,
+		(1ULL << 63) - 1, 1ULL << 63, ~0ULL,
+	};
+	unsigned int r = rnd_below(w, 100);
+
+	if (r < 30)
+		*value = periods[rnd_below(w, ARRAY_SIZE(periods))];
+	else if (r < 55)
+		*value = random_freq(w);
+	else if (s && s->freq)
+		*value = 1 + rnd_below(w, s->clock ? CLOCK_FREQ_MAX : max_rate);
+	else
+		*value = s && s->clock ?
+			 CLOCK_PERIOD_MIN + rnd_below(w, 2000000) :
+			 1 + rnd_below(w, 20000);
+	w->ioctl_out = *value;
+	*readable = 0;
+	r = rnd_below(w, 100);
+	if (r < 80) {
+		*readable = 1;
+		return (unsigned long)&w->ioctl_out;
+	}
+	if (r < 83)
+		return 0;
+	if (r < 86)
+		return 1;
+	if (r < 90)
+		return KERNEL_ADDR;
+	if (r < 94)
+		return (unsigned long)(w->hwbuf + page_size);
+	if (r < 98)	/* four bytes readable, then PROT_NONE */
+		return (unsigned long)(w->hwbuf + page_size - 4);
+	*readable = -1;
+	return rnd(w);
+}
+
+/* PERF_COUNTER_IOC_REFRESH's count: 1 to INT_MAX, or out of range. */
+static unsigned long refresh_arg(struct worker *w)
+{
+	static const unsigned long counts[] = {
+		0, 1, 2, 3, 10, 1000, INT_MAX, (unsigned long)INT_MAX + 1,
+		ULONG_MAX,
+	};
+
+	if (chance(w, 90))
+		return counts[rnd_below(w, ARRAY_SIZE(counts))];
+	return rnd(w);
+}
+
+/* The ioctls after which a counter's value or period is not what was. */
+static int changes_counter(unsigned int cmd)
+{
+	return cmd == PERF_COUNTER_IOC_PERIOD || cmd == PERF_COUNTER_IOC_RESET;
+}
+
+/*
+ * May @w make such an ioctl on @t? On its own fds, but, in a forked
+ * child, not on the copies of its parent's (the parent checks their
+ * values and periods); on /dev/null and -1, refused anyway. Never on a
+ * number it closed: another thread's counter may have it now.
+ */
+static int may_change(const struct worker *w, const struct target *t)
+{
+	if (t->slot)
+		return !(w->child && t->slot->shared);
+	return t->fd == devnull_fd || t->fd < 0;
+}
+
+/*
+ * After a RESET of @s's counter: its value, and its members' if it
+ * leads, start again from 0 (period.c); the times go on. Every fd of
+ * the worker's on them forgets its last value.
+ */
+static void reset_values(struct worker *w, const struct fd_slot *s)
+{
+	unsigned int id = s->id, lead = s->group_id == s->id ? s->id : 0;
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].id == id || (lead && w->fds[i].group_id == lead))
+			w->fds[i].last[0] = 0;
+}
+
+/* After a PERIOD that took: the period of @s's counter is not known. */
+static void period_changed(struct worker *w, const struct fd_slot *s)
+{
+	unsigned int id = s->id;
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].id == id)
+			w->fds[i].period = 0;
+}
+
+/*
+ * Is an ioctl's result, @ret and @err, the one the model says, @want:
+ * 0, an errno, or -1 for 0 or EINVAL? A failure names the counter.
+ */
+static void expect_ioctl(struct worker *w, const struct fd_slot *s,
+			 const char *what, unsigned long long arg, int want,
+			 int ret, int err)
+{
+	char got[32], name[24];
+	int e = ret ? err : 0;
+
+	if (e == want || (want < 0 && (!e || e == EINVAL)))
+		return;
+	snprintf(got, sizeof(got), "%s", ret ? errno_name(err, name,
+							 sizeof(name)) : "0");
+	fail(w, "ioctl(%d, %s %#llx) on its own counter (sampling %d, freq %d, clock %d, inherit %d) = %s, not %s",
+	     s->fd, what, arg, s->sampling, s->freq, s->clock, s->inherit, got,
+	     want < 0 ? "0 or EINVAL" : want ?
+	     errno_name(want, name, sizeof(name)) : "0");
+}
+
+/*
+ * PERIOD on the worker's own counter @s: EFAULT for an address the
+ * kernel cannot read; EINVAL for a counter that does not sample, 0,
+ * and what the open would refuse (pc_check_period()): a frequency
+ * counter's above its most (@most: by the rate read before the call,
+ * at least the kernel's; at most it, by the rate read now, is taken), a
+ * fixed period of 2^63 or more, a clock's under CLOCK_PERIOD_MIN.
+ */
+static void check_period(struct worker *w, struct fd_slot *s,
+			 uint64_t value, int readable, uint64_t most, int ret,
+			 int err)
+{
+	int want = 0;
+
+	if (!ret)
+		period_changed(w, s);
+	if (readable < 0)
+		return;
+	if (!readable)
+		want = EFAULT;
+	else if (!s->sampling || !value)
+		want = EINVAL;
+	else if (s->freq)
+		want = value > most ? EINVAL :
+		       value <= freq_max(s->clock, read_max_rate()) ? 0 : -1;
+	else if (value > (uint64_t)INT64_MAX ||
+		 (s->clock && value < CLOCK_PERIOD_MIN))
+		want = EINVAL;
+	expect_ioctl(w, s, "PERIOD of", value, want, ret, err);
+}
+
+/*
+ * ioctl()s of every kind on every kind of fd. On the worker's own
+ * counter: ENABLE, DISABLE and RESET succeed, QUEUE_SIZE of a counting
+ * counter is EINVAL, PERIOD is as check_period() says, and REFRESH is
+ * EINVAL for a counting or an inherited counter and a count of 0 or
+ * past INT_MAX (pc_counter_refresh()), else 0. What a RESET or a
+ * REFRESH then does is not modelled but for the values it resets (no
+ * crash, no leak): a refreshed counter disables itself in time.
+ */
 static void op_ioctl(struct worker *w)
 {
 	struct target t = pick_target(w);
-	unsigned long cmd = random_ioctl_cmd(w);
-	unsigned long arg = random_ioctl_arg(w);
+	unsigned long cmd = random_ioctl_cmd(w), arg;
+	struct fd_slot *s = t.read_size >= 0 ? t.slot : NULL;
+	uint64_t value = 0, most = 0;
+	int ret, err, readable = -1;
+	unsigned int c;
 	char name[24];
-	int ret, err;
+
+	if (changes_counter(cmd) && !may_change(w, &t))
+		cmd = PERF_COUNTER_IOC_LOST;
+	c = cmd;
+	if (c == PERF_COUNTER_IOC_PERIOD)
+		arg = period_arg(w, t.slot, &value, &readable);
+	else if (c == PERF_COUNTER_IOC_REFRESH)
+		arg = refresh_arg(w);
+	else
+		arg = random_ioctl_arg(w);
+	if (s && s->freq && c == PERF_COUNTER_IOC_PERIOD && readable > 0)
+		most = freq_max(s->clock, read_max_rate());
 
 	faults_on(w);
 	ret = ioctl(t.fd, cmd, arg);
@@ -2210,16 +2743,27 @@ static void op_ioctl(struct worker *w)
 			return;
 		}
 	}
-	if (t.read_size < 0)
+	/* a PERIOD that took on a counter of unknown kind: its own slot */
+	if (c == PERF_COUNTER_IOC_PERIOD && !ret && t.slot && !s)
+		period_changed(w, t.slot);
+	if (!s)
 		return;
-	if ((cmd == PERF_COUNTER_IOC_ENABLE ||
-	     cmd == PERF_COUNTER_IOC_DISABLE) && ret)
+	if ((c == PERF_COUNTER_IOC_ENABLE || c == PERF_COUNTER_IOC_DISABLE ||
+	     c == PERF_COUNTER_IOC_RESET) && ret)
 		fail(w, "ioctl(%d, %#lx) on its own counter = %d errno %d",
 		     t.fd, cmd, ret, err);
-	if (cmd == PERF_COUNTER_IOC_QUEUE_SIZE && t.read_size > 0 &&
+	if (c == PERF_COUNTER_IOC_RESET && !ret)
+		reset_values(w, s);
+	if (c == PERF_COUNTER_IOC_QUEUE_SIZE && t.read_size > 0 &&
 	    (ret != -1 || err != EINVAL))
 		fail(w, "ioctl(%d, QUEUE_SIZE) on a counting counter = %d errno %d, not EINVAL",
 		     t.fd, ret, err);
+	if (c == PERF_COUNTER_IOC_PERIOD)
+		check_period(w, s, value, readable, most, ret, err);
+	if (c == PERF_COUNTER_IOC_REFRESH)
+		expect_ioctl(w, s, "REFRESH", arg,
+			     (!s->sampling || s->inherit || !arg ||
+			      arg > INT_MAX) ? EINVAL : 0, ret, err);
 }
 
 static void op_poll(struct worker *w)
@@ -2520,7 +3064,8 @@ static void op_mmap(struct worker *w)
 		closed = 1;
 	}
 	w->page_map = p;
-	if (!read_page(w, p, &pg) || closed || !(pg.flags & PERF_COUNTER_PAGE_READ))
+	if (!read_page(w, p, &pg) || closed || s->shared ||
+	    !(pg.flags & PERF_COUNTER_PAGE_READ))
 		return;
 	faults_on(w);
 	ret = read(s->fd, w->rbuf, s->read_size);
@@ -2530,6 +3075,150 @@ static void op_mmap(struct worker *w)
 		fail(w, "read(%d) = value %llu, below the %llu its page showed before",
 		     s->fd, (unsigned long long)v,
 		     (unsigned long long)pg.value);
+}
+
+/*
+ * F_SETOWN's owner: only the fuzzer's own tasks, which exist (the
+ * target until the worker's threads are done: a child may outlive
+ * it), and none of which dies of the signals (set_async_signals());
+ * or INT_MIN. An exec'd child knows no group of its worker's.
+ */
+static pid_t random_owner(struct worker *w)
+{
+	switch (rnd_below(w, 6)) {
+	case 0:
+		return 0;		/* none */
+	case 1:
+		return getpid();
+	case 2:
+		return this_tid();	/* its process is signalled */
+	case 3:			/* the worker's process group */
+		return worker_pgrp ? -worker_pgrp : getpid();
+	case 4:
+		return target_pid;
+	default:
+		return INT_MIN;		/* EINVAL: no pid is its negation */
+	}
+}
+
+/* F_SETOWN_EX's owner, in @w (read with faults on): 1 if its type is known. */
+static int random_owner_ex(struct worker *w)
+{
+	switch (rnd_below(w, 5)) {
+	case 0:
+		w->owner_ex.type = F_OWNER_TID;
+		w->owner_ex.pid = this_tid();
+		return 1;
+	case 1:
+		w->owner_ex.type = F_OWNER_PID;
+		w->owner_ex.pid = getpid();
+		return 1;
+	case 2:
+		w->owner_ex.type = worker_pgrp ? F_OWNER_PGRP : F_OWNER_PID;
+		w->owner_ex.pid = worker_pgrp ? worker_pgrp : getpid();
+		return 1;
+	case 3:
+		w->owner_ex.type = F_OWNER_TID;
+		w->owner_ex.pid = 0;	/* none */
+		return 1;
+	default:
+		w->owner_ex.type = F_OWNER_PGRP + 1 + rnd_below(w, 8);
+		w->owner_ex.pid = getpid();
+		return 0;
+	}
+}
+
+/*
+ * Overflow signals: fcntl() of a counter's owner (F_SETOWN,
+ * F_SETOWN_EX), its signal (F_SETSIG, one of async_sig()'s, 0, or one
+ * past the last) and O_ASYNC, on the worker's own fds or /dev/null:
+ * never on a number it closed, which may be a pipe's now (whose signals
+ * on_async() would count as bad). On the worker's own counter each
+ * gives what fs/fcntl.c and pc_fasync() say: F_SETOWN 0, EINVAL for
+ * INT_MIN (ESRCH for the target, in a child that may outlive it);
+ * F_SETOWN_EX 0, EINVAL for an unknown type, EFAULT for NULL; F_SETSIG
+ * 0, EINVAL past 64; O_ASYNC set 0 (ENOMEM where faults are injected,
+ * on a counter with a queue: the fasync entry), O_ASYNC cleared 0. The
+ * signals are on_async()'s to check.
+ */
+static void op_async(struct worker *w)
+{
+	struct fd_slot *s = NULL;
+	int fd = devnull_fd, want = 0, ret, err, fl, on = 0, esrch = 0;
+	char what[32], name[24], name2[24];
+	unsigned long arg;
+	pid_t owner;
+
+	if (w->nfds && chance(w, 90)) {
+		s = &w->fds[rnd_below(w, w->nfds)];
+		fd = s->fd;
+	}
+	switch (rnd_below(w, 4)) {
+	case 0:
+		owner = random_owner(w);
+		want = owner == INT_MIN ? EINVAL : 0;
+		esrch = owner == target_pid && w->child;
+		snprintf(what, sizeof(what), "F_SETOWN, %d", (int)owner);
+		faults_on(w);
+		ret = fcntl(fd, F_SETOWN, owner);
+		break;
+	case 1:
+		arg = (unsigned long)&w->owner_ex;
+		want = random_owner_ex(w) ? 0 : EINVAL;
+		if (chance(w, 10)) {
+			arg = 0;
+			want = EFAULT;
+		}
+		snprintf(what, sizeof(what), "F_SETOWN_EX, %d:%d",
+			 w->owner_ex.type, (int)w->owner_ex.pid);
+		faults_on(w);
+		ret = fcntl(fd, F_SETOWN_EX, arg);
+		break;
+	case 2:
+		fl = rnd_below(w, NR_ASYNC_SIGS + 3);
+		fl = fl < NR_ASYNC_SIGS ? async_sig(fl) :
+		     fl == NR_ASYNC_SIGS ? 0 : fl == NR_ASYNC_SIGS + 1 ? -1 :
+		     SIGRTMAX + 1;
+		want = (fl < 0 || fl > SIGRTMAX) ? EINVAL : 0;
+		snprintf(what, sizeof(what), "F_SETSIG, %d", fl);
+		faults_on(w);
+		ret = fcntl(fd, F_SETSIG, fl);
+		break;
+	default:
+		faults_on(w);
+		fl = fcntl(fd, F_GETFL);
+		faults_off(w);
+		if (fl < 0)
+			return;
+		on = chance(w, 70);
+		/* a counting counter takes the flag, and never signals */
+		want = 0;
+		snprintf(what, sizeof(what), "F_SETFL, %sO_ASYNC",
+			 on ? "" : "~");
+		faults_on(w);
+		ret = fcntl(fd, F_SETFL, on ? fl | O_ASYNC : fl & ~O_ASYNC);
+		break;
+	}
+	err = errno;
+	faults_off(w);
+	if (ret < 0) {
+		count_errno(ERRS_FCNTL, err);
+		if (!errno_in(err, fcntl_errnos, ARRAY_SIZE(fcntl_errnos))) {
+			fail(w, "fcntl(%d, %s) = -1 %s", fd, what,
+			     errno_name(err, name, sizeof(name)));
+			return;
+		}
+	}
+	if (!s || s->read_size < 0)
+		return;
+	err = ret < 0 ? err : 0;
+	if (err == want || (esrch && err == ESRCH) ||
+	    (err == ENOMEM && injected_faults && on && !s->read_size))
+		return;
+	fail(w, "fcntl(%d, %s) on its own %s counter = %s, not %s", fd, what,
+	     s->read_size ? "counting" : "queued",
+	     err ? errno_name(err, name, sizeof(name)) : "0",
+	     want ? errno_name(want, name2, sizeof(name2)) : "0");
 }
 
 /* Children a worker process forked, reaped by whichever thread asks. */
@@ -2648,7 +3337,7 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 		    int faulted)
 {
 	char seed_arg[24], orders[WHO_LEN];
-	int fd = -1;
+	int fd = -1, i;
 
 	if (injected_faults && (faulted || kind == KID_OPS)) {
 		fd = open_make_it_fail(MIF_TRIES);
@@ -2662,6 +3351,7 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	if (kind == KID_EXIT)
 		_exit(0);
 	if (kind == KID_EXEC) {
+		set_async_signals(0);	/* ignored across the exec */
 		snprintf(seed_arg, sizeof(seed_arg), "%llu",
 			 (unsigned long long)seed);
 		snprintf(orders, sizeof(orders), "%u:%d:%d:%.*s", nops,
@@ -2676,13 +3366,20 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	w->op = 0;
 	w->next_helper = 0;
 	memset(w->helpers, 0, sizeof(w->helpers));
+	/* the parent's counters: it may reset them, or change a period */
+	for (i = 0; i < w->nfds; i++) {
+		w->fds[i].shared = 1;
+		w->fds[i].period = 0;
+	}
 	snprintf(w->tag, sizeof(w->tag), "%.*s", TAG_LEN - 1, who);
 	guard_init(w);
 	run_ops(w, nops);
 	/* An exec with a counter page mapped: the page goes with the mm. */
-	if (w->page_map && chance(w, 50))
+	if (w->page_map && chance(w, 50)) {
+		set_async_signals(0);
 		execl("/proc/self/exe", "pc_fuzz", "-x", "0:-1:0:exec",
 		      (char *)NULL);
+	}
 	_exit(0);
 }
 
@@ -2934,6 +3631,9 @@ static void run_op(struct worker *w, int kind)
 	case OP_MMAP:
 		op_mmap(w);
 		break;
+	case OP_ASYNC:
+		op_async(w);
+		break;
 	case OP_FORK:
 		op_fork(w);
 		break;
@@ -3101,13 +3801,16 @@ static void run_worker_process(int proc, pid_t top)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != top)
 		_exit(0);
-	setpgid(0, 0);
+	/* its own group, which overflow signals may go to */
+	worker_pgrp = setpgid(0, 0) ? 0 : getpid();
 	snprintf(who, sizeof(who), "w%d", proc);
 	devnull_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (proc == nobody_worker && become_nobody()) {
 		fail_at(who, "could not become uid %d: errno %d", PC_NOBODY, errno);
 		_exit(0);
 	}
+	/* this process, its target and its forked children count them */
+	set_async_signals(1);
 	start_target();
 	w = calloc(opt_threads, sizeof(*w));
 	if (!w) {
@@ -3631,6 +4334,21 @@ static void check_rates(double secs, char *buf, size_t len)
 	       shared->valid_refused, shared->unpriv_eacces, buf);
 }
 
+/*
+ * The overflow signals the workers counted (on_async()), and a failure
+ * for any of a kind no counter sends.
+ */
+static void check_signals(void)
+{
+	printf("# overflow signals: POLL_IN %lu, POLL_HUP %lu, plain SIGIO %lu, other %lu\n",
+	       shared->sig_in, shared->sig_hup, shared->sig_plain,
+	       shared->sig_bad);
+	if (shared->sig_bad)
+		fail_at("top", "%lu overflow signals no counter sends, the first signal %d si_code %d si_band %#lx",
+			shared->sig_bad, shared->bad_sig, shared->bad_code,
+			(unsigned long)shared->bad_band);
+}
+
 static int report(int probe_ok, int probe_err, long long faults,
 		  double secs)
 {
@@ -3641,6 +4359,7 @@ static int report(int probe_ok, int probe_err, long long faults,
 	unsigned int nfails, i;
 
 	check_rates(secs, rates, sizeof(rates));
+	check_signals();
 	if (injected_faults)
 		check_injection(faults, what, sizeof(what));
 	snprintf(with, sizeof(with), "; %s%s%s", rates, what[0] ? "; " : "",
@@ -3783,7 +4502,8 @@ static int cpu_list(const char *path, uint64_t *mask)
 /*
  * What the oracles need of the system: who we are, the paranoid level
  * (2, the default, where the knob is missing), the CPUs online and
- * the number the kernel may have (nr_cpu_ids).
+ * the number the kernel may have (nr_cpu_ids), the deepest chain and
+ * the sample rate as they are at the start.
  */
 static void read_system(void)
 {
@@ -3795,6 +4515,7 @@ static void read_system(void)
 	paranoid_level = buf[0] ? atoi(buf) : 2;
 	nr_possible = cpu_list("/sys/devices/system/cpu/possible", &possible) + 1;
 	max_depth = read_max_depth();
+	max_rate = read_max_rate();
 	cpu_list("/sys/devices/system/cpu/online", &online_at_start);
 }
 
