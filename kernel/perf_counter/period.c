@@ -25,7 +25,8 @@
  *  - at the tick, for a counter on this CPU that has not sampled for
  *    two of its intervals (its events slowed down, or its period is
  *    still its first): shortened at once to what the rate seen since
- *    asks for, by at most 8 times a tick.
+ *    the last sample asks for, by at most 8 times a tick; the measure
+ *    goes on to the next sample.
  *
  * A task that sleeps between its events is retuned by its samples, one
  * that runs by both. Periods that ran out while the CPU's sample budget
@@ -166,7 +167,7 @@ static void pc_period_set(struct perf_counter *counter, u64 period)
  */
 static u64 pc_freq_target(u64 events, u64 dt, u64 freq)
 {
-	const u64 k = NSEC_PER_SEC << PC_FREQ_FRAC;
+	const u64 k = (u64)NSEC_PER_SEC << PC_FREQ_FRAC;
 	const u64 max = PC_FREQ_PERIOD_MAX << PC_FREQ_FRAC;
 	u64 d, whole, rem;
 
@@ -290,7 +291,7 @@ static bool pc_freq_overdue(const struct perf_counter *counter, u64 now)
 	u64 dt = min(pc_freq_since(counter, now), PC_FREQ_DT_MAX);
 
 	return dt * READ_ONCE(counter->sample_freq) >=
-	       PC_FREQ_TICK_INTERVALS * NSEC_PER_SEC;
+	       PC_FREQ_TICK_INTERVALS * (u64)NSEC_PER_SEC;
 }
 
 /*
@@ -310,15 +311,14 @@ static void pc_freq_tick_fn(struct perf_counter *counter, u64 unused)
 				pc_freq_since(counter, now),
 				READ_ONCE(counter->sample_freq));
 	/*
-	 * Only a shorter period starts a new measure: one cut at every
-	 * tick would make the intervals the sample path sees look short.
+	 * Shorter only, and the measure left to run on from the last
+	 * sample: one cut here would make the interval the next sample
+	 * sees look short, and its period grow for it.
 	 */
 	target >>= PC_FREQ_FRAC;
-	if (target < counter->period) {
-		pc_freq_measure(counter, now);
+	if (target < counter->period)
 		pc_period_set(counter, max(target,
 					   pc_freq_lowest(counter->period)));
-	}
 }
 
 static void pc_freq_tick_one(struct perf_counter *counter, u64 now)

@@ -30,7 +30,9 @@
  * Wakeups go through irq_work: producers may run where waking a task is
  * not allowed. A record or a drop wakes only a reader that waits (a
  * blocked read(), poll() or epoll on the queue), so that a reader that
- * drains the queue without waiting costs producers no interrupt.
+ * drains the queue without waiting costs producers no interrupt. A
+ * queue whose file has O_ASYNC (fasync) sends its owner a signal from
+ * that irq_work for every wakeup a sample brings (pc_queue_wakeup()).
  *
  * A ring's memory is charged to its user (ring.c).
  */

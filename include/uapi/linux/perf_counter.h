@@ -329,7 +329,7 @@ struct perf_counter_hw_event_ext {
  * CLOCK_MONOTONIC for counts of events, a second of the clock's own
  * time for cpu-clock and task-clock (whose period is then exactly
  * 10^9 / @sample_freq ns). At most kernel.perf_event_max_sample_rate
- * (EINVAL above it), and for a clock 10^9 / 50000 a second.
+ * and 2^20 (EINVAL above), and for a clock 10^9 / 50000 a second.
  */
 
 /*

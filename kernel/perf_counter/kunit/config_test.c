@@ -140,7 +140,7 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
 	hw.record_type = PERF_COUNTER_RECORD_MASK;	/* every field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	hw.record_type = PERF_RECORD_CALLCHAIN << 1;	/* an unknown field */
+	hw.record_type = PERF_RECORD_PERIOD << 1;	/* an unknown field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 	hw.record_type = PERF_RECORD_SIMPLE;	/* a period, no record */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
@@ -193,7 +193,7 @@ static void sample_freq_rules_and_first_period(struct kunit *test)
 	d.hw.irq_period = 10;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
 	d.hw.irq_period = 0;
-	d.sample_freq = pc_sample_rate_max();
+	d.sample_freq = pc_freq_max(&d.hw);
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), 0);
 	d.sample_freq++;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
@@ -205,7 +205,7 @@ static void sample_freq_rules_and_first_period(struct kunit *test)
 	d.hw.record_type = PERF_RECORD_IRQ;
 	d.sample_freq = NSEC_PER_SEC / PC_CLOCK_PERIOD_MIN;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d),
-			d.sample_freq <= pc_sample_rate_max() ? 0 : -EINVAL);
+			d.sample_freq <= pc_freq_max(&d.hw) ? 0 : -EINVAL);
 	d.sample_freq++;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event_ext(&d), -EINVAL);
 	d.sample_freq = 1000;

@@ -123,6 +123,7 @@ static void pc_hw_model_nop(struct perf_counter *counter)
 }
 
 const struct pc_ops pc_hw_model_ops = {
+	.caps	= PC_CAP_REGISTER,		/* its period left in hw.left */
 	.start	= pc_hw_model_start,
 	.stop	= pc_hw_model_nop,
 	.read	= pc_hw_model_nop,

@@ -308,6 +308,46 @@ static void pmi_vector_is_in_the_idt_and_reaches_the_handler(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after, before + 1);
 }
 
+/*
+ * A frequency counter on a register (one sample a second asked, its
+ * first period two events): each interrupt's sample stands for the
+ * period that ran out (PERF_RECORD_PERIOD) and its value is the sum of
+ * the periods so far; the register is then loaded for the next period,
+ * retuned from a rate far above one a second: 8 times as long each time,
+ * the most one retune moves it, and not an event sooner.
+ */
+static void pmi_frequency_counter_retunes_its_register(struct kunit *test)
+{
+	struct perf_counter_hw_event hw =
+		pc_hw_model_generic(PERF_COUNT_CPU_CYCLES);
+	struct pc_msr_model *m = pc_msr_model_new(test, &pc_p6_pmu);
+	u64 w[2], period = 2, sum = 0;
+	struct perf_counter *a;
+	int i;
+
+	hw.irq_period = 2;
+	hw.record_type = PERF_RECORD_VALUE | PERF_RECORD_PERIOD;
+	a = pc_model_counter(test, m, &hw);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->sample_freq = 1;
+	KUNIT_ASSERT_EQ(test, pc_hw_cpu_add(&m->cpuc, a), 0);
+	for (i = 0; i < 4; i++) {
+		pc_msr_model_run(m, period - 1, true);
+		KUNIT_EXPECT_EQ(test, m->pending, 0UL);
+		pc_msr_model_run(m, 1, true);
+		KUNIT_EXPECT_EQ(test, pc_msr_model_service(m), 1);
+		KUNIT_EXPECT_EQ(test, pc_hw_model_last_sample(a, w, 2), i + 1);
+		sum += period;
+		KUNIT_EXPECT_EQ(test, w[1], period);
+		KUNIT_EXPECT_EQ(test, w[0], sum);
+		period *= 8;
+		KUNIT_EXPECT_EQ(test, a->period, period);
+	}
+	KUNIT_EXPECT_EQ(test, pc_hw_model_lost(a), 0);
+	KUNIT_EXPECT_EQ(test, m->faults, 0);
+	pc_model_counter_free(m, a);
+}
+
 static struct kunit_case pc_x86_pmi_cases[] = {
 	KUNIT_CASE(pmi_two_overflows_in_one_interrupt_are_both_reported),
 	KUNIT_CASE(pmi_late_interrupt_of_a_stopped_counter_is_claimed_once),
@@ -317,6 +357,7 @@ static struct kunit_case pc_x86_pmi_cases[] = {
 	KUNIT_CASE(pmi_masked_lvtpc_loses_the_interrupt),
 	KUNIT_CASE(pmi_vector_unless_a_counter_on_asks_for_nmi),
 	KUNIT_CASE(pmi_vector_is_in_the_idt_and_reaches_the_handler),
+	KUNIT_CASE(pmi_frequency_counter_retunes_its_register),
 	{}
 };
 
