@@ -209,8 +209,9 @@ elif [ "$mode" = test ]; then
 		-static -O2 -Wall -Wextra -Werror -isystem "$hdr"
 	# The self-monitoring library's example, for example_test to run:
 	# the sample and the library as one translation unit (prog_cc
-	# compiles one source), every warning an error.
-	printf '#include "%s"\n#include "%s"\n' \
+	# compiles one source; the library asks for _GNU_SOURCE, which must
+	# come before the sample's headers), every warning an error.
+	printf '#define _GNU_SOURCE\n#include "%s"\n#include "%s"\n' \
 		"$SRC/samples/perf_counter/overflow_signal.c" \
 		"$SRC/tools/perf_counter/lib/pc_monitor.c" > "$out/overflow_signal.c"
 	prog_libs='' prog_bg samples/perf_counter/overflow_signal.c \

@@ -53,7 +53,7 @@ enum pc_item_type {
 	PC_ITEM_EVENT	= 1,	/* struct pc_item_event */
 	PC_ITEM_COMMAND	= 2,	/* executable path, then argv, NUL-separated */
 	PC_ITEM_MMAP	= 3,	/* struct pc_item_mmap (version 2) */
-	PC_ITEM_SAMPLE	= 4,	/* struct pc_item_sample[3] [pc_item_chain] */
+	PC_ITEM_SAMPLE	= 4,	/* struct pc_item_sample[3|4] [pc_item_chain] */
 	PC_ITEM_LOST	= 5,	/* uint64_t, or struct pc_item_lost3 */
 	/* version 3: the kernel's side-band records, as it gave them */
 	PC_ITEM_KMMAP	= 6,	/* struct perf_counter_mmap */

@@ -98,8 +98,8 @@ TEST(example_runs_unprivileged_at_paranoid_2)
  * The self-monitoring library's example,
  * samples/perf_counter/overflow_signal.c, built by the harness with the
  * library as /bin/overflow_signal: it holds its own counts to its work
- * (a region's page faults, a signal every 10 faults, a refresh that
- * stops after 5) and says "ok"; as root and as nobody at paranoid 2.
+ * (a region's page faults, a signal every 100 faults, a refresh that
+ * stops after 3) and says "ok"; as root and as nobody at paranoid 2.
  */
 #define SIGNAL_EXAMPLE	"/bin/overflow_signal"
 

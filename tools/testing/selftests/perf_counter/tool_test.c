@@ -714,12 +714,6 @@ TEST(record_and_report_name_the_busy_function)
 }
 
 /*
- * record -g and report: the call chains' quality line, and who called
- * the busy function. This program is built without frame pointers: on
- * x86 report must say so of it, naming the fix; PowerPC's back chain
- * needs none, and the tree shows the busy function's caller.
- */
-/*
  * The periods of report -D's SAMPLE lines: how many, their sum, the
  * least and the most.
  */
@@ -793,6 +787,12 @@ TEST(record_F_takes_the_kernels_periods_and_c_keeps_its_own)
 	unlink(data);
 }
 
+/*
+ * record -g and report: the call chains' quality line, and who called
+ * the busy function. This program is built without frame pointers: on
+ * x86 report must say so of it, naming the fix; PowerPC's back chain
+ * needs none, and the tree shows the busy function's caller.
+ */
 TEST(record_g_and_report_show_the_callers_and_the_chains_quality)
 {
 	int status;
