@@ -325,6 +325,13 @@ static void pc_freq_tick_one(struct perf_counter *counter, u64 now)
 {
 	if (counter->state != PC_STATE_ACTIVE || !pc_freq_retuned(counter))
 		return;
+	/*
+	 * Overdue means fewer events than a period in two intervals: the
+	 * change always shortens, 8 times a tick, down to 1, where it
+	 * stops (a counter whose events stopped is not reloaded forever).
+	 */
+	if (counter->period <= 1)
+		return;
 	/* a first look, racy against the sample path; the change looks again */
 	if (pc_freq_overdue(counter, now))
 		pc_counter_change(counter, pc_freq_tick_fn, 0);
