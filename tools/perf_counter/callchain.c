@@ -694,7 +694,7 @@ void pc_chains_print(struct pc_chains *c)
 	uint32_t i, nr = 0;
 
 	for (i = 0; i < c->nr_func; i++)
-		if (c->v.children || c->func[i].self)
+		if (c->v.children || c->func[i].self_n)
 			order[nr++] = i;
 	sorting = c;
 	qsort(order, nr, sizeof(*order), cmp_func);

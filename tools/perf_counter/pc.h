@@ -89,6 +89,7 @@ struct pc_sample_opts {
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,
 			 struct pc_sample_opts *opts, void (*help)(FILE *f));
 int pc_paranoid(void);
+unsigned int pc_max_sample_rate(void);
 int pc_edit_distance(const char *a, const char *b);
 
 /*

@@ -709,6 +709,12 @@ int cmd_record(int argc, char **argv)
 		       PC_FILE_EVENTS_MAX);
 	/* -c a fixed period; else a frequency, 1000 a second by default */
 	freq = o.period ? 0 : o.freq ? o.freq : 1000;
+	if (freq > pc_max_sample_rate()) {
+		/* as perf record does: the kernel's limit, said */
+		pc_warn("-F %u: kernel.perf_event_max_sample_rate is %u; sampling at %u a second",
+			freq, pc_max_sample_rate(), pc_max_sample_rate());
+		freq = pc_max_sample_rate();
+	}
 	if (o.pids)
 		st.nr_pids = nr_pids = parse_pids(o.pids, &pids);
 	if (o.nr_cpus) {

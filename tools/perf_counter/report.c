@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-counter report: the profile of a record file, for each event
- * samples per command, file and function (sort.c), the most sampled
- * first; with call chains in the file, each function's share with its
- * callees and the tree of its chains (callchain.c). A version 3 file is
- * replayed in time order (tasks.c): each sample is named with the
- * mappings its task had when it was taken.
+ * samples per command, file and function (sort.c), weighed by the
+ * events each stands for (its period), the heaviest first; with call
+ * chains in the file, each function's share with its callees and the
+ * tree of its chains (callchain.c). A version 3 file is replayed in
+ * time order (tasks.c): each sample is named with the mappings its task
+ * had when it was taken.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -89,7 +90,8 @@ static void print_help(FILE *f)
 "            (s), kind, pid/tid and what it says; no profile\n"
 "  --comms LIST, --dsos LIST, --symbols LIST\n"
 "            only the samples of these commands, files or functions\n"
-"            (comma-separated); percentages stay of all the samples\n"
+"            (comma-separated); percentages stay of all the samples'\n"
+"            periods\n"
 "  -g        show the call chains (the default when the file has them,\n"
 "            from record -g)\n"
 "  --children     Children: the samples whose chain passes through the\n"
@@ -99,7 +101,8 @@ static void print_help(FILE *f)
 "                 its callers\n"
 "  --call-graph TYPE,MIN,ORDER\n"
 "                 how trees print, each part optional: TYPE graph (a\n"
-"                 branch's percent of all samples, the default),\n"
+"                 branch's percent of all samples' periods, the\n"
+"                 default),\n"
 "                 fractal (of its parent branch) or none (no trees);\n"
 "                 MIN the percent under which a branch is hidden\n"
 "                 (default 0.5); ORDER caller or callee (the default\n"
@@ -414,12 +417,15 @@ static void replay_sample(struct rep *r, const void *body, size_t blen,
 		snprintf(anon, sizeof(anon), pid ? ":%u" : "swapper", tid);
 		row.comm = anon;
 	}
-	/* the events it stands for: its own period, or the event's */
+	/*
+	 * The events it stands for: its own period. Before version 4 an
+	 * event's samples all stood for one period: each weighs 1, the
+	 * same shares without a sum that a huge -c could wrap.
+	 */
 	row.count = r->version >= 4 ?
-		g64(((const struct pc_item_sample4 *)body)->period) :
-		r->ev[r->event].period;
+		g64(((const struct pc_item_sample4 *)body)->period) : 1;
 	if (!row.count)
-		row.count = 1;	/* a file of -F before version 4: samples */
+		row.count = 1;
 	r->samples++;
 	r->weight += row.count;
 	r->kernel += k;

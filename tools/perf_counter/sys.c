@@ -140,7 +140,8 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 			"  side-band records, and -F one with sample_freq\n"
 			"  (PERF_COUNTER_HW_EVENT_SIZE_VER3; -c works without);\n"
 			"  stat and top work on this one\n", pc_kernel_hw_size,
-			PERF_COUNTER_HW_EVENT_SIZE_VER3,
+			a->freq ? PERF_COUNTER_HW_EVENT_SIZE_VER3 :
+			PERF_COUNTER_HW_EVENT_SIZE_VER2,
 			pc_kernel_hw_size < PERF_COUNTER_HW_EVENT_SIZE_VER1 ?
 			"callchain_depth, side-band records and sample_freq" :
 			pc_kernel_hw_size < PERF_COUNTER_HW_EVENT_SIZE_VER2 ?
@@ -150,6 +151,13 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 	case EOPNOTSUPP:
 		if (a->record_type & PERF_RECORD_CALLCHAIN)
 			explain_chain(a);
+		if (a->freq) {
+			fprintf(stderr,
+				"  -F %llu: at most kernel.perf_event_max_sample_rate (now %u)\n"
+				"  and 1048576 a second, and 20000 for a clock event\n",
+				(unsigned long long)a->freq, pc_max_sample_rate());
+			break;
+		}
 		if (ev->kind == PC_RAW || ev->kind == PC_NAMED)
 			fprintf(stderr,
 				"  the PMU driver refuses raw code 0x%llx: bits it owns or\n"
@@ -165,11 +173,6 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 				"  perf_counter cannot count this tracepoint (syscalls:*,\n"
 				"  lock:* and dynamic events have no static tracepoint;\n"
 				"  try raw_syscalls:sys_enter)\n");
-		else if (a->freq)
-			fprintf(stderr,
-				"  -F %llu: at most kernel.perf_event_max_sample_rate\n"
-				"  a second, and 20000 for a clock event\n",
-				(unsigned long long)a->freq);
 		else if (a->period)
 			fprintf(stderr,
 				"  a clock event's period is ns, at least 50000\n");

@@ -299,6 +299,23 @@ int pc_paranoid(void)
 	return atoi(buf);
 }
 
+/*
+ * kernel.perf_event_max_sample_rate: the most samples a second a
+ * counter may ask for (the kernel lowers it when its sampling
+ * interrupts run long); 100000 where it cannot be read.
+ */
+unsigned int pc_max_sample_rate(void)
+{
+	char buf[32];
+	long v;
+
+	if (pc_read_file("/proc/sys/kernel/perf_event_max_sample_rate", buf,
+			 sizeof(buf)) < 0)
+		return 100000;
+	v = atol(buf);
+	return v > 0 ? (unsigned int)v : 1;
+}
+
 /* Levenshtein distance, for suggestions. */
 int pc_edit_distance(const char *a, const char *b)
 {
