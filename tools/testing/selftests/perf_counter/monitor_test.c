@@ -363,9 +363,13 @@ static int warm_up(void)
 
 /*
  * A signal every 10 page faults over 1000 fresh pages touched one at a
- * time: about 100, each with the counter's fd, POLL_IN and its band,
- * each having read the sample that made it, whose value is the period
- * times the samples so far, taken in this program's text.
+ * time: 100 samples, each of whose values is the period times the
+ * samples so far, taken in this program's text; a signal for each
+ * wakeup, each with the counter's fd, POLL_IN and its band, each having
+ * read at least the sample that made it. Samples written before a
+ * wakeup's signal is sent share it (the ABI's one signal a wakeup): a
+ * slow one-CPU guest beside kernel builds (ppc32) took 86 signals for
+ * the 100 samples, so the signals are held to the samples, not to 100.
  */
 TEST(overflow_every_10_page_faults)
 {
@@ -390,13 +394,13 @@ TEST(overflow_every_10_page_faults)
 	       n, st.samples, ov.samples - st.samples,
 	       (unsigned long long)st.lost,
 	       (unsigned long long)st.last.value);
-	EXPECT_GE(n, 90);
-	EXPECT_LE(n, 101);
+	EXPECT_GE(n, 1);
 	EXPECT_EQ(n, st.signals);
 	EXPECT_EQ(0, st.hups);
 	EXPECT_EQ(0, st.lost);
 	EXPECT_EQ(0, ovlog.overrun);
 	EXPECT_GE(st.samples, n);
+	EXPECT_GE(st.samples, 100);
 	EXPECT_LE(st.samples, 101);
 	for (i = 0; i < n && i < LOG_MAX; i++) {
 		EXPECT_EQ(fd, ovlog.fd[i]);
@@ -413,10 +417,12 @@ TEST(overflow_every_10_page_faults)
 }
 
 /*
- * A refresh of 5 at a period of 10, over 1000 pages: 5 signals, the
+ * A refresh of 5 at a period of 100, over 1000 pages: 5 signals, the
  * last POLL_HUP; a counting counter beside it counts on through every
- * page, but the sampler stopped at 50: refreshed once more, its next
- * sample comes 10 faults on, not at the 1000 it would have reached.
+ * page, but the sampler stopped at 500: refreshed once more, its next
+ * sample comes 100 faults on, not at the 1000 it would have reached.
+ * (100 faults between samples: each sample's wakeup has sent its
+ * signal before the next, which at 10 a slow guest did not always.)
  */
 TEST(overflow_refresh_stops_after_5_samples)
 {
@@ -433,7 +439,7 @@ TEST(overflow_refresh_stops_after_5_samples)
 	ASSERT_EQ(0, err);
 	count = pc_open_sw(PERF_COUNT_PAGE_FAULTS, 0, -1, -1);
 	ASSERT_LE(0, count);
-	ASSERT_EQ(0, pcm_overflow_open(&ov, &ev, 10, OV_SIG, log_signal,
+	ASSERT_EQ(0, pcm_overflow_open(&ov, &ev, 100, OV_SIG, log_signal,
 				       &ovlog));
 	EXPECT_EQ(-EINVAL, pcm_overflow_refresh(&ov, 0));
 	EXPECT_EQ(-EINVAL, pcm_overflow_refresh(&ov, -1));
@@ -449,21 +455,21 @@ TEST(overflow_refresh_stops_after_5_samples)
 	EXPECT_EQ(5, n);
 	EXPECT_EQ(1, st.hups);
 	EXPECT_EQ(5, st.samples);
-	EXPECT_EQ(50, st.last.value);
+	EXPECT_EQ(500, st.last.value);
 	for (i = 0; i < n && i < 5; i++) {
 		EXPECT_EQ(ov.fd, ovlog.fd[i]);
 		EXPECT_EQ(i < 4 ? POLL_IN : POLL_HUP, ovlog.code[i])
 			TH_LOG("signal %u", i);
 		EXPECT_EQ(i < 4 ? POLLIN | POLLRDNORM : POLLERR | POLLHUP,
 			  ovlog.band[i]) TH_LOG("signal %u", i);
-		EXPECT_EQ(10ULL * ovlog.samples[i], ovlog.value[i]);
+		EXPECT_EQ(100ULL * ovlog.samples[i], ovlog.value[i]);
 	}
-	EXPECT_EQ(50, ovlog.value[4]);
+	EXPECT_EQ(500, ovlog.value[4]);
 	EXPECT_GE(c1 - c0, 1000);
 
-	/* One more: 10 faults after the 50th, had it stopped there. */
+	/* One more: 100 faults after the 500th, had it stopped there. */
 	ASSERT_EQ(0, pcm_overflow_refresh(&ov, 1));
-	for (i = 0; i < 100 && logged(&ovlog) == 5; i++)
+	for (i = 0; i < 300 && logged(&ovlog) == 5; i++)
 		pc_touch_pages(1);
 	n = logged(&ovlog);
 	ASSERT_EQ(0, pcm_overflow_stop(&ov));
@@ -471,8 +477,8 @@ TEST(overflow_refresh_stops_after_5_samples)
 	       i, (unsigned long long)ovlog.value[5]);
 	ASSERT_EQ(6, n);
 	EXPECT_EQ(POLL_HUP, ovlog.code[5]);
-	EXPECT_GE(ovlog.value[5], 51);
-	EXPECT_LE(ovlog.value[5], 5 * 10 + 10 + PC_OWN_FAULTS);
+	EXPECT_GE(ovlog.value[5], 501);
+	EXPECT_LE(ovlog.value[5], 5 * 100 + 100 + PC_OWN_FAULTS);
 	EXPECT_EQ(2, ov.hups);
 	close(count);
 }
