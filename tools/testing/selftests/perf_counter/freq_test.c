@@ -284,7 +284,13 @@ TEST(task_clock_at_1000_a_cpu_second)
 	rate = r.n * (double)NSEC / cpu;
 	TH_LOG("%d samples in %.3f s of CPU time: %.1f a CPU-second",
 	       r.n, cpu / 1e9, rate);
-	EXPECT_GE(rate, 950);
+	/*
+	 * :u: a period that ends while the task is in the kernel has no
+	 * sample. A loaded ppc32 spent over 5% of the time there (943.5 a
+	 * second), so the floor leaves the kernel a tenth; the periods
+	 * themselves are exact (below).
+	 */
+	EXPECT_GE(rate, 900);
 	EXPECT_LE(rate, 1050);
 	for (i = 0; i < r.n && i < r.max; i++)
 		if (r.s[i].period != 1000000)

@@ -911,6 +911,13 @@ static void on_async(int sig, siginfo_t *si, void *uc)
 		__atomic_fetch_add(&shared->sig_hup, 1, __ATOMIC_RELAXED);
 	else if (sig == SIGIO && code == SI_KERNEL)
 		__atomic_fetch_add(&shared->sig_plain, 1, __ATOMIC_RELAXED);
+	/*
+	 * A standard signal whose siginfo the kernel could not allocate
+	 * (fault injection: out of queue space) arrives with none: SI_USER
+	 * from pid 0, band 0 (collect_signal()).
+	 */
+	else if (sig < SIGRTMIN && code == SI_USER && !si->si_pid && !band)
+		__atomic_fetch_add(&shared->sig_plain, 1, __ATOMIC_RELAXED);
 	else if (!__atomic_fetch_add(&shared->sig_bad, 1, __ATOMIC_RELAXED)) {
 		shared->bad_sig = sig;
 		shared->bad_code = code;
