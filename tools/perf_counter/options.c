@@ -6,12 +6,13 @@
  * frequency, -o the output file, -i the input file, -C the CPUs, -d the
  * refresh delay, -n how many (lines of a report, refreshes of top), -f
  * a file another user owns, -g call chains (record them, show them),
- * -a every CPU, -p the processes to attach to, -s the sort keys. A
+ * -B no build-ids and symbols at the end of a record file, -a every CPU, -p the processes to attach to, -s the sort keys. A
  * command names the letters it takes; the others are refused as
  * unknown, with the command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
- * Q --dsos, Z --symbols. -D is also --dump-raw-trace. Most letters have perf's long name too
+ * Q --dsos, Z --symbols, R --format, V --inverted. -D is also
+ * --dump-raw-trace. Most letters have perf's long name too
  * (--event, --count, --freq, --output, --input, --cpu, --delay, --force,
  * --all-cpus, --pid, --sort).
  */
@@ -66,6 +67,9 @@ static const struct pc_opt pc_opts[] = {
 	LONG_OPT('G', "call-graph", PC_OPT_STR, call_graph, 0),
 	LONG_OPT('Y', "children", PC_OPT_FLAG, children, 1),
 	LONG_OPT('N', "no-children", PC_OPT_FLAG, children, 0),
+	LONG_OPT('R', "format", PC_OPT_STR, format, 0),
+	LONG_OPT('V', "inverted", PC_OPT_FLAG, inverted, 1),
+	BOTH_OPT('B', "no-buildid", PC_OPT_FLAG, no_buildid, 1, 0),
 };
 
 static const struct pc_opt *pc_opt_find(char letter)

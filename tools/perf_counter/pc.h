@@ -84,6 +84,9 @@ struct pc_sample_opts {
 	const char	*sort;		/* -s, --sort KEY[,KEY...] */
 	const char	*comms, *dsos, *symbols;	/* report's filters */
 	int		dump;		/* -D: report's items, one a line */
+	const char	*format;	/* report --format: an export */
+	int		inverted;	/* report --inverted: an icicle */
+	int		no_buildid;	/* record -B: no portable symbols */
 	unsigned int	lists_given;	/* options.c's own */
 };
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,
@@ -223,6 +226,12 @@ void pc_symbols_init(void);
 const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		       uint64_t ip, const char **dso, int *kernel);
 int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip);
+void pc_symbols_mark(int on);
+int pc_symbols_write(void (*write)(void *ctx, uint32_t type,
+				   const void *body, size_t len),
+		     void *ctx);
+int pc_symbols_load(uint32_t type, const void *body, size_t blen, int swap);
+void pc_symbols_no_kallsyms(void);
 
 /* tasks.c: the tasks of a recording, replayed in time order */
 struct pc_maplist;
@@ -253,6 +262,9 @@ void pc_tasks_sideband_lost(struct pc_tasks *t);
 void pc_tasks_fork(struct pc_tasks *t, uint32_t pid, uint32_t tid,
 		   uint32_t ppid, uint32_t ptid);
 void pc_tasks_exit(struct pc_tasks *t, uint32_t pid, uint32_t tid);
+
+/* portable.c */
+int pc_portable_append(const char *path, FILE *f);
 
 /* prologue.c */
 int pc_prologue_fp(unsigned int machine, const unsigned char *p,

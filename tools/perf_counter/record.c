@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +38,8 @@ static void print_help(FILE *f)
 	fprintf(f,
 "usage: perf-counter record [-e EVENT[,EVENT...]] [-c PERIOD | -F FREQ]\n"
 "                           [-o FILE] [-g | --call-graph fp[,DEPTH]]\n"
-"                           [-a | -C CPUS | -p PID[,PID...]] [--] [COMMAND ARGS]\n"
+"                           [-a | -C CPUS | -p PID[,PID...]] [-B]\n"
+"                           [--] [COMMAND ARGS]\n"
 "  -e EVENT   the events to sample (default task-clock); -e may be given\n"
 "             again: every event is sampled, each on its own\n"
 "  -c PERIOD  a sample every PERIOD events (ns for the clock events,\n"
@@ -47,7 +49,12 @@ static void print_help(FILE *f)
 "             (sample_freq): a clock event's is exactly 1e9/FREQ ns;\n"
 "             every sample carries its period, which report weighs it\n"
 "             by\n"
-"  -o FILE    where to write (default perf-counter.data)\n"
+"  -o FILE    where to write (default perf-counter.data). At its end,\n"
+"             for report on any machine: this boot, the build-id of each\n"
+"             file with samples and the symbols its samples and chains\n"
+"             fall in, and the kernel's (when /proc/kallsyms shows them)\n"
+"  -B, --no-buildid\n"
+"             none of that: report reads the files and /proc/kallsyms\n"
 "  -g         record each sample's call chain (PERF_RECORD_CALLCHAIN):\n"
 "             the kernel walks the frame pointers (on PowerPC the back\n"
 "             chain), so build the program with -fno-omit-frame-pointer\n"
@@ -681,8 +688,10 @@ int cmd_record(int argc, char **argv)
 	uint64_t last_read = 0;
 	static char buf[QUEUE_BYTES];
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct stat sb;
+	int nr_syms = 0;
 
-	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCp", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCpB", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	argv += opt;
@@ -836,16 +845,20 @@ int cmd_record(int argc, char **argv)
 	drain(&st, buf, sizeof(buf));
 	close_all(&st);
 	pc_order_flush(st.order, UINT64_MAX, write_ordered, st.f);
+	/* what report needs on another machine: the symbols */
+	if (!o.no_buildid && !fflush(st.f) && !ferror(st.f) &&
+	    !fstat(fileno(st.f), &sb) && S_ISREG(sb.st_mode))
+		nr_syms = pc_portable_append(out, st.f);
 
 	fprintf(stderr,
-		"[ perf-counter record: %llu samples of %s%s %s %llu%s (%llu lost), %llu side-band records (%llu lost), %sin %s ]\n",
+		"[ perf-counter record: %llu samples of %s%s %s %llu%s (%llu lost), %llu side-band records (%llu lost), %s%d symbol tables, in %s ]\n",
 		(unsigned long long)st.samples, evs[0].name,
 		nr_ev > 1 ? " and more" : "", freq ? "at" : "every",
 		(unsigned long long)(freq ? freq : o.period),
 		freq ? " a second" : "", (unsigned long long)st.lost,
 		(unsigned long long)st.sideband,
 		(unsigned long long)st.lost_sideband,
-		o.callchain ? "call chains, " : "", out);
+		o.callchain ? "call chains, " : "", nr_syms, out);
 	if (pc_order_late(st.order))
 		pc_warn("%llu records came later than records after them: they are out of order in %s",
 			(unsigned long long)pc_order_late(st.order), out);

@@ -31,6 +31,17 @@
  * for (PERF_RECORD_PERIOD: the kernel's choice under -F) at the end of
  * its fixed part, struct pc_item_sample4: report weights each sample by
  * it. Versions 2 and 3 carry one period an event, the EVENT item's.
+ *
+ * Portable files (version 4 too: a report that does not know these
+ * items skips them). At its end, record appends what report needs to
+ * name the samples on any machine: a HOST item (the boot it recorded
+ * in), a DSO item for every file with samples (its build-id, the
+ * program headers that place its symbols, and the symbols that hold
+ * a sampled address or a chain's) and a KSYMS item with the kernel's
+ * symbols that do (only when /proc/kallsyms gave the recorder their
+ * addresses). report names addresses with these and reads no ELF file
+ * for a file they describe, nor /proc/kallsyms unless the file has no
+ * KSYMS item and report runs in the boot that recorded.
  */
 #ifndef PC_RECORD_H
 #define PC_RECORD_H
@@ -61,6 +72,10 @@ enum pc_item_type {
 	PC_ITEM_FORK	= 8,	/* struct perf_counter_task */
 	PC_ITEM_EXIT	= 9,	/* struct perf_counter_task */
 	PC_ITEM_LOST_SIDEBAND = 10,	/* struct pc_item_lost3 */
+	/* portable files */
+	PC_ITEM_HOST	= 11,	/* struct pc_item_host */
+	PC_ITEM_DSO	= 12,	/* struct pc_item_dso, loads, syms, strings */
+	PC_ITEM_KSYMS	= 13,	/* struct pc_item_ksyms, syms, strings */
 };
 
 struct pc_item {
@@ -129,6 +144,49 @@ struct pc_item_chain {
 	uint32_t nr;			/* words that follow */
 	uint32_t flags;			/* PERF_COUNTER_CHAIN_* */
 	uint64_t ip[];
+};
+
+/* The machine and boot a file was recorded in; strings NUL-padded. */
+struct pc_item_host {
+	char boot_id[40];		/* /proc/sys/kernel/random/boot_id */
+	char release[64];		/* uname -r */
+	char machine[24];		/* uname -m */
+};
+
+#define PC_BUILD_ID_MAX	32	/* bytes of a build-id kept */
+
+/*
+ * A file's symbols: after the fixed part, @nr_load struct pc_item_load
+ * (its PT_LOAD headers: a file offset to the address its symbols use),
+ * @nr_sym struct pc_item_sym by address, then @strings bytes: the
+ * file's path at 0, each name at its offset, all NUL-terminated.
+ */
+struct pc_item_dso {
+	uint64_t dev, ino;		/* the file mapped (st_dev, st_ino) */
+	uint32_t nr_load, nr_sym;
+	uint32_t strings;
+	uint32_t build_id_len;		/* 0: the file has none */
+	uint8_t build_id[PC_BUILD_ID_MAX];
+};
+
+struct pc_item_load {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct pc_item_sym {
+	uint64_t addr, size;		/* size 0: up to the next symbol */
+	uint32_t name;			/* offset in the strings */
+	int32_t fp;			/* sets up a frame: 1, 0, -1 unknown */
+};
+
+/*
+ * The kernel's symbols: @nr_sym struct pc_item_sym, then @strings bytes
+ * of names. Addresses from @kstart up are the kernel's.
+ */
+struct pc_item_ksyms {
+	uint64_t kstart;
+	uint32_t nr_sym;
+	uint32_t strings;
 };
 
 #endif /* PC_RECORD_H */

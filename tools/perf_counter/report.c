@@ -17,55 +17,9 @@
 #include <sys/stat.h>
 
 #include "pc.h"
+#include "profile.h"
+#include "reader.h"
 #include "record.h"
-
-static int swap;
-
-static uint32_t g32(uint32_t v)
-{
-	return swap ? __builtin_bswap32(v) : v;
-}
-
-static uint64_t g64(uint64_t v)
-{
-	return swap ? __builtin_bswap64(v) : v;
-}
-
-/* The least body an item of @type has (its fixed part) in @version. */
-static size_t min_body(uint32_t type, uint32_t version)
-{
-	switch (type) {
-	case PC_ITEM_EVENT:
-		return sizeof(struct pc_item_event);
-	case PC_ITEM_MMAP:
-		return sizeof(struct pc_item_mmap);
-	case PC_ITEM_SAMPLE:
-		return version >= 4 ? sizeof(struct pc_item_sample4) :
-			version >= 3 ? sizeof(struct pc_item_sample3) :
-			sizeof(struct pc_item_sample);
-	case PC_ITEM_LOST:
-		return version >= 3 ? sizeof(struct pc_item_lost3) :
-			sizeof(uint64_t);
-	case PC_ITEM_KMMAP:
-		return sizeof(struct perf_counter_mmap);
-	case PC_ITEM_COMM:
-		return sizeof(struct perf_counter_comm);
-	case PC_ITEM_FORK:
-	case PC_ITEM_EXIT:
-		return sizeof(struct perf_counter_task);
-	case PC_ITEM_LOST_SIDEBAND:
-		return sizeof(struct pc_item_lost3);
-	default:
-		return 0;
-	}
-}
-
-/* Items whose body ends with a string, after the fixed part. */
-static int has_string(uint32_t type)
-{
-	return type == PC_ITEM_MMAP || type == PC_ITEM_EVENT ||
-	       type == PC_ITEM_COMMAND || type == PC_ITEM_KMMAP;
-}
 
 static void print_help(FILE *f)
 {
@@ -74,6 +28,8 @@ static void print_help(FILE *f)
 "                           [--children | --no-children]\n"
 "                           [--call-graph TYPE,MIN,ORDER]\n"
 "                           [--comms LIST] [--dsos LIST] [--symbols LIST]\n"
+"                           [--format folded|speedscope|pprof|svg\n"
+"                            [--inverted] [-o FILE]]\n"
 "  -f        read a record file another user owns (its mappings name\n"
 "            the files whose symbols are read)\n"
 "  -i FILE   the record file (default perf-counter.data)\n"
@@ -107,415 +63,103 @@ static void print_help(FILE *f)
 "                 MIN the percent under which a branch is hidden\n"
 "                 (default 0.5); ORDER caller or callee (the default\n"
 "                 as above)\n"
-"Samples per function: user addresses through the ELF symbols of the\n"
-"files their task had mapped at that moment (replayed from the kernel's\n"
-"side-band records), kernel addresses through /proc/kallsyms (of the\n"
-"running kernel: report in the boot that recorded). Tasks with samples\n"
+"  --format FORMAT\n"
+"                 no table: the samples' stacks (with -g, each sample's\n"
+"                 chain, outermost first) written to -o FILE (default\n"
+"                 stdout) for other tools: folded (FlameGraph's and\n"
+"                 inferno's input: a line a stack, its command first,\n"
+"                 then the events or ns it stands for), speedscope\n"
+"                 (JSON), pprof (gzipped profile.proto), svg (an\n"
+"                 interactive flame graph); folded and svg show the\n"
+"                 first event\n"
+"  --inverted     with --format svg: an icicle of callers, each leaf\n"
+"                 function at the top\n"
+"Samples per function: user addresses through the symbols the record\n"
+"file carries (record writes them at its end), else the ELF symbols of\n"
+"the files their task had mapped at that moment (replayed from the\n"
+"kernel's side-band records); kernel addresses through the file's\n"
+"kernel symbols, else /proc/kallsyms in the boot that recorded. Tasks with samples\n"
 "in no mapping they were seen to make are named, never guessed. With call\n"
 "chains, a line tells how many were complete, truncated at the depth\n"
 "or broken, and a warning names x86 functions without a frame-pointer\n"
 "prologue, whose chains are not to be trusted.\n");
 }
 
-/*
- * The record file, whole. One another user wrote is refused without
- * @force, as perf refuses it: its mappings name the files report reads
- * symbols from, and whoever wrote it chose them.
- */
-static char *slurp(const char *path, size_t *len, int force)
-{
-	char *buf = NULL;
-	size_t cap = 0, n;
-	struct stat st;
-	FILE *f;
-	int fd;
-
-	/* a FIFO or device (a link to /dev/zero) is never read from */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0)
-		pc_die("%s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		pc_die("%s: not a regular file", path);
-	if (!force && st.st_uid != geteuid() && st.st_uid != 0)
-		pc_die("%s: owned by uid %u, not by you or root (use -f to read it anyway)",
-		       path, (unsigned int)st.st_uid);
-	f = fdopen(fd, "r");
-	if (!f)
-		pc_die("%s: %s", path, strerror(errno));
-	*len = 0;
-	do {
-		if (*len + 65536 > cap) {
-			cap = cap * 2 + 65536;
-			buf = pc_realloc(buf, cap);
-		}
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n);
-	fclose(f);
-	return buf;
-}
-
-
-/* The chain after a SAMPLE's @fixed bytes, if any, in host order. */
-static int sample_chain(const void *body, size_t blen, size_t fixed,
-			uint64_t **words, size_t *cap, uint32_t *nr,
-			uint32_t *flags)
-{
-	const struct pc_item_chain *ch;
-	uint32_t i;
-
-	if (blen < fixed + sizeof(*ch))
-		return 0;
-	ch = (const void *)((const char *)body + fixed);
-	blen -= fixed + sizeof(*ch);
-	*nr = g32(ch->nr);
-	*flags = g32(ch->flags);
-	if (*nr > blen / 8)
-		return -1;
-	*words = pc_grow(*words, cap, *nr + 1, sizeof(**words));
-	for (i = 0; i < *nr; i++)
-		(*words)[i] = g64(ch->ip[i]);
-	return 1;
-}
-
-struct rep_event {
-	const char *name;
-	uint64_t period;	/* -c's, every sample's; 0 under -F */
-	uint32_t freq;		/* -F's */
-};
-
-/* Where an item is, and its time (0 for one that has none). */
-struct rep_at {
-	uint64_t time;
-	size_t off;
-};
-
 /* A record file and what report is asked of it. */
 struct rep {
-	const char *in;
-	char *buf;
-	size_t len;
-	uint32_t version;
-	struct rep_event *ev;
-	uint32_t nr_ev;
-	const char *cmd;
-	int has_chains;
-	struct rep_at *at;	/* version 3: the items by time */
-	size_t nr_at, at_cap;
+	struct pc_rfile f;
 	struct pc_sample_opts *o;
 	struct pc_sort sort;
 	struct pc_chain_view view;
+	const char *format;	/* --format: an export, else NULL */
+	struct pc_prof_builder *prof;
 
 	/* one event's replay */
-	uint32_t event;
-	struct pc_tasks *tasks;
-	struct pc_maps v2_maps;	/* a version 2 file's, for every task */
+	struct pc_replay p;
 	struct pc_rows rows;
 	struct pc_chains *chains;
-	uint64_t *words;
-	size_t words_cap;
-	uint64_t samples, shown, kernel, lost, lost_sideband, bad;
+	uint64_t samples, shown, kernel;
 	uint64_t weight;	/* the events the samples stand for */
 };
 
-/*
- * The next item at *@off, checked: its type, body and body's length.
- * Return: 0 at the end of the file, 1 for an item to read, -1 for one
- * to skip (too short for its type, or its string has no NUL; told once,
- * when @tell).
- */
-static int next_item(struct rep *r, size_t *off, uint32_t *type,
-		     const void **body, size_t *blen, int tell)
-{
-	const struct pc_item *it;
-	uint32_t size;
-	size_t min;
-
-	if (*off + sizeof(*it) > r->len)
-		return 0;
-	it = (const void *)(r->buf + *off);
-	*type = g32(it->type);
-	size = g32(it->size);
-	if (size < sizeof(*it) || size % 8 || size > r->len - *off)
-		pc_die("%s: item at %zu is cut short", r->in, *off);
-	*body = it + 1;
-	*blen = size - sizeof(*it);
-	*off += size;
-	min = min_body(*type, r->version);
-	if (*blen < min) {
-		if (tell)
-			pc_warn("%s: item at %zu (type %u) too short, skipped",
-				r->in, *off - size, *type);
-		return -1;
-	}
-	if (has_string(*type) &&
-	    !memchr((const char *)*body + min, '\0', *blen - min)) {
-		if (tell)
-			pc_warn("%s: item at %zu (type %u): no NUL in its string, skipped",
-				r->in, *off - size, *type);
-		return -1;
-	}
-	return 1;
-}
-
-/*
- * An item's time, 0 for one that has none (EVENT, COMMAND, version 2's
- * MMAP and LOST); its body is long enough (next_item(), min_body()).
- */
-static uint64_t item_time(const struct rep *r, uint32_t type,
-			  const void *body)
-{
-	uint64_t t = 0;
-
-	if (type == PC_ITEM_SAMPLE)
-		memcpy(&t, (const char *)body + 16, 8);
-	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
-		 (type == PC_ITEM_LOST && r->version >= 3))
-		memcpy(&t, (const char *)body + 8, 8);
-	return g64(t);
-}
-
-/*
- * Note an item's place and time. A version 3 file is in time order as
- * record wrote it, but a record the kernel committed late (its CPU
- * stalled) may follow later ones: report puts it back.
- */
-static void note_time(struct rep *r, uint32_t type, const void *body,
-		      size_t off)
-{
-	r->at = pc_grow(r->at, &r->at_cap, r->nr_at + 1, sizeof(*r->at));
-	r->at[r->nr_at].time = item_time(r, type, body);
-	r->at[r->nr_at].off = off;
-	r->nr_at++;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct rep_at *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* The events, the command, whether samples have chains. */
-static void scan(struct rep *r)
-{
-	const void *body;
-	uint32_t type;
-	size_t off = sizeof(struct pc_file_header), blen;
-	int got;
-
-	while ((got = next_item(r, &off, &type, &body, &blen, 1))) {
-		if (got < 0)
-			continue;
-		if (r->version >= 3)
-			note_time(r, type, body, off - blen - sizeof(struct pc_item));
-		if (type == PC_ITEM_EVENT) {
-			const struct pc_item_event *e = body;
-
-			/* a profile each, each a replay of the whole file */
-			if (r->nr_ev == PC_FILE_EVENTS_MAX)
-				pc_die("%s: more than %d events", r->in,
-				       PC_FILE_EVENTS_MAX);
-			r->ev = pc_realloc(r->ev, (r->nr_ev + 1) * sizeof(*r->ev));
-			r->ev[r->nr_ev].name = e->name;
-			r->ev[r->nr_ev].period = g64(e->irq_period);
-			r->ev[r->nr_ev].freq = g32(e->freq);
-			r->nr_ev++;
-			if (g64(e->record_type) & PERF_RECORD_CALLCHAIN)
-				r->has_chains = 1;
-		} else if (type == PC_ITEM_SAMPLE) {
-			if (blen >= min_body(type, r->version) +
-			    sizeof(struct pc_item_chain))
-				r->has_chains = 1;
-		} else if (type == PC_ITEM_COMMAND) {
-			r->cmd = body;
-		}
-	}
-	if (r->nr_at)
-		qsort(r->at, r->nr_at, sizeof(*r->at), by_time);
-	if (!r->nr_ev) {
-		/* a file cut before its first item: one nameless event */
-		r->ev = pc_zalloc(sizeof(*r->ev));
-		r->ev[0].name = "?";
-		r->nr_ev = 1;
-	}
-}
-
-/* Side-band items: the tasks as they become. */
-static void replay_sideband(struct rep *r, uint32_t type, const void *body,
-			    size_t blen)
-{
-	if (type == PC_ITEM_KMMAP) {
-		struct perf_counter_mmap m;
-
-		memcpy(&m, body, sizeof(m));
-		m.pid = g32(m.pid);
-		m.tid = g32(m.tid);
-		m.addr = g64(m.addr);
-		m.len = g64(m.len);
-		m.pgoff = g64(m.pgoff);
-		m.dev = g64(m.dev);
-		m.ino = g64(m.ino);
-		m.flags = g32(m.flags);
-		if (pc_tasks_mmap(r->tasks, &m, (const char *)body + sizeof(m)))
-			r->bad++;
-	} else if (type == PC_ITEM_COMM) {
-		struct perf_counter_comm c;
-
-		memcpy(&c, body, sizeof(c));
-		pc_tasks_set_comm(r->tasks, g32(c.pid), g32(c.tid), c.comm,
-				  g32(c.flags) & PERF_COUNTER_COMM_EXEC);
-	} else if (type == PC_ITEM_FORK || type == PC_ITEM_EXIT) {
-		struct perf_counter_task t;
-
-		memcpy(&t, body, sizeof(t));
-		if (type == PC_ITEM_FORK)
-			pc_tasks_fork(r->tasks, g32(t.pid), g32(t.tid),
-				      g32(t.ppid), g32(t.ptid));
-		else
-			pc_tasks_exit(r->tasks, g32(t.pid), g32(t.tid));
-	} else if (type == PC_ITEM_LOST_SIDEBAND) {
-		const struct pc_item_lost3 *l = body;
-
-		r->lost_sideband += g64(l->lost);
-		pc_tasks_sideband_lost(r->tasks);
-	}
-	(void)blen;
-	if (r->chains)
-		pc_chains_forget(r->chains);
-}
-
 /* One sample of the event reported: named, filtered, counted. */
-static void replay_sample(struct rep *r, const void *body, size_t blen,
-			  size_t at)
+static void report_sample(void *ctx, const struct pc_replay_sample *s)
 {
-	const struct pc_item_sample *s = body;
-	uint32_t pid = g32(s->pid), tid = g32(s->tid), nr, flags;
-	uint64_t ip = g64(s->ip);
-	const struct pc_maps *maps;
-	struct pc_task *task;
+	struct rep *r = ctx;
 	struct pc_row row;
 	char anon[16];
-	int k, got;
-	size_t fixed = min_body(PC_ITEM_SAMPLE, r->version);
+	int k;
 
-	if (r->version >= 3 &&
-	    g32(((const struct pc_item_sample3 *)body)->event) != r->event)
-		return;
-	task = pc_tasks_get(r->tasks, pid);
-	maps = r->version >= 3 ? pc_task_maps(task) : &r->v2_maps;
-	row.sym = pc_resolve(maps, pid, ip, &row.dso, &k);
+	row.sym = pc_resolve(s->maps, s->pid, s->ip, &row.dso, &k);
 	row.kernel = k;
-	row.ip = ip;
-	row.pid = pid;
-	row.cpu = r->version >= 3 ?
-		(int32_t)g32(((const struct pc_item_sample3 *)body)->cpu) : -1;
-	row.comm = pc_tasks_comm(r->tasks, tid);
+	row.ip = s->ip;
+	row.pid = s->pid;
+	row.cpu = s->cpu;
+	row.comm = pc_tasks_comm(r->p.tasks, s->tid);
 	if (!row.comm) {
-		snprintf(anon, sizeof(anon), pid ? ":%u" : "swapper", tid);
+		snprintf(anon, sizeof(anon), s->pid ? ":%u" : "swapper",
+			 s->tid);
 		row.comm = anon;
 	}
-	/*
-	 * The events it stands for: its own period. Before version 4 an
-	 * event's samples all stood for one period: each weighs 1, the
-	 * same shares without a sum that a huge -c could wrap.
-	 */
-	row.count = r->version >= 4 ?
-		g64(((const struct pc_item_sample4 *)body)->period) : 1;
-	if (!row.count)
-		row.count = 1;
+	row.count = s->weight;
 	r->samples++;
 	r->weight += row.count;
 	r->kernel += k;
-	task->samples++;
+	s->task->samples++;
 	if (!k && !strcmp(row.dso, "[unknown]")) {
-		task->unnamed++;
-		task->unseen |= !task->known;
+		s->task->unnamed++;
+		s->task->unseen |= !s->task->known;
 	}
 	if (!pc_filter_match(r->o->comms, row.comm) ||
 	    !pc_filter_match(r->o->dsos, row.dso) ||
 	    !pc_filter_match(r->o->symbols, row.sym ? row.sym : ""))
 		return;
 	r->shown++;
+	if (s->bad_chain)
+		pc_warn("%s: item at %zu: a chain longer than its item, not counted",
+			r->f.in, s->off);
+	if (r->prof) {
+		pc_prof_add(r->prof, s, row.comm, r->p.event);
+		return;
+	}
 	pc_rows_add(&r->rows, &r->sort, &row);
 	if (!r->chains)
 		return;
-	got = sample_chain(body, blen, fixed, &r->words, &r->words_cap, &nr,
-			   &flags);
-	if (got < 0)
-		pc_warn("%s: item at %zu: a chain longer than its item, not counted",
-			r->in, at);
-	if (got > 0)
-		pc_chains_add(r->chains, maps, pid, ip, r->words, nr, flags,
-			      row.count);
+	if (s->chain)
+		pc_chains_add(r->chains, s->maps, s->pid, s->ip, s->chain,
+			      s->nr, s->flags, row.count);
 	else
-		pc_chains_add_none(r->chains, maps, pid, ip, row.count);
+		pc_chains_add_none(r->chains, s->maps, s->pid, s->ip,
+				   row.count);
 }
 
-/*
- * The @i-th item in the order report replays them (version 3 by time,
- * version 2 as written, at *@off): as next_item() says.
- */
-static int replayed_item(struct rep *r, size_t i, size_t *off,
-			 uint32_t *type, const void **body, size_t *blen)
+/* Side-band items changed the tasks: addresses may name others now. */
+static void report_changed(void *ctx)
 {
-	if (r->version >= 3) {
-		if (i == r->nr_at)
-			return 0;
-		*off = r->at[i].off;
-	}
-	return next_item(r, off, type, body, blen, 0);
-}
+	struct rep *r = ctx;
 
-/*
- * Every item in the file's order, for event @r->event. A version 2
- * file's mappings (at its end) are read first and serve every task.
- */
-static void replay(struct rep *r)
-{
-	size_t off = sizeof(struct pc_file_header), blen;
-	const void *body;
-	uint32_t type;
-	size_t i;
-	int got;
-
-	while (r->version < 3 &&
-	       (got = next_item(r, &off, &type, &body, &blen, 0))) {
-		const struct pc_item_mmap *m = body;
-		struct pc_map map;
-
-		if (got < 0 || type != PC_ITEM_MMAP)
-			continue;
-		map.pid = g32(m->pid);
-		map.start = g64(m->start);
-		map.end = g64(m->end);
-		map.pgoff = g64(m->pgoff);
-		map.dev = g64(m->dev);
-		map.ino = g64(m->ino);
-		map.path = (char *)m->path;
-		pc_maps_add(&r->v2_maps, &map);
-	}
-	off = sizeof(struct pc_file_header);
-	for (i = 0; (got = replayed_item(r, i, &off, &type, &body, &blen));
-	     i++) {
-		if (got < 0)
-			continue;
-		if (type == PC_ITEM_SAMPLE) {
-			replay_sample(r, body, blen, off - blen - 8);
-		} else if (type == PC_ITEM_LOST) {
-			uint64_t v;
-
-			memcpy(&v, body, sizeof(v));
-			if (r->version < 3 ||
-			    g32(((const struct pc_item_lost3 *)body)->event) ==
-			    r->event)
-				r->lost += g64(v);
-		} else if (r->version >= 3 && type >= PC_ITEM_KMMAP) {
-			replay_sideband(r, type, body, blen);
-		}
-	}
+	if (r->chains)
+		pc_chains_forget(r->chains);
 }
 
 /* One item as a line of -D: time, kind, pid/tid, the rest. */
@@ -527,9 +171,11 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 		[PC_ITEM_LOST] = "LOST", [PC_ITEM_KMMAP] = "MMAP",
 		[PC_ITEM_COMM] = "COMM", [PC_ITEM_FORK] = "FORK",
 		[PC_ITEM_EXIT] = "EXIT", [PC_ITEM_LOST_SIDEBAND] = "LOST_SIDEBAND",
+		[PC_ITEM_HOST] = "HOST", [PC_ITEM_DSO] = "DSO",
+		[PC_ITEM_KSYMS] = "KSYMS",
 	};
 	const uint32_t *w = body;	/* pid, tid first, for most */
-	uint64_t t = item_time(r, type, body);
+	uint64_t t = pc_rfile_time(&r->f, type, body);
 
 	printf("%6llu.%09llu %-13s ", (unsigned long long)(t / 1000000000),
 	       (unsigned long long)(t % 1000000000),
@@ -538,24 +184,24 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 	case PC_ITEM_SAMPLE: {
 		const struct pc_item_sample3 *s = body;
 
-		printf("%u/%u ip 0x%llx", g32(s->pid), g32(s->tid),
-		       (unsigned long long)g64(s->ip));
-		if (r->version >= 3)
-			printf(" event %u cpu %d", g32(s->event),
-			       (int32_t)g32(s->cpu));
-		if (r->version >= 4)
+		printf("%u/%u ip 0x%llx", pc_rfile_u32(&r->f, s->pid), pc_rfile_u32(&r->f, s->tid),
+		       (unsigned long long)pc_rfile_u64(&r->f, s->ip));
+		if (r->f.version >= 3)
+			printf(" event %u cpu %d", pc_rfile_u32(&r->f, s->event),
+			       (int32_t)pc_rfile_u32(&r->f, s->cpu));
+		if (r->f.version >= 4)
 			printf(" period %llu", (unsigned long long)
-			       g64(((const struct pc_item_sample4 *)body)->period));
+			       pc_rfile_u64(&r->f, ((const struct pc_item_sample4 *)body)->period));
 		break;
 	}
 	case PC_ITEM_KMMAP: {
 		struct perf_counter_mmap m;
 
 		memcpy(&m, body, sizeof(m));
-		printf("%u/%u 0x%llx-0x%llx pgoff 0x%llx ", g32(w[0]),
-		       g32(w[1]), (unsigned long long)g64(m.addr),
-		       (unsigned long long)(g64(m.addr) + g64(m.len)),
-		       (unsigned long long)g64(m.pgoff));
+		printf("%u/%u 0x%llx-0x%llx pgoff 0x%llx ", pc_rfile_u32(&r->f, w[0]),
+		       pc_rfile_u32(&r->f, w[1]), (unsigned long long)pc_rfile_u64(&r->f, m.addr),
+		       (unsigned long long)(pc_rfile_u64(&r->f, m.addr) + pc_rfile_u64(&r->f, m.len)),
+		       (unsigned long long)pc_rfile_u64(&r->f, m.pgoff));
 		pc_print_escaped((const char *)body + sizeof(m));
 		break;
 	}
@@ -564,28 +210,44 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 
 		memcpy(&c, body, sizeof(c));
 		c.comm[sizeof(c.comm) - 1] = '\0';
-		printf("%u/%u%s ", g32(c.pid), g32(c.tid),
-		       g32(c.flags) & PERF_COUNTER_COMM_EXEC ? " exec" : "");
+		printf("%u/%u%s ", pc_rfile_u32(&r->f, c.pid), pc_rfile_u32(&r->f, c.tid),
+		       pc_rfile_u32(&r->f, c.flags) & PERF_COUNTER_COMM_EXEC ? " exec" : "");
 		pc_print_escaped(c.comm);
 		break;
 	}
 	case PC_ITEM_FORK:
 	case PC_ITEM_EXIT:
-		printf("%u/%u %s %u/%u", g32(w[0]), g32(w[1]),
-		       type == PC_ITEM_FORK ? "from" : "parent", g32(w[4]),
-		       g32(w[5]));
+		printf("%u/%u %s %u/%u", pc_rfile_u32(&r->f, w[0]), pc_rfile_u32(&r->f, w[1]),
+		       type == PC_ITEM_FORK ? "from" : "parent", pc_rfile_u32(&r->f, w[4]),
+		       pc_rfile_u32(&r->f, w[5]));
 		break;
 	case PC_ITEM_LOST:
 	case PC_ITEM_LOST_SIDEBAND: {
 		uint64_t n;
 
 		memcpy(&n, body, sizeof(n));
-		printf("%llu", (unsigned long long)g64(n));
+		printf("%llu", (unsigned long long)pc_rfile_u64(&r->f, n));
 		break;
 	}
 	case PC_ITEM_EVENT:
 		pc_print_escaped(((const struct pc_item_event *)body)->name);
 		break;
+	case PC_ITEM_DSO: {
+		struct pc_item_dso d;
+
+		memcpy(&d, body, sizeof(d));
+		printf("%u symbols, build-id of %u bytes",
+		       pc_rfile_u32(&r->f, d.nr_sym),
+		       pc_rfile_u32(&r->f, d.build_id_len));
+		break;
+	}
+	case PC_ITEM_KSYMS: {
+		struct pc_item_ksyms k;
+
+		memcpy(&k, body, sizeof(k));
+		printf("%u symbols", pc_rfile_u32(&r->f, k.nr_sym));
+		break;
+	}
 	case PC_ITEM_COMMAND:
 	case PC_ITEM_MMAP:
 	default:
@@ -602,8 +264,8 @@ static void dump(struct rep *r)
 	uint32_t type;
 	int got;
 
-	for (i = 0; (got = replayed_item(r, i, &off, &type, &body, &blen));
-	     i++)
+	for (i = 0;
+	     (got = pc_rfile_item(&r->f, i, &off, &type, &body, &blen)); i++)
 		if (got > 0)
 			dump_item(r, type, body);
 }
@@ -645,10 +307,10 @@ static void print_unnamed(struct rep *r)
 	struct unnamed u = { NULL, 0, 0 };
 	int i;
 
-	pc_tasks_each(r->tasks, collect_unnamed, &u);
-	if (r->lost_sideband)
+	pc_tasks_each(r->p.tasks, collect_unnamed, &u);
+	if (r->p.lost_sideband)
 		printf("# %llu side-band records lost: the mappings, names or tasks they told are not known\n",
-		       (unsigned long long)r->lost_sideband);
+		       (unsigned long long)r->p.lost_sideband);
 	if (!u.nr)
 		goto out;
 	qsort(u.t, u.nr, sizeof(*u.t), by_unnamed);
@@ -656,7 +318,7 @@ static void print_unnamed(struct rep *r)
 	       (unsigned long long)u.samples, u.nr);
 	for (i = 0; i < u.nr && i < 20; i++) {
 		const struct pc_task *p = u.t[i];
-		const char *comm = pc_tasks_comm(r->tasks, p->pid);
+		const char *comm = pc_tasks_comm(r->p.tasks, p->pid);
 
 		printf("#   pid %u (", p->pid);
 		pc_print_escaped(comm ? comm : "?");
@@ -672,36 +334,41 @@ out:
 	free(u.t);
 }
 
-/* One event's part of the report. */
+/* One event's part of the report, or of the profile exported. */
 static void report_event(struct rep *r)
 {
-	const char *in = r->in;
+	const struct pc_rfile_event *ev = &r->f.ev[r->p.event];
 
-	r->tasks = pc_tasks_new();
-	if (r->has_chains)
+	if (r->f.has_chains && !r->prof)
 		r->chains = pc_chains_new(&r->view);
-	replay(r);
+	r->p.f = &r->f;
+	r->p.sample = report_sample;
+	r->p.changed = report_changed;
+	r->p.ctx = r;
+	pc_replay_run(&r->p);
+	if (r->prof)
+		goto out;
 	printf("# %llu samples of ", (unsigned long long)r->samples);
-	pc_print_escaped(r->ev[r->event].name);
-	if (r->ev[r->event].period)
-		printf(" every %llu", (unsigned long long)r->ev[r->event].period);
+	pc_print_escaped(ev->name);
+	if (ev->period)
+		printf(" every %llu", (unsigned long long)ev->period);
 	else
-		printf(" at %u a second", r->ev[r->event].freq);
+		printf(" at %u a second", ev->freq);
 	printf(", %llu lost; %llu in the kernel\n",
-	       (unsigned long long)r->lost, (unsigned long long)r->kernel);
-	if (r->version >= 4 && !r->ev[r->event].period)
+	       (unsigned long long)r->p.lost, (unsigned long long)r->kernel);
+	if (r->f.version >= 4 && !ev->period)
 		printf("# each weighted by its period: %llu events in all\n",
 		       (unsigned long long)r->weight);
 	if (r->shown != r->samples)
 		printf("# %llu of them pass the filters\n",
 		       (unsigned long long)r->shown);
-	if (r->bad)
-		pc_warn("%s: %llu mappings that wrap, skipped", in,
-			(unsigned long long)r->bad);
-	if (pc_tasks_dropped(r->tasks))
+	if (r->p.bad)
+		pc_warn("%s: %llu mappings that wrap, skipped", r->f.in,
+			(unsigned long long)r->p.bad);
+	if (pc_tasks_dropped(r->p.tasks))
 		printf("# %llu mappings past what report holds (16384 a process, 2097152 in all) were not kept: samples in them are unnamed\n",
-		       (unsigned long long)pc_tasks_dropped(r->tasks));
-	if (r->version >= 3)
+		       (unsigned long long)pc_tasks_dropped(r->p.tasks));
+	if (r->f.version >= 3)
 		print_unnamed(r);
 	if (r->chains) {
 		pc_chains_quality(r->chains);
@@ -712,13 +379,58 @@ static void report_event(struct rep *r)
 	} else {
 		pc_rows_print(&r->rows, &r->sort, r->weight, r->o->count);
 	}
+out:
 	pc_rows_free(&r->rows);
-	pc_tasks_free(r->tasks);
-	r->tasks = NULL;
-	pc_maps_free(&r->v2_maps);
-	r->samples = r->shown = r->kernel = r->lost = r->lost_sideband = 0;
-	r->weight = 0;
-	r->bad = 0;
+	pc_replay_done(&r->p);
+	r->samples = r->shown = r->kernel = r->weight = 0;
+}
+
+/* --format: the formats, and whether each takes one event or all. */
+static const struct {
+	const char *name;
+	int one_event;
+} formats[] = {
+	{ "folded", 1 }, { "speedscope", 0 }, { "pprof", 0 }, { "svg", 1 },
+};
+
+/* --format's export of every event's samples, to -o or stdout. */
+static int export(struct rep *r)
+{
+	const char *out = r->o->output;
+	const struct pc_profile *p;
+	FILE *f = stdout;
+	int err;
+
+	if (r->f.nr_ev > 1 && (!strcmp(r->format, "folded") ||
+			       !strcmp(r->format, "svg")))
+		pc_warn("%s: %u events; --format %s shows the first, %s",
+			r->f.in, r->f.nr_ev, r->format, r->f.ev[0].name);
+	r->prof = pc_prof_new(&r->f);
+	for (r->p.event = 0; r->p.event < r->f.nr_ev; r->p.event++)
+		report_event(r);
+	p = pc_prof_get(r->prof);
+	if (out && strcmp(out, "-")) {
+		f = fopen(out, "we");
+		if (!f)
+			pc_die("%s: %s", out, strerror(errno));
+	} else {
+		out = "stdout";
+	}
+	if (!strcmp(r->format, "folded"))
+		err = pc_write_folded(p, 0, f);
+	else if (!strcmp(r->format, "speedscope"))
+		err = pc_write_speedscope(p, f);
+	else if (!strcmp(r->format, "pprof"))
+		err = pc_write_pprof(p, f);
+	else
+		err = pc_write_svg(p, 0, r->o->inverted, f);
+	if (f != stdout && fclose(f))
+		err = -1;
+	if (err)
+		pc_die("%s: cannot write it all: %s", out, strerror(errno));
+	pc_prof_free(r->prof);
+	r->prof = NULL;
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -726,17 +438,31 @@ int cmd_report(int argc, char **argv)
 	struct pc_sample_opts o = { .input = "perf-counter.data", .count = -1,
 				    .children = -1 };
 	struct rep r = { .view = { .threshold = 0.5 }, .o = &o };
-	const struct pc_file_header *hdr;
+	size_t i;
 	int opt;
 
-	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZD", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZDoRV", &o,
+				   print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	if (opt < argc) {
 		print_help(stderr);
 		return 1;
 	}
-	r.in = o.input;
+	if (o.format) {
+		for (i = 0; i < ARRAY_SIZE(formats); i++)
+			if (!strcmp(o.format, formats[i].name))
+				break;
+		if (i == ARRAY_SIZE(formats))
+			pc_die("--format %s: folded, speedscope, pprof or svg",
+			       o.format);
+		r.format = o.format;
+	} else if (o.inverted || o.output) {
+		pc_die("%s goes with --format", o.inverted ? "--inverted" :
+		       "-o");
+	}
+	if (o.inverted && strcmp(o.format, "svg"))
+		pc_die("--inverted goes with --format svg");
 	r.view.children = o.children != 0;
 	r.view.caller = r.view.children;
 	r.view.max_lines = o.count;
@@ -744,50 +470,42 @@ int cmd_report(int argc, char **argv)
 		pc_chain_view_parse(&r.view, o.call_graph);
 		o.callchain = 1;
 	}
-	r.buf = slurp(r.in, &r.len, o.force);
-	hdr = (const void *)r.buf;
-	if (r.len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
-		pc_die("%s: not a perf-counter record file", r.in);
-	swap = hdr->byte_order != PC_FILE_BYTE_ORDER;
-	if (swap && hdr->byte_order != __builtin_bswap32(PC_FILE_BYTE_ORDER))
-		pc_die("%s: unknown byte order", r.in);
-	r.version = g32(hdr->version);
-	if (r.version < PC_FILE_VERSION_MIN || r.version > PC_FILE_VERSION)
-		pc_die("%s: version %u, this report reads %u to %u", r.in,
-		       r.version, PC_FILE_VERSION_MIN, PC_FILE_VERSION);
+	pc_rfile_open(&r.f, o.input, o.force, 1);
 	/* a version 2 file knows no task names: by file and function */
-	pc_sort_parse(o.sort ? o.sort : r.version >= 3 ? "comm,dso,sym" :
+	pc_sort_parse(o.sort ? o.sort : r.f.version >= 3 ? "comm,dso,sym" :
 		      "dso,sym", &r.sort);
-	scan(&r);
-	if (o.callchain && !r.has_chains)
+	if (o.callchain && !r.f.has_chains)
 		pc_warn("%s has no call chains (record them with record -g)",
-			r.in);
-	/* --sort asks for the flat profile, unless chains are asked too */
-	if (o.sort && r.has_chains && !o.callchain)
-		r.has_chains = 0;
-	else if (o.sort && r.has_chains)
-		pc_warn("--sort orders the flat profile: the call-chain trees are by function (leave out -g for the rows by %s)",
-			o.sort);
+			r.f.in);
 	if (o.dump) {
 		dump(&r);
 		goto out;
 	}
+	if (r.format) {
+		export(&r);
+		goto out;
+	}
+	/* --sort asks for the flat profile, unless chains are asked too */
+	if (o.sort && r.f.has_chains && !o.callchain)
+		r.f.has_chains = 0;
+	else if (o.sort && r.f.has_chains)
+		pc_warn("--sort orders the flat profile: the call-chain trees are by function (leave out -g for the rows by %s)",
+			o.sort);
 	printf("# perf-counter report of ");
-	pc_print_escaped(r.in);
-	if (r.cmd) {
+	pc_print_escaped(r.f.in);
+	if (r.f.cmd) {
 		printf(": command ");
-		pc_print_escaped(r.cmd);
+		pc_print_escaped(r.f.cmd);
 	}
 	putchar('\n');
-	for (r.event = 0; r.event < r.nr_ev; r.event++) {
-		if (r.event)
+	if (r.f.other_boot && !r.f.has_ksyms)
+		printf("# recorded in another boot, without its kernel's symbols: kernel addresses are not named\n");
+	for (r.p.event = 0; r.p.event < r.f.nr_ev; r.p.event++) {
+		if (r.p.event)
 			putchar('\n');
 		report_event(&r);
 	}
 out:
-	free(r.words);
-	free(r.at);
-	free(r.ev);
-	free(r.buf);
+	pc_rfile_close(&r.f);
 	return 0;
 }

@@ -8,6 +8,13 @@
  * /proc/kallsyms, when it is readable and its addresses are not all
  * zero (kernel.kptr_restrict). A file's function also tells whether
  * its first bytes set up a frame pointer (prologue.c), for call chains.
+ *
+ * A portable record file (record.h) carries the symbols its samples
+ * need: record marks every symbol it resolves (pc_symbols_mark()) and
+ * writes the files' and the kernel's marked ones (pc_symbols_write());
+ * report loads them (pc_symbols_load()) before it resolves anything,
+ * and then reads no ELF file they describe and, with the kernel's,
+ * no /proc/kallsyms.
  */
 #include <elf.h>
 #include <errno.h>
@@ -19,11 +26,14 @@
 #include <unistd.h>
 
 #include "pc.h"
+#include "profile.h"
+#include "record.h"
 
 struct pc_sym {
 	uint64_t addr, size;
 	const char *name;
 	int fp;			/* pc_prologue_fp(): 1, 0, -1 unknown */
+	int used;		/* resolved while marking: record writes it */
 };
 
 struct pc_load {
@@ -39,6 +49,10 @@ struct pc_dso {
 	int nr_load;
 	char *strings;		/* a copy of every name the symbols point to */
 	size_t sym_cap, str_cap;
+	uint8_t build_id[PC_BUILD_ID_MAX];
+	uint32_t build_id_len;
+	char *build_hex;	/* the build-id in hex, or NULL */
+	int from_file;		/* its symbols came with the record file */
 };
 
 static struct pc_dso *dsos;
@@ -47,6 +61,8 @@ static int nr_dsos;
 static struct pc_sym *ksyms;
 static int nr_ksyms, ksyms_loaded;
 static char *kstrings;
+static uint64_t kstart;		/* the record file's: kernel addresses */
+static int marking;		/* pc_symbols_mark() */
 
 /* A section marker (__cpuidle_text_start) names no function. */
 static int marker(const char *name)
@@ -247,10 +263,128 @@ static void load_symtab(struct pc_dso *d, const struct elf_file *e,
 	}
 }
 
+/*
+ * The ELF file open at @fd, read whole (not mapped: a file its owner
+ * truncates while this parses it would end the tool with SIGBUS; what
+ * was read is parsed), into @e. Closes @fd. Return: the buffer to
+ * free, or NULL when it is no ELF file this reads.
+ */
+static void *read_elf(int fd, struct elf_file *e)
+{
+	struct stat st;
+	void *map;
+	int ok = 1;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < EI_NIDENT || st.st_size > PC_ELF_MAX) {
+		close(fd);
+		return NULL;
+	}
+	map = malloc(st.st_size);
+	if (!map) {
+		close(fd);
+		return NULL;
+	}
+	e->len = 0;
+	while (e->len < (size_t)st.st_size) {
+		ssize_t n = read(fd, (char *)map + e->len,
+				 st.st_size - e->len);
+
+		if (n <= 0)
+			break;
+		e->len += n;
+	}
+	close(fd);
+	e->p = map;
+	if (e->len < EI_NIDENT || memcmp(e->p, ELFMAG, SELFMAG) ||
+	    (e->p[EI_CLASS] != ELFCLASS32 && e->p[EI_CLASS] != ELFCLASS64))
+		goto bad;
+	e->is64 = e->p[EI_CLASS] == ELFCLASS64;
+	e->le = e->p[EI_DATA] == ELFDATA2LSB;
+	if (e->len < (e->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		goto bad;
+	e->machine = get(e, 18, 2, &ok);
+	return map;
+bad:
+	free(map);
+	return NULL;
+}
+
+/* The GNU build-id note in @len bytes of notes at @off, if there. */
+static int note_build_id(const struct elf_file *e, uint64_t off,
+			 uint64_t len, uint8_t *id, uint32_t *id_len)
+{
+	uint64_t end, namesz, descsz, type;
+	int ok = 1;
+
+	if (!in_file(e, off, len))
+		return 0;
+	end = off + len;
+	/* each note at least 12 bytes on: bounded by @len */
+	while (end - off >= 12) {
+		namesz = get(e, off, 4, &ok);
+		descsz = get(e, off + 4, 4, &ok);
+		type = get(e, off + 8, 4, &ok);
+		off += 12;
+		if (!ok || namesz > end - off ||
+		    ((namesz + 3) & ~3ULL) + descsz > end - off)
+			return 0;
+		if (namesz == 4 && !memcmp(e->p + off, "GNU", 4) &&
+		    type == NT_GNU_BUILD_ID && descsz &&
+		    descsz <= PC_BUILD_ID_MAX) {
+			memcpy(id, e->p + off + 4, descsz);
+			*id_len = descsz;
+			return 1;
+		}
+		off += ((namesz + 3) & ~3ULL);
+		if (((descsz + 3) & ~3ULL) > end - off)
+			return 0;
+		off += (descsz + 3) & ~3ULL;
+	}
+	return 0;
+}
+
+/* The build-id of @e, from its PT_NOTE segments. */
+static void elf_build_id(const struct elf_file *e, uint8_t *id,
+			 uint32_t *id_len)
+{
+	uint64_t phoff, ph, off, len;
+	unsigned int phentsize, phnum, i;
+	size_t need = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	int ok = 1;
+
+	*id_len = 0;
+	phoff = word(e, e->is64 ? 32 : 28, &ok);
+	phentsize = get(e, e->is64 ? 54 : 42, 2, &ok);
+	phnum = get(e, e->is64 ? 56 : 44, 2, &ok);
+	if (!ok || phentsize < need)
+		return;
+	for (i = 0; i < phnum; i++) {
+		if (!entry(e, phoff, phentsize, i, need, &ph))
+			return;
+		if (get(e, ph, 4, &ok) != PT_NOTE)
+			continue;
+		off = e->is64 ? get(e, ph + 8, 8, &ok) : get(e, ph + 4, 4, &ok);
+		len = e->is64 ? get(e, ph + 32, 8, &ok) :
+			get(e, ph + 16, 4, &ok);
+		if (ok && note_build_id(e, off, len, id, id_len))
+			return;
+	}
+}
+
+static char *hex(const uint8_t *p, uint32_t n)
+{
+	char *h = pc_zalloc(2 * n + 1);
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		snprintf(h + 2 * i, 3, "%02x", p[i]);
+	return h;
+}
+
 static void load_elf(struct pc_dso *d)
 {
 	struct elf_file e;
-	struct stat st;
 	uint64_t shoff, sh;
 	unsigned int shnum, shentsize, i;
 	size_t shneed;
@@ -264,41 +398,12 @@ static void load_elf(struct pc_dso *d)
 	fd = pc_open_file_id(d->path, d->dev, d->ino);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) < 0 || st.st_size < EI_NIDENT ||
-	    st.st_size > PC_ELF_MAX) {
-		close(fd);
+	map = read_elf(fd, &e);
+	if (!map)
 		return;
-	}
-	/*
-	 * Read, not mapped: a file its owner truncates while this parses
-	 * it would end the tool with SIGBUS. What was read is parsed.
-	 */
-	map = malloc(st.st_size);
-	if (!map) {
-		close(fd);
-		return;
-	}
-	e.len = 0;
-	while (e.len < (size_t)st.st_size) {
-		ssize_t n = read(fd, (char *)map + e.len, st.st_size - e.len);
-
-		if (n <= 0)
-			break;
-		e.len += n;
-	}
-	close(fd);
-	e.p = map;
-	if (e.len < EI_NIDENT)
-		goto out;
-	if (memcmp(e.p, ELFMAG, SELFMAG) ||
-	    (e.p[EI_CLASS] != ELFCLASS32 && e.p[EI_CLASS] != ELFCLASS64))
-		goto out;
-	e.is64 = e.p[EI_CLASS] == ELFCLASS64;
-	e.le = e.p[EI_DATA] == ELFDATA2LSB;
-	if (e.len < (e.is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		goto out;
-	e.machine = get(&e, 18, 2, &ok);
-
+	elf_build_id(&e, d->build_id, &d->build_id_len);
+	if (d->build_id_len)
+		d->build_hex = hex(d->build_id, d->build_id_len);
 	load_phdrs(d, &e);
 
 	shoff = word(&e, e.is64 ? 40 : 32, &ok);
@@ -349,8 +454,7 @@ static struct pc_dso *find_dso(const struct pc_map *m)
 	return d;
 }
 
-static const struct pc_sym *lookup(const struct pc_sym *s, int nr,
-				   uint64_t addr)
+static struct pc_sym *lookup(struct pc_sym *s, int nr, uint64_t addr)
 {
 	int lo = 0, hi = nr - 1, best = -1;
 
@@ -535,6 +639,8 @@ const struct pc_map *pc_maps_find(const struct pc_maps *maps, uint32_t pid,
 
 static int kernel_address(uint64_t ip)
 {
+	if (kstart)
+		return ip >= kstart;
 	if (nr_ksyms)
 		return ip >= ksyms[0].addr;
 	if (ip >> 32)
@@ -543,8 +649,8 @@ static int kernel_address(uint64_t ip)
 }
 
 /* The symbol of file @d, mapped by @m, that holds @ip, or NULL. */
-static const struct pc_sym *user_sym(const struct pc_dso *d,
-				     const struct pc_map *m, uint64_t ip)
+static struct pc_sym *user_sym(const struct pc_dso *d,
+			       const struct pc_map *m, uint64_t ip)
 {
 	uint64_t off = ip - m->start + m->pgoff, addr = off;
 	int i;
@@ -558,6 +664,41 @@ static const struct pc_sym *user_sym(const struct pc_dso *d,
 	return lookup(d->sym, d->nr_sym, addr);
 }
 
+/* The symbol at @ip of @pid, its file, whether it is the kernel's. */
+static struct pc_sym *resolve(const struct pc_maps *maps, uint32_t pid,
+			      uint64_t ip, const struct pc_dso **dso,
+			      int *kernel)
+{
+	const struct pc_map *m = pc_maps_find(maps, pid, ip);
+	struct pc_sym *s = NULL;
+
+	if (!ksyms_loaded)
+		load_kallsyms();
+	*kernel = 0;
+	*dso = NULL;
+	if (m) {
+		*dso = find_dso(m);
+		s = user_sym(*dso, m, ip);
+	} else if (kernel_address(ip)) {
+		*kernel = 1;
+		s = lookup(ksyms, nr_ksyms, ip);
+	}
+	if (s && marking)
+		s->used = 1;
+	return s;
+}
+
+static const char *dso_name(const struct pc_dso *d, int kernel)
+{
+	const char *base;
+
+	if (!d)
+		return kernel ? "[kernel]" : "[unknown]";
+	/* the file's name as its symbols keep it: it outlives the map */
+	base = strrchr(d->path, '/');
+	return base ? base + 1 : d->path;
+}
+
 /*
  * The name of the function at @ip in @pid, or NULL; *dso says where
  * (a file's base name, or "[kernel]"), *kernel whether it is the
@@ -566,29 +707,33 @@ static const struct pc_sym *user_sym(const struct pc_dso *d,
 const char *pc_resolve(const struct pc_maps *maps, uint32_t pid,
 		       uint64_t ip, const char **dso, int *kernel)
 {
-	const struct pc_map *m = pc_maps_find(maps, pid, ip);
-	const struct pc_sym *s;
+	const struct pc_dso *d;
+	const struct pc_sym *s = resolve(maps, pid, ip, &d, kernel);
 
-	if (!ksyms_loaded)
-		load_kallsyms();
-	*kernel = 0;
-	if (m) {
-		/* the file's name as its symbols keep it: it outlives @m */
-		const struct pc_dso *d = find_dso(m);
-		const char *base = strrchr(d->path, '/');
+	*dso = dso_name(d, *kernel);
+	return s ? s->name : NULL;
+}
 
-		*dso = base ? base + 1 : d->path;
-		s = user_sym(d, m, ip);
-		return s ? s->name : NULL;
-	}
-	if (kernel_address(ip)) {
-		*kernel = 1;
-		*dso = "[kernel]";
-		s = lookup(ksyms, nr_ksyms, ip);
-		return s ? s->name : NULL;
-	}
-	*dso = "[unknown]";
-	return NULL;
+/**
+ * pc_resolve_frame() - what a profile's frame says of @ip in @pid
+ * @maps:	the task's mappings
+ * @pid:	the task
+ * @ip:		the address
+ * @f:		filled: the function (or NULL) and its start, else @ip; the
+ *		file's whole path and build-id (hex, or NULL); the kernel
+ *
+ * The strings live as long as the tool.
+ */
+void pc_resolve_frame(const struct pc_maps *maps, uint32_t pid, uint64_t ip,
+		      struct pc_frame *f)
+{
+	const struct pc_dso *d;
+	const struct pc_sym *s = resolve(maps, pid, ip, &d, &f->kernel);
+
+	f->name = s ? s->name : NULL;
+	f->addr = s ? s->addr : ip;
+	f->dso = d ? d->path : dso_name(NULL, f->kernel);
+	f->build_id = d ? d->build_hex : NULL;
 }
 
 /*
@@ -605,4 +750,363 @@ int pc_frame_pointer(const struct pc_maps *maps, uint32_t pid, uint64_t ip)
 		return -1;
 	s = user_sym(find_dso(m), m, ip);
 	return s ? s->fp : -1;
+}
+
+/**
+ * pc_symbols_mark() - remember every symbol resolved from now on
+ * @on:		1 to start, 0 to stop
+ *
+ * record marks the symbols of its samples and their chains, then writes
+ * them with pc_symbols_write().
+ */
+void pc_symbols_mark(int on)
+{
+	marking = on;
+}
+
+/* A symbol's size as written: up to the next one when it has none. */
+static uint64_t sym_size(const struct pc_sym *s, int i, int nr)
+{
+	int k;
+
+	if (s[i].size)
+		return s[i].size;
+	for (k = i + 1; k < nr; k++)
+		if (s[k].addr > s[i].addr)
+			return s[k].addr - s[i].addr;
+	return 0;
+}
+
+/* An item's body being made: a buffer that grows. */
+struct item_buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void *item_put(struct item_buf *b, const void *data, size_t len)
+{
+	void *at;
+
+	b->p = pc_grow(b->p, &b->cap, b->len + len, 1);
+	at = b->p + b->len;
+	if (data)
+		memcpy(at, data, len);
+	else
+		memset(at, 0, len);
+	b->len += len;
+	return at;
+}
+
+/*
+ * The used symbols of @s (@nr), as struct pc_item_sym with their names
+ * in @names from offset *@str_len on: how many.
+ */
+static uint32_t put_syms(struct item_buf *b, struct item_buf *names,
+			 const struct pc_sym *s, int nr)
+{
+	uint32_t n = 0;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		struct pc_item_sym is;
+
+		if (!s[i].used)
+			continue;
+		memset(&is, 0, sizeof(is));
+		is.addr = s[i].addr;
+		is.size = sym_size(s, i, nr);
+		is.name = names->len;
+		is.fp = s[i].fp;
+		item_put(b, &is, sizeof(is));
+		item_put(names, s[i].name, strlen(s[i].name) + 1);
+		n++;
+	}
+	return n;
+}
+
+static int any_used(const struct pc_sym *s, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (s[i].used)
+			return 1;
+	return 0;
+}
+
+/*
+ * Emit @b's fixed part and symbols, then @names, as one item of @type;
+ * an item too large for its 32-bit size is left out, and said.
+ */
+static int emit(struct item_buf *b, struct item_buf *names, uint32_t type,
+		const char *what,
+		void (*write)(void *ctx, uint32_t type, const void *body,
+			      size_t len), void *ctx)
+{
+	int done = b->len + names->len <= UINT32_MAX - 64;
+
+	item_put(b, names->p, names->len);
+	if (done)
+		write(ctx, type, b->p, b->len);
+	else
+		pc_warn("the symbols of %s are too many for one item: not written",
+			what);
+	b->len = 0;
+	names->len = 0;
+	return done;
+}
+
+/**
+ * pc_symbols_write() - write the symbols marked, as record file items
+ * @write:	called for each item: its type, body and length
+ * @ctx:	for @write
+ *
+ * A DSO item for each file with a marked symbol, its path, build-id and
+ * program headers with them; a KSYMS item for the kernel's, when
+ * /proc/kallsyms named them.
+ *
+ * Return: how many items were written.
+ */
+int pc_symbols_write(void (*write)(void *ctx, uint32_t type,
+				    const void *body, size_t len),
+		      void *ctx)
+{
+	struct item_buf b = { 0 }, names = { 0 };
+	int i, k, n = 0;
+	uint32_t nr;
+
+	for (i = 0; i < nr_dsos; i++) {
+		const struct pc_dso *d = &dsos[i];
+		struct pc_item_dso *h;
+
+		if (!any_used(d->sym, d->nr_sym))
+			continue;
+		item_put(&b, NULL, sizeof(*h));
+		item_put(&names, d->path, strlen(d->path) + 1);
+		for (k = 0; k < d->nr_load; k++) {
+			struct pc_item_load l = { d->load[k].offset,
+						  d->load[k].vaddr,
+						  d->load[k].filesz };
+
+			item_put(&b, &l, sizeof(l));
+		}
+		nr = put_syms(&b, &names, d->sym, d->nr_sym);
+		h = (void *)b.p;	/* after put_syms(), which moves it */
+		h->nr_sym = nr;
+		h->dev = d->dev;
+		h->ino = d->ino;
+		h->nr_load = d->nr_load;
+		h->strings = names.len;
+		h->build_id_len = d->build_id_len;
+		memcpy(h->build_id, d->build_id, d->build_id_len);
+		n += emit(&b, &names, PC_ITEM_DSO, d->path, write, ctx);
+	}
+	if (any_used(ksyms, nr_ksyms) && !kstart) {
+		struct pc_item_ksyms *h;
+
+		item_put(&b, NULL, sizeof(*h));
+		nr = put_syms(&b, &names, ksyms, nr_ksyms);
+		h = (void *)b.p;
+		h->nr_sym = nr;
+		h->kstart = ksyms[0].addr;
+		h->strings = names.len;
+		n += emit(&b, &names, PC_ITEM_KSYMS, "the kernel", write,
+			  ctx);
+	}
+	free(b.p);
+	free(names.p);
+	return n;
+}
+
+/* A record file's field: in the byte order it was written in. */
+static uint32_t f32(uint32_t v, int swap)
+{
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t f64(uint64_t v, int swap)
+{
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+/*
+ * @nr struct pc_item_sym at @at, names in the @strings bytes at @str
+ * (the last a NUL): copied, by address. Return: the symbols, or NULL
+ * when a name is not in the strings.
+ */
+static struct pc_sym *load_syms(const char *at, uint32_t nr, char *str,
+				uint32_t strings, int swap)
+{
+	struct pc_sym *s = pc_zalloc((nr ? nr : 1) * sizeof(*s));
+	uint32_t i;
+
+	for (i = 0; i < nr; i++) {
+		struct pc_item_sym is;
+
+		memcpy(&is, at + i * sizeof(is), sizeof(is));
+		if (f32(is.name, swap) >= strings) {
+			free(s);
+			return NULL;
+		}
+		s[i].addr = f64(is.addr, swap);
+		s[i].size = f64(is.size, swap);
+		s[i].name = str + f32(is.name, swap);
+		s[i].fp = (int32_t)f32(is.fp, swap);
+		if (s[i].fp < -1 || s[i].fp > 1)
+			s[i].fp = -1;
+	}
+	qsort(s, nr, sizeof(*s), cmp_sym);
+	return s;
+}
+
+/* A local file at @d's path with another build-id: said, once. */
+static void check_build_id(const struct pc_dso *d)
+{
+	uint8_t id[PC_BUILD_ID_MAX];
+	uint32_t len = 0;
+	struct elf_file e;
+	char *here;
+	void *map;
+	int fd;
+
+	if (!d->build_id_len || d->path[0] != '/')
+		return;
+	fd = open(d->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	map = read_elf(fd, &e);
+	if (!map)
+		return;
+	elf_build_id(&e, id, &len);
+	free(map);
+	if (len == d->build_id_len && !memcmp(id, d->build_id, len))
+		return;
+	here = len ? hex(id, len) : pc_strdup("none");
+	pc_warn("%s here has build-id %s, the recording's had %s: its samples are named with the recording's symbols",
+		d->path, here, d->build_hex);
+	free(here);
+}
+
+/**
+ * pc_symbols_load() - take a record file's DSO or KSYMS item
+ * @type:	PC_ITEM_DSO or PC_ITEM_KSYMS
+ * @body:	its body (any alignment)
+ * @blen:	the body's length
+ * @swap:	the file is of the other byte order
+ *
+ * Before anything is resolved. The file's symbols then name its
+ * addresses: no ELF file is read for that file (by path and identity),
+ * and /proc/kallsyms not at all when the item is the kernel's. A later
+ * item for the same file is ignored.
+ *
+ * Return: 0, or -1 for an item that does not hold what it says.
+ */
+int pc_symbols_load(uint32_t type, const void *body, size_t blen, int swap)
+{
+	const char *p = body;
+	uint64_t need;
+	uint32_t nr_load = 0, nr_sym, strings, i;
+	struct pc_item_dso h;
+	struct pc_item_ksyms kh;
+	struct pc_sym *s;
+	struct pc_dso *d;
+	size_t fixed;
+	char *str;
+
+	if (type == PC_ITEM_DSO) {
+		if (blen < sizeof(h))
+			return -1;
+		memcpy(&h, p, sizeof(h));
+		nr_load = f32(h.nr_load, swap);
+		nr_sym = f32(h.nr_sym, swap);
+		strings = f32(h.strings, swap);
+		fixed = sizeof(h);
+		if (f32(h.build_id_len, swap) > PC_BUILD_ID_MAX)
+			return -1;
+	} else {
+		if (blen < sizeof(kh))
+			return -1;
+		memcpy(&kh, p, sizeof(kh));
+		nr_sym = f32(kh.nr_sym, swap);
+		strings = f32(kh.strings, swap);
+		fixed = sizeof(kh);
+	}
+	/* 32-bit counts: the sum cannot wrap 64 bits */
+	need = fixed + (uint64_t)nr_load * sizeof(struct pc_item_load) +
+	       (uint64_t)nr_sym * sizeof(struct pc_item_sym) + strings;
+	if (need > blen || !strings)
+		return -1;
+	str = (char *)p + need - strings;
+	if (str[strings - 1] != '\0')
+		return -1;
+	str = pc_zalloc(strings);
+	memcpy(str, p + need - strings, strings);
+	s = load_syms(p + fixed + nr_load * sizeof(struct pc_item_load),
+		      nr_sym, str, strings, swap);
+	if (!s) {
+		free(str);
+		return -1;
+	}
+	if (type == PC_ITEM_KSYMS) {
+		if (ksyms_loaded && kstart) {
+			free(s);
+			free(str);
+			return 0;
+		}
+		free(ksyms);
+		free(kstrings);
+		ksyms = s;
+		nr_ksyms = nr_sym;
+		kstrings = str;
+		ksyms_loaded = 1;
+		kstart = f64(kh.kstart, swap);
+		if (!kstart)
+			kstart = 1;	/* 0 is "none": every address then */
+		return 0;
+	}
+	for (i = 0; i < (uint32_t)nr_dsos; i++)
+		if (dsos[i].dev == f64(h.dev, swap) &&
+		    dsos[i].ino == f64(h.ino, swap) &&
+		    !strcmp(dsos[i].path, str)) {
+			free(s);
+			free(str);
+			return 0;
+		}
+	dsos = pc_realloc(dsos, (nr_dsos + 1) * sizeof(*dsos));
+	d = &dsos[nr_dsos++];
+	memset(d, 0, sizeof(*d));
+	d->path = pc_strdup(str);
+	d->dev = f64(h.dev, swap);
+	d->ino = f64(h.ino, swap);
+	d->sym = s;
+	d->nr_sym = nr_sym;
+	d->strings = str;
+	d->from_file = 1;
+	d->load = pc_zalloc((nr_load ? nr_load : 1) * sizeof(*d->load));
+	for (i = 0; i < nr_load; i++) {
+		struct pc_item_load l;
+
+		memcpy(&l, p + fixed + i * sizeof(l), sizeof(l));
+		d->load[i].offset = f64(l.offset, swap);
+		d->load[i].vaddr = f64(l.vaddr, swap);
+		d->load[i].filesz = f64(l.filesz, swap);
+	}
+	d->nr_load = nr_load;
+	d->build_id_len = f32(h.build_id_len, swap);
+	memcpy(d->build_id, h.build_id, d->build_id_len);
+	if (d->build_id_len)
+		d->build_hex = hex(d->build_id, d->build_id_len);
+	check_build_id(d);
+	return 0;
+}
+
+/**
+ * pc_symbols_no_kallsyms() - name no kernel address from this machine
+ *
+ * For a file recorded in another boot without the kernel's symbols:
+ * this machine's /proc/kallsyms would give wrong names.
+ */
+void pc_symbols_no_kallsyms(void)
+{
+	ksyms_loaded = 1;
 }

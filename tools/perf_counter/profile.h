@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-counter report --format: a recording's samples as stacks of
+ * functions, and the writers of the formats other tools read (folded,
+ * speedscope, pprof, an SVG flame graph). profile.c builds a struct
+ * pc_profile from the replay; each writer reads one and writes one
+ * file. Documentation/perf_counter/tool.rst shows each format.
+ */
+#ifndef PC_PROFILE_H
+#define PC_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A function, or the addresses of one file that have no name. */
+struct pc_frame {
+	const char *name;	/* the function, or NULL */
+	const char *dso;	/* its file's path, "[kernel]" for the kernel */
+	const char *build_id;	/* the file's build-id in hex, or NULL */
+	uint64_t addr;		/* the function's start, or the address */
+	int kernel;
+};
+
+/* A thread, named by its command when the samples were taken. */
+struct pc_thread {
+	uint32_t pid, tid;
+	const char *comm;
+};
+
+/* An event of the recording: its samples are weighed in @unit. */
+struct pc_prof_event {
+	const char *name;	/* as given to record -e */
+	/* "nanoseconds" for a clock, else "events"; "samples" before v4 */
+	const char *unit;
+};
+
+/*
+ * A distinct stack of one thread and one event: its frames, outermost
+ * first (frame[nr - 1] is where the samples were taken), and how many
+ * samples had it and the events (ns for a clock) they stand for.
+ */
+struct pc_stack {
+	uint32_t *frame;	/* indices into pc_profile.frame */
+	uint32_t nr;		/* at least 1 */
+	uint32_t thread;	/* index into pc_profile.thread */
+	uint32_t event;		/* index into pc_profile.event */
+	uint64_t samples, weight;
+};
+
+struct pc_profile {
+	const char *command;	/* what was recorded, or NULL */
+	struct pc_prof_event *event;
+	uint32_t nr_event;
+	struct pc_frame *frame;
+	uint32_t nr_frame;
+	struct pc_thread *thread;
+	uint32_t nr_thread;
+	struct pc_stack *stack;
+	uint32_t nr_stack;
+	uint64_t start_ns, end_ns;	/* the first and last sample's time */
+};
+
+/* profile.c: a profile built from a record file's replays (reader.h) */
+struct pc_rfile;
+struct pc_replay_sample;
+struct pc_prof_builder;
+struct pc_prof_builder *pc_prof_new(const struct pc_rfile *f);
+void pc_prof_add(struct pc_prof_builder *b, const struct pc_replay_sample *s,
+		 const char *comm, uint32_t event);
+const struct pc_profile *pc_prof_get(struct pc_prof_builder *b);
+void pc_prof_free(struct pc_prof_builder *b);
+
+/* A frame's label: its function, else "[file]" (profile.c) */
+#define PC_FRAME_LABEL_MAX	1024
+const char *pc_frame_label(const struct pc_frame *fr, char *buf, size_t len);
+
+/* symbols.c: @ip of task @pid as a frame (a function, or an address) */
+struct pc_maps;
+void pc_resolve_frame(const struct pc_maps *maps, uint32_t pid, uint64_t ip,
+		      struct pc_frame *f);
+
+/*
+ * deflate.c: @len bytes at @data as one gzip member (RFC 1952, its
+ * deflate stream compressed with fixed Huffman codes, RFC 1951).
+ * Return: 0, or -1 with errno when @f could not be written.
+ */
+int pc_gzip(const void *data, size_t len, FILE *f);
+
+/* The writers: 0, or -1 with errno when @f could not be written. */
+int pc_write_folded(const struct pc_profile *p, uint32_t event, FILE *f);
+int pc_write_speedscope(const struct pc_profile *p, FILE *f);
+int pc_write_pprof(const struct pc_profile *p, FILE *f);
+int pc_write_svg(const struct pc_profile *p, uint32_t event, int inverted,
+		 FILE *f);
+
+#endif /* PC_PROFILE_H */
