@@ -4,9 +4,10 @@
 #
 #   make run     build the x86_64 kernel, boot it in QEMU, count a workload
 #                (TARGET=i386, ppc32 or ppc64le: that target's instead)
-#   make run PROG=FILE [PROG_ARGS='ARG ...']
+#   make run PROG=FILE [PROG_ARGS='ARG ...'] [PROG_FILES='FILE ...']
 #                the same boot running FILE instead: C source (.c), built
-#                static against the kernel's headers, or a static binary
+#                static against the kernel's headers, or a static binary;
+#                PROG_FILES, static binaries it runs, in /bin too
 #   make test    build and boot every target, run KUnit and the selftests
 #   make bench   perf_counter against perf_events in one x86_64 boot
 #                (TARGET=ppc64le: in a ppc64le boot)
@@ -53,7 +54,8 @@ test:
 	@bash $(H)/test.sh $(TARGETS)
 
 run: src
-	@PROG='$(PROG)' PROG_ARGS='$(PROG_ARGS)' TARGET='$(TARGET)' \
+	@PROG='$(PROG)' PROG_ARGS='$(PROG_ARGS)' PROG_FILES='$(PROG_FILES)' \
+		TARGET='$(TARGET)' \
 		bash $(H)/run-guest.sh $(if $(PROG),prog,demo)
 
 bench: src

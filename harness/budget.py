@@ -17,7 +17,7 @@ its cold time.
 
 Usage: budget.py TIMES LOG...
 TIMES holds lines "NAME SECONDS" from harness/test.sh ("setup",
-"wall", "TARGET build", "TARGET wait", "TARGET boot CPU"); each LOG is a
+"wall", "artifacts", "TARGET build", "TARGET wait", "TARGET boot CPU"); each LOG is a
 console log with /init's "PC-TIME PROGRAM MS" lines. Prints only; never
 fails the run.
 """
@@ -44,8 +44,9 @@ def env_value(target, name):
 
 
 def read_times(path):
-    """{'setup': s, 'wall': s}, {target: {'build', 'wait', 'boots'}}"""
-    whole, targets = {'setup': 0, 'wall': 0}, OrderedDict()
+    """{'setup': s, 'wall': s, 'artifacts': s},
+    {target: {'build', 'wait', 'boots'}}"""
+    whole, targets = {'setup': 0, 'wall': 0, 'artifacts': 0}, OrderedDict()
     with open(path) as f:
         for line in f:
             words = line.split()
@@ -115,6 +116,8 @@ def main():
             print(f'      boot {cpu}: {secs} s')
     print(f'  setup: {whole["setup"]} s (packages, source, host tests, '
           'docs; the first build runs beside it)')
+    print(f'  artifacts: {whole["artifacts"]} s (the host\'s checks of the '
+          'files the boots printed)')
     wall = whole['wall']
     verdict = 'within the budget' if wall <= budget else \
         'OVER the budget: trim the suite or move cases (testing.rst)'

@@ -259,6 +259,12 @@ elif [ "$mode" = prog ]; then
 		cp "$PROG" "$root/bin/$name"
 		;;
 	esac
+	# PROG_FILES: more static programs it runs, each as /bin/NAME
+	for f in ${PROG_FILES:-}; do
+		readelf -h "$f" >/dev/null 2>&1 ||
+			die "PROG_FILES: $f is not an ELF binary"
+		cp "$f" "$root/bin/$(basename "$f")"
+	done
 	echo "/bin/$name ${PROG_ARGS:-}" >> "$root/etc/pc-run"
 else
 	# demo: demo/pc-demo.c, bench: bench/pc-bench.c (with BENCH_ARGS)

@@ -8,13 +8,16 @@ set -euo pipefail
 # The 32-bit test programs are built with Debian's cross compilers
 # (gcc-multilib conflicts with every gcc-*-linux-gnu cross package).
 # checkpolicy compiles the SELinux policy lsm_test loads; sparse checks
-# our kernel code (harness/sparse.sh).
+# our kernel code (harness/sparse.sh). protobuf-compiler decodes the
+# pprof files report writes and chromium opens its flame graphs
+# (tools/perf_counter/test_export.py).
 PKGS="linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev cpio
       ccache rsync xz-utils patch perl python3 qemu-system-x86
       gcc-i686-linux-gnu libc6-dev-i386-cross
       gcc-powerpc-linux-gnu libc6-dev-powerpc-cross qemu-system-ppc
       gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
-      mandoc python3-sphinx python3-sphinx-rtd-theme checkpolicy sparse"
+      mandoc python3-sphinx python3-sphinx-rtd-theme checkpolicy sparse
+      protobuf-compiler chromium"
 
 missing=
 for p in $PKGS; do

@@ -12,6 +12,7 @@ set -uo pipefail
 HOST_PROGRAMS="tools/perf_counter/pmu-events/test_jevents.py
 	tools/perf_counter/test_callchain.py
 	tools/perf_counter/test_sideband.py
+	tools/perf_counter/test_export.py
 	harness/readme-example.py
 	harness/test_report.py"
 

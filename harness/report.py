@@ -110,7 +110,11 @@ TOP = os.environ.get('PC_REPORT_TOP') or \
 HOST_PROGRAMS = ['tools/perf_counter/pmu-events/test_jevents.py',
                  'tools/perf_counter/test_callchain.py',
                  'tools/perf_counter/test_sideband.py',
+                 'tools/perf_counter/test_export.py',
                  'harness/readme-example.py', 'harness/test_report.py']
+
+# What harness/artifacts.sh runs on the test boots' logs.
+ARTIFACT_PROGRAMS = ['tools/perf_counter/test_export.py']
 
 
 def manifest(target):
@@ -619,12 +623,14 @@ def report(path, res):
     parts = path.rsplit('/', 3)
     target, mode = (parts[-3], parts[-2]) if len(parts) >= 3 else ('', '')
     if target == 'host':
-        # the host unit tests: no kernel, no boot checks
+        # the host unit tests, or (mode artifacts) the host's checks of
+        # the files the test boots printed: no kernel, no boot checks
         done = [line for line in lines if line.startswith('PC-DONE')]
         res.add(f'{where} host tests reached their end, every program '
                 'passed', 'ok' if done == ['PC-DONE ok'] else 'fail',
                 done[0] if done else 'no PC-DONE')
-        selftests(lines, res, where, HOST_PROGRAMS)
+        selftests(lines, res, where, ARTIFACT_PROGRAMS
+                  if mode == 'artifacts' else HOST_PROGRAMS)
         check_skips(res, where, target, mode, done)
         return
     want = manifest(target)

@@ -88,6 +88,11 @@ for target in "$@"; do
 		echo "$target boot ${cpu%%|*} $((SECONDS - begin))" >> "$times"
 	done
 done
+# the host's checks of the files the boots printed: one more log
+begin=$SECONDS
+step "the guests' files on the host (harness/artifacts.sh)"
+logs+=("$(bash "$TOP/harness/artifacts.sh" "${logs[@]}")")
+echo "artifacts $((SECONDS - begin))" >> "$times"
 echo "wall $((SECONDS - start))" >> "$times"
 
 step "results"

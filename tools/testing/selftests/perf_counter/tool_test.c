@@ -211,7 +211,7 @@ static void slurp(const char *path, char *buf, size_t len)
 
 /*
  * Run perf-counter with @argv (NULL-terminated, without the program)
- * and @env (NAME=VALUE or NULL) as user @uid (-1: as we are); its exit
+ * and @env (NAME=VALUE words, or NULL) as user @uid (-1: as we are); its exit
  * status as a shell gives it, stdout in out_buf, stderr in err_buf.
  */
 static int run_tool_sig(int uid, const char *env, const char * const *args,
@@ -234,8 +234,14 @@ static int run_tool_sig(int uid, const char *env, const char * const *args,
 
 		dup2(o, 1);
 		dup2(e, 2);
-		if (env)
-			putenv((char *)env);
+		if (env) {
+			/* NAME=VALUE words, split at spaces */
+			char *copy = strdup(env), *save = NULL, *w;
+
+			for (w = strtok_r(copy, " ", &save); w;
+			     w = strtok_r(NULL, " ", &save))
+				putenv(w);
+		}
 		if (uid >= 0 && (setgid(uid) || setuid(uid)))
 			_exit(98);
 		execv(TOOL, (char **)argv);
@@ -821,6 +827,119 @@ TEST(record_g_and_report_show_the_callers_and_the_chains_quality)
 	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") != NULL);
 }
 
+/*
+ * A file for the host, printed whole: "PC-ARTIFACT NAME SIZE CRC32",
+ * its bytes in base64, a line of 76 characters each prefixed "PCA:",
+ * then "PC-ARTIFACT-END". harness/artifacts.sh collects them from the
+ * console and tools/perf_counter/test_export.py checks them.
+ */
+static int print_artifact(const char *name, const char *path)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static unsigned char buf[4 << 20];
+	uint32_t crc = 0xffffffff;
+	size_t len = 0, i;
+	char line[80];
+	int fd = open(path, O_RDONLY), k, n = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	while ((got = read(fd, buf + len, sizeof(buf) - len)) > 0)
+		len += got;
+	close(fd);
+	if (len == sizeof(buf))
+		return -1;
+	for (i = 0; i < len; i++) {
+		crc ^= buf[i];
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320 & -(crc & 1));
+	}
+	printf("PC-ARTIFACT %s %zu %08x\n", name, len, ~crc);
+	for (i = 0; i < len; i += 3) {
+		uint32_t v = buf[i] << 16 |
+			     (i + 1 < len ? buf[i + 1] << 8 : 0) |
+			     (i + 2 < len ? buf[i + 2] : 0);
+
+		line[n++] = b64[v >> 18 & 63];
+		line[n++] = b64[v >> 12 & 63];
+		line[n++] = i + 1 < len ? b64[v >> 6 & 63] : '=';
+		line[n++] = i + 2 < len ? b64[v & 63] : '=';
+		if (n == 76 || i + 3 >= len) {
+			printf("PCA:%.*s\n", n, line);
+			n = 0;
+		}
+	}
+	printf("PC-ARTIFACT-END\n");
+	fflush(stdout);
+	return 0;
+}
+
+/*
+ * The call-tree workload (chain_test's main -> chain_a -> chain_leaf,
+ * main -> chain_b -> chain_leaf, a doing three times b's work) recorded
+ * with -g and exported in every format; the record file, the exports,
+ * report's table and the workload's own times go to the host, whose
+ * test_export.py checks each format and reports the file again, with
+ * no ELF file and no kallsyms, to the same table.
+ */
+TEST(record_g_exports_every_format_and_a_portable_file)
+{
+	static const char * const fmt[] = { "folded", "speedscope", "pprof",
+					    "svg" };
+	char out[64], name[64];
+	unsigned long long samples;
+	const char *heavy;
+	unsigned int i;
+	int status, got;
+
+	/* 1500 rounds: about 3000 samples, a's and b's shares to +-5% */
+	status = run_tool("PC_CHAIN_TIMES=/tmp/export.times PC_CHAIN_ROUNDS=1500",
+			  "record", "-g", "-e", "task-clock:u", "-c", "500000",
+			  "-o", "/tmp/export.data", "/bin/chain_test",
+			  "--workload", "ab");
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "symbol tables") != NULL);
+	status = run_tool(NULL, "report", "--sort", "comm,dso,sym", "-n",
+			  "10", "-i", "/tmp/export.data");
+	ASSERT_EQ(0, status);
+	got = sscanf(out_buf, "%*[^\n]\n# %llu samples", &samples);
+	ASSERT_EQ(1, got) TH_LOG("%s", out_buf);
+	ASSERT_LE(50, samples);
+	EXPECT_TRUE(strstr(out_buf, "chain_leaf") != NULL);
+	ASSERT_EQ(0, print_artifact("report.txt", OUT));
+	for (i = 0; i < ARRAY_SIZE(fmt); i++) {
+		snprintf(out, sizeof(out), "/tmp/export.%s", fmt[i]);
+		status = run_tool(NULL, "report", "--format", fmt[i], "-o", out,
+				  "-i", "/tmp/export.data");
+		show_output();
+		ASSERT_EQ(0, status);
+		snprintf(name, sizeof(name), "export.%s", fmt[i]);
+		ASSERT_EQ(0, print_artifact(name, out));
+	}
+	status = run_tool(NULL, "report", "--format", "svg", "--inverted",
+			  "-o", "/tmp/export.inverted.svg", "-i",
+			  "/tmp/export.data");
+	ASSERT_EQ(0, status);
+	ASSERT_EQ(0, print_artifact("export.inverted.svg",
+				    "/tmp/export.inverted.svg"));
+	/* the heaviest stack, in the guest too */
+	slurp("/tmp/export.folded", out_buf, sizeof(out_buf));
+	heavy = strstr(out_buf, ";main;chain_a;chain_leaf ");
+	EXPECT_TRUE(heavy != NULL) TH_LOG("%s", out_buf);
+	ASSERT_EQ(0, print_artifact("export.data", "/tmp/export.data"));
+	ASSERT_EQ(0, print_artifact("export.times", "/tmp/export.times"));
+	for (i = 0; i < ARRAY_SIZE(fmt); i++) {
+		snprintf(out, sizeof(out), "/tmp/export.%s", fmt[i]);
+		unlink(out);
+	}
+	unlink("/tmp/export.inverted.svg");
+	unlink("/tmp/export.data");
+	unlink("/tmp/export.times");
+}
+
 /* Copy @from to @to, executable; 0 or -1. */
 static int copy_program(const char *from, const char *to)
 {
@@ -845,8 +964,9 @@ static int copy_program(const char *from, const char *to)
 /*
  * A file the command mapped, swapped for a link after the recording (to
  * a copy of the same program: the symbols would even be right): report
- * reads no symbols through the link, and the busy function's samples
- * stay addresses. A record file another user owns is refused without
+ * of a file without its symbols (-B) reads none through the link, and
+ * the busy function's samples stay addresses; a portable file names
+ * them with its own. A record file another user owns is refused without
  * -f, as perf refuses one, and a FIFO in its place is not read.
  */
 TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
@@ -854,15 +974,20 @@ TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
 	static const char dir[] = "/tmp/tool_test.swap";
 	static const char prog[] = "/tmp/tool_test.swap/tool_test";
 	static const char data[] = "/tmp/tool_test.swap.data";
+	static const char portable[] = "/tmp/tool_test.portable.data";
 	char *line;
 	int status;
 
 	mkdir(dir, 0755);
 	ASSERT_EQ(0, copy_program(SELF, prog));
 	status = run_tool("PC_TOOL_SPIN=600", "record", "-e", "task-clock:u",
-			  "-c", "1000000", "-o", data, prog);
+			  "-c", "1000000", "-o", portable, prog);
+	ASSERT_EQ(0, status);
+	status = run_tool("PC_TOOL_SPIN=600", "record", "-B", "-e",
+			  "task-clock:u", "-c", "1000000", "-o", data, prog);
 	show_output();
 	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, " 0 symbol tables") != NULL);
 	status = run_tool(NULL, "report", "-i", data);
 	show_output();
 	ASSERT_EQ(0, status);
@@ -883,6 +1008,11 @@ TEST(report_reads_symbols_only_from_the_file_that_was_mapped)
 	line = strtok(line + 1, "\n");
 	EXPECT_TRUE(strstr(line, "tool_test") && strstr(line, " 0x"))
 		TH_LOG("%s", line);
+	status = run_tool(NULL, "report", "-i", portable);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "tool_spin_loop") != NULL);
+	unlink(portable);
 
 	/* another user's record file: refused, then read with -f */
 	ASSERT_EQ(0, chown(data, PC_NOBODY, PC_NOBODY));
