@@ -102,7 +102,8 @@ perf_counter_tool() {
 
 # What a program needs beyond the others' flags: chain_test's call
 # chains need every call kept and, on x86, frame pointers (on PowerPC
-# the back chain is the ABI; see chain_test.c); pc-bench's sampled
+# the back chain is the ABI; see chain_test.c), and so does the flame
+# graph of pc-demo that make run draws; pc-bench's sampled
 # 16-deep chain needs the frame pointers only (its recursion is noipa,
 # and the rest of it, its self-reads above all, must be built as users
 # build).
@@ -113,7 +114,8 @@ prog_cflags() {
 		;;
 	esac
 	case $1,$target in
-	chain_test,x86*|chain_test,i386*|pc-bench,x86*|pc-bench,i386*)
+	chain_test,x86*|chain_test,i386*|pc-bench,x86*|pc-bench,i386*|\
+	pc-demo,x86*|pc-demo,i386*)
 		echo -fno-omit-frame-pointer
 		;;
 	esac
@@ -275,11 +277,14 @@ else
 	echo "/bin/pc-$mode${BENCH_ARGS:+ $BENCH_ARGS}" >> "$root/etc/pc-run"
 	if [ "$mode" = demo ]; then
 		# the same workload through the user tool: its stat table,
-		# then a profile of its user-mode time (a sample a ms)
+		# then a profile of its user-mode time (a sample a ms, with
+		# call chains), and that profile as a flame graph on stdout
+		# (run-guest.sh writes it to build/TARGET/demo/flamegraph.svg)
 		{
 			echo "/bin/perf-counter stat /bin/pc-demo --workload"
-			echo "/bin/perf-counter record -e task-clock:u -c 1000000 -o /tmp/pc-demo.data /bin/pc-demo --workload"
-			echo "/bin/perf-counter report -i /tmp/pc-demo.data"
+			echo "/bin/perf-counter record -g -e task-clock:u -c 1000000 -o /tmp/pc-demo.data /bin/pc-demo --workload"
+			echo "/bin/perf-counter report --no-children -i /tmp/pc-demo.data"
+			echo "/bin/perf-counter report --format svg -i /tmp/pc-demo.data"
 		} >> "$root/etc/pc-run"
 	fi
 fi

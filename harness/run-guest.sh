@@ -30,7 +30,19 @@ timeout=900
 start=$(date +%s)
 log=$(BOOT_TIMEOUT=$timeout bash "$TOP/harness/boot.sh" $target "$mode")
 step "$mode output (full console log: $log)"
-sed -n '/^PC-RUN/,/^PC-EXIT/p' "$log" | grep -v '^PC-'
+# (the flame graph's SVG is written to a file, not shown)
+tr -d '\r' < "$log" | sed -n '/^PC-RUN/,/^PC-EXIT/p' |
+	sed '/^PC-RUN .*--format svg/,/^PC-EXIT/d' | grep -v '^PC-'
+if [ "$mode" = demo ]; then
+	svg=$BUILD/$target/demo/flamegraph.svg
+	tr -d '\r' < "$log" |
+		sed -n '/^PC-RUN .*--format svg/,/^PC-EXIT/p' |
+		grep -v '^PC-' > "$svg"
+	python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \
+		"$svg" 2>/dev/null ||
+		die "the demo's flame graph is not a whole SVG: see $svg and $log"
+	step "the demo's flame graph: $svg"
+fi
 if [ "$mode" = prog ]; then
 	# (the serial console ends its lines with CR LF)
 	status=$(tr -d '\r' < "$log" | sed -n 's/^PC-EXIT [^ ]* //p')

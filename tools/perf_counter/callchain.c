@@ -379,36 +379,30 @@ static void count(struct pc_chains *c, int n, int complete)
 	}
 }
 
-static void push(struct pc_chains *c, int *n, uint32_t label)
-{
-	c->fr = pc_grow(c->fr, &c->fr_cap, *n + 1, sizeof(*c->fr));
-	c->fr[(*n)++] = label;
-}
-
 /**
- * pc_chains_add() - count a sample and its call chain
- * @c:		the chains
- * @maps:	the recorded mappings, to resolve user addresses
- * @pid:	the sampled task
+ * pc_chain_walk() - the addresses of a sample and its call chain
  * @ip:		the sampled address
  * @words:	the chain, innermost first, markers and all (host order)
  * @nr:		how many words
- * @flags:	the chain's flags (PERF_COUNTER_CHAIN_*)
- * @weight:	the events the sample stands for (its period)
+ * @fn:		called for each address, innermost first, with @ret set
+ *		for a return address (to be named one byte back, in its
+ *		call: a call that never returns may be a function's last
+ *		instruction)
+ * @ctx:	for @fn
  *
  * The chain starts with the sampled address itself when it was taken
- * in the mode the chain starts in; it is not counted twice. The first
+ * in the mode the chain starts in; it is not given twice. The first
  * address after a marker is where that mode was interrupted; every
- * other is a return address.
+ * other is a return address. report's trees, its exports and record's
+ * portable symbols all walk chains through here, so all name the same.
  */
-void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
-		   uint32_t pid, uint64_t ip, const uint64_t *words,
-		   uint32_t nr, uint32_t flags, uint64_t weight)
+void pc_chain_walk(uint64_t ip, const uint64_t *words, uint32_t nr,
+		   void (*fn)(void *ctx, uint64_t addr, int ret), void *ctx)
 {
-	int n = 0, first = 1, ret = 0;
+	int first = 1, ret = 0;
 	uint32_t i;
 
-	push(c, &n, label_of(c, maps, pid, ip, 0));
+	fn(ctx, ip, 0);
 	for (i = 0; i < nr; i++) {
 		uint64_t w = words[i];
 
@@ -424,25 +418,64 @@ void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
 				continue;
 			}
 		}
-		push(c, &n, label_of(c, maps, pid, w, ret));
+		fn(ctx, w, ret);
 		ret = 1;
 	}
+}
+
+/* pc_chain_walk()'s frames into c->fr, as labels */
+struct cc_walk {
+	struct pc_chains *c;
+	const struct pc_maps *maps;
+	uint32_t pid;
+	int n;
+};
+
+static void push(void *ctx, uint64_t addr, int ret)
+{
+	struct cc_walk *w = ctx;
+	struct pc_chains *c = w->c;
+
+	c->fr = pc_grow(c->fr, &c->fr_cap, w->n + 1, sizeof(*c->fr));
+	c->fr[w->n++] = label_of(c, w->maps, w->pid, addr, ret);
+}
+
+/**
+ * pc_chains_add() - count a sample and its call chain
+ * @c:		the chains
+ * @maps:	the recorded mappings, to resolve user addresses
+ * @pid:	the sampled task
+ * @ip:		the sampled address
+ * @words:	the chain, innermost first, markers and all (host order)
+ * @nr:		how many words
+ * @flags:	the chain's flags (PERF_COUNTER_CHAIN_*)
+ * @weight:	the events the sample stands for (its period)
+ *
+ * The addresses are those pc_chain_walk() gives.
+ */
+void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,
+		   uint32_t pid, uint64_t ip, const uint64_t *words,
+		   uint32_t nr, uint32_t flags, uint64_t weight)
+{
+	struct cc_walk w = { c, maps, pid, 0 };
+
+	pc_chain_walk(ip, words, nr, push, &w);
 	c->chains++;
 	c->end[flags & PERF_COUNTER_CHAIN_END_MASK]++;
 	c->w = weight;
-	count(c, n, (flags & PERF_COUNTER_CHAIN_END_MASK) ==
-		    PERF_COUNTER_CHAIN_COMPLETE);
+	count(c, w.n, (flags & PERF_COUNTER_CHAIN_END_MASK) ==
+		      PERF_COUNTER_CHAIN_COMPLETE);
 }
 
 /* A sample without a chain, in a file with chains: itself alone. */
 void pc_chains_add_none(struct pc_chains *c, const struct pc_maps *maps,
 			uint32_t pid, uint64_t ip, uint64_t weight)
 {
-	int n = 0;
+	struct cc_walk w = { c, maps, pid, 0 };
 
-	push(c, &n, label_of(c, maps, pid, ip, 0));
+	push(&w, ip, 0);
 	c->w = weight;
-	count(c, n, 0);
+	count(c, w.n, 0);
 }
 
 static double pct(uint64_t part, uint64_t whole)

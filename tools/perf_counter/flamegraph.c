@@ -429,28 +429,12 @@ static void fg_colour(const struct fg *g, const struct fg_node *n,
 	}
 }
 
-/* The label of a frame that has no name: "[file]", or its address. */
+/* The label of a frame that has no name: "[file]" (pc_frame_label()). */
 static char *fg_noname(const struct pc_frame *fr)
 {
-	const char *base;
-	size_t n;
-	char *s;
+	char buf[PC_FRAME_LABEL_MAX];
 
-	if (fr->dso && fr->dso[0]) {
-		base = strrchr(fr->dso, '/');
-		base = base && base[1] ? base + 1 : fr->dso;
-		if (base[0] == '[')
-			return strdup(base);
-		n = strlen(base) + 3;
-		s = malloc(n);
-		if (s)
-			snprintf(s, n, "[%s]", base);
-		return s;
-	}
-	s = malloc(24);
-	if (s)
-		snprintf(s, 24, "0x%" PRIx64, fr->addr);
-	return s;
+	return strdup(pc_frame_label(fr, buf, sizeof(buf)));
 }
 
 static int fg_label_cmp(const void *a, const void *b)

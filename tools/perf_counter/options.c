@@ -6,9 +6,10 @@
  * frequency, -o the output file, -i the input file, -C the CPUs, -d the
  * refresh delay, -n how many (lines of a report, refreshes of top), -f
  * a file another user owns, -g call chains (record them, show them),
- * -B no build-ids and symbols at the end of a record file, -a every CPU, -p the processes to attach to, -s the sort keys. A
- * command names the letters it takes; the others are refused as
- * unknown, with the command's help. The options with only a long name,
+ * -B no build-ids and symbols at the end of a record file, -a every
+ * CPU, -p the processes to attach to, -s the sort keys. A command names
+ * the letters it takes; the others are refused as unknown, with the
+ * command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
  * Q --dsos, Z --symbols, R --format, V --inverted. -D is also

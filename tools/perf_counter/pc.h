@@ -51,10 +51,12 @@ char *pc_strdup(const char *s);
 _Noreturn void pc_die(const char *fmt, ...);
 void pc_warn(const char *fmt, ...);
 void pc_print_escaped(const char *s);
+int pc_utf8_len(const char *s);
 char *pc_commas(uint64_t v, char *buf, size_t len);
 uint64_t pc_now_ns(void);
 int pc_read_file(const char *path, char *buf, size_t len);
 int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino);
+int pc_open_regular(const char *path);
 int pc_nr_cpus(void);
 int pc_parse_cpus(const char *list, int *cpus, int max);
 int pc_online_cpus(int *cpus, int max);
@@ -282,6 +284,8 @@ struct pc_chain_view {
 };
 
 struct pc_chains;
+void pc_chain_walk(uint64_t ip, const uint64_t *words, uint32_t nr,
+		   void (*fn)(void *ctx, uint64_t addr, int ret), void *ctx);
 void pc_chain_view_parse(struct pc_chain_view *v, const char *arg);
 struct pc_chains *pc_chains_new(const struct pc_chain_view *v);
 void pc_chains_add(struct pc_chains *c, const struct pc_maps *maps,

@@ -5,18 +5,23 @@
  * message is encoded here by hand: varints, length-delimited strings
  * and messages, packed repeated integers.
  *
- * Each event has two sample types, ("samples", "count") and (its name,
- * its unit); a Sample is one pc_stack, with its event's pair set and
- * the others zero, its locations leaf first and the labels "thread"
- * (the command), "pid" and "tid". Each frame is one Location and one
- * Function, whose id is the frame's index + 1; each file is one
- * Mapping.
+ * The sample types are ("samples", "count"), then each event's (its
+ * name, its unit); a Sample is one pc_stack: its samples, then its
+ * weight in its event's place and zero in the others', its locations
+ * leaf first and the labels "thread" (the command), "pid" and "tid".
+ * Each frame is one Location and one Function, whose id is the frame's
+ * index + 1; each file is one Mapping, with its build-id. Strings are
+ * UTF-8, as protobuf wants: a byte of a name that is not becomes '?'.
+ * The samples' times are CLOCK_MONOTONIC: only their span is written
+ * (duration_nanos), not time_nanos, which is of the epoch.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pc.h"
 #include "profile.h"
 
 /* wire types */
@@ -30,7 +35,6 @@
 #define PROFILE_LOCATION	4
 #define PROFILE_FUNCTION	5
 #define PROFILE_STRING_TABLE	6
-#define PROFILE_TIME_NANOS	9
 #define PROFILE_DURATION_NANOS	10
 #define PROFILE_COMMENT		13
 #define PROFILE_DEFAULT_SAMPLE_TYPE	14
@@ -61,7 +65,6 @@
 #define FUNCTION_ID		1
 #define FUNCTION_NAME		2
 #define FUNCTION_SYSTEM_NAME	3
-#define FUNCTION_FILENAME	4
 
 /* An encoded message, growing; @err is set once it could not grow. */
 struct pbuf {
@@ -241,9 +244,34 @@ static int strtab_rehash(struct strtab *t)
  */
 static int64_t strtab_add(struct strtab *t, const char *s, char *owned)
 {
-	size_t len = strlen(s);
+	size_t len = strlen(s), i;
 	uint32_t k, alloc;
 	struct pstr *str;
+	char *valid;
+
+	/* protobuf strings are UTF-8: any other byte becomes '?' */
+	for (i = 0; i < len && pc_utf8_len(s + i); i += pc_utf8_len(s + i))
+		;
+	if (i < len) {
+		valid = malloc(len + 1);
+		if (!valid) {
+			errno = ENOMEM;
+			goto fail;
+		}
+		for (i = 0; i < len; ) {
+			int n = pc_utf8_len(s + i);
+
+			if (n) {
+				memcpy(valid + i, s + i, n);
+				i += n;
+			} else {
+				valid[i++] = '?';
+			}
+		}
+		valid[len] = '\0';
+		free(owned);
+		s = owned = valid;
+	}
 
 	if (t->nr >= t->nr_slot / 2 && strtab_rehash(t))
 		goto fail;
@@ -288,29 +316,17 @@ static void strtab_free(struct strtab *t)
 	free(t->slot);
 }
 
-/* "[libc.so.6] 0x1234" for a frame without a name, or NULL. */
-static char *frame_label(const char *dso, uint64_t addr)
+/* A frame with no name: "[file] 0xADDR" (pc_frame_label()'s and where). */
+static char *frame_label(const struct pc_frame *fr)
 {
-	const char *base = strrchr(dso, '/');
-	size_t n;
+	char buf[PC_FRAME_LABEL_MAX + 24];
 	char *s;
 
-	base = base && base[1] ? base + 1 : dso;
-	n = strlen(base);
-	if (n > SIZE_MAX - 32) {
+	pc_frame_label(fr, buf, PC_FRAME_LABEL_MAX);
+	snprintf(buf + strlen(buf), 24, " 0x%" PRIx64, fr->addr);
+	s = strdup(buf);
+	if (!s)
 		errno = ENOMEM;
-		return NULL;
-	}
-	s = malloc(n + 32);
-	if (!s) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	/* "[kernel]" and the like are bracketed already */
-	if (base[0] == '[')
-		snprintf(s, n + 32, "%s 0x%" PRIx64, base, addr);
-	else
-		snprintf(s, n + 32, "[%s] 0x%" PRIx64, base, addr);
 	return s;
 }
 
@@ -321,7 +337,7 @@ struct pprof {
 	struct pbuf out, msg, sub;
 	int64_t samples, count, thread, pid, tid, comment;
 	int64_t *event_name, *event_unit;
-	int64_t *frame_name, *frame_file;
+	int64_t *frame_name;
 	uint32_t *frame_mapping;
 	struct pmapping *mapping;
 	uint32_t nr_mapping;
@@ -416,7 +432,6 @@ static int add_frames(struct pprof *pp)
 				  NULL);
 		if (file < 0)
 			return -1;
-		pp->frame_file[i] = file;
 
 		dso = &pp->strs.str[file];
 		if (!dso->mapping) {
@@ -438,7 +453,7 @@ static int add_frames(struct pprof *pp)
 			pp->frame_name[i] = strtab_add(&pp->strs, fr->name,
 						       NULL);
 		} else {
-			label = frame_label(pp->strs.str[file].s, fr->addr);
+			label = frame_label(fr);
 			if (!label)
 				return -1;
 			pp->frame_name[i] = strtab_add(&pp->strs, label,
@@ -450,14 +465,15 @@ static int add_frames(struct pprof *pp)
 	return 0;
 }
 
+/* samples/count, then each event in its unit */
 static void put_sample_types(struct pprof *pp)
 {
 	uint32_t i;
 
+	pb_int(&pp->msg, VALUE_TYPE_TYPE, pp->samples);
+	pb_int(&pp->msg, VALUE_TYPE_UNIT, pp->count);
+	pb_message(&pp->out, PROFILE_SAMPLE_TYPE, &pp->msg);
 	for (i = 0; i < pp->p->nr_event; i++) {
-		pb_int(&pp->msg, VALUE_TYPE_TYPE, pp->samples);
-		pb_int(&pp->msg, VALUE_TYPE_UNIT, pp->count);
-		pb_message(&pp->out, PROFILE_SAMPLE_TYPE, &pp->msg);
 		pb_int(&pp->msg, VALUE_TYPE_TYPE, pp->event_name[i]);
 		pb_int(&pp->msg, VALUE_TYPE_UNIT, pp->event_unit[i]);
 		pb_message(&pp->out, PROFILE_SAMPLE_TYPE, &pp->msg);
@@ -478,7 +494,7 @@ static int put_samples(struct pprof *pp)
 	const struct pc_profile *p = pp->p;
 	const struct pc_stack *s;
 	const struct pc_thread *th;
-	uint64_t v, k, nr_value = (uint64_t)p->nr_event * 2;
+	uint64_t v, k, nr_value = (uint64_t)p->nr_event + 1;
 	int64_t comm;
 	uint32_t i, j;
 
@@ -491,11 +507,12 @@ static int put_samples(struct pprof *pp)
 			pb_varint(&pp->sub, s->frame[j] + 1ULL);
 		pb_message(&pp->msg, SAMPLE_LOCATION_ID, &pp->sub);
 
+		/* its samples, then its weight in its event's place */
 		for (k = 0; k < nr_value; k++) {
 			v = 0;
-			if (k == 2ULL * s->event)
+			if (k == 0)
 				v = to_int64(s->samples);
-			else if (k == 2ULL * s->event + 1)
+			else if (k == s->event + 1ULL)
 				v = to_int64(s->weight);
 			pb_varint(&pp->sub, v);
 		}
@@ -552,7 +569,7 @@ static void put_functions(struct pprof *pp)
 		pb_int(&pp->msg, FUNCTION_ID, i + 1ULL);
 		pb_int(&pp->msg, FUNCTION_NAME, pp->frame_name[i]);
 		pb_int(&pp->msg, FUNCTION_SYSTEM_NAME, pp->frame_name[i]);
-		pb_int(&pp->msg, FUNCTION_FILENAME, pp->frame_file[i]);
+		/* no filename: a source file's, not known (see Mapping) */
 		pb_message(&pp->out, PROFILE_FUNCTION, &pp->msg);
 	}
 }
@@ -567,7 +584,10 @@ static void put_profile(struct pprof *pp)
 		e = &pp->strs.str[i];
 		pb_len_delim(&pp->out, PROFILE_STRING_TABLE, e->s, e->len);
 	}
-	pb_int(&pp->out, PROFILE_TIME_NANOS, to_int64(p->start_ns));
+	/*
+	 * No time_nanos: it is of the epoch, and the samples' times are of
+	 * CLOCK_MONOTONIC. Their span is the profile's duration.
+	 */
 	if (p->end_ns > p->start_ns)
 		pb_int(&pp->out, PROFILE_DURATION_NANOS,
 		       to_int64(p->end_ns - p->start_ns));
@@ -588,12 +608,11 @@ int pc_write_pprof(const struct pc_profile *p, FILE *f)
 	pp.event_name = alloc_array(p->nr_event, sizeof(*pp.event_name));
 	pp.event_unit = alloc_array(p->nr_event, sizeof(*pp.event_unit));
 	pp.frame_name = alloc_array(p->nr_frame, sizeof(*pp.frame_name));
-	pp.frame_file = alloc_array(p->nr_frame, sizeof(*pp.frame_file));
 	pp.frame_mapping = alloc_array(p->nr_frame,
 				       sizeof(*pp.frame_mapping));
 	pp.mapping = alloc_array(p->nr_frame, sizeof(*pp.mapping));
 	if (!pp.event_name || !pp.event_unit || !pp.frame_name ||
-	    !pp.frame_file || !pp.frame_mapping || !pp.mapping) {
+	    !pp.frame_mapping || !pp.mapping) {
 		errno = ENOMEM;
 		goto out;
 	}
@@ -620,7 +639,6 @@ out:
 	free(pp.event_name);
 	free(pp.event_unit);
 	free(pp.frame_name);
-	free(pp.frame_file);
 	free(pp.frame_mapping);
 	free(pp.mapping);
 	return ret;

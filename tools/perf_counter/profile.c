@@ -2,10 +2,9 @@
 /*
  * perf-counter report --format: the samples replayed into a struct
  * pc_profile, its distinct stacks per thread and event. A sample's
- * chain is walked as report's trees walk it (callchain.c): the sampled
- * address, then the chain's words but its markers, the first word left
- * out when it is the sampled address, every later one a return address
- * named one byte back, in its call. Frames are functions; a file's
+ * chain is walked as report's trees walk it (pc_chain_walk()), a
+ * return address named one byte back, in its call. Frames are
+ * functions; a file's
  * addresses without a name are one frame, as in report's table.
  * Threads are told apart by pid, tid and the command they had.
  */
@@ -256,16 +255,24 @@ static void add_stack(struct pc_prof_builder *b, uint32_t thread,
 	st->weight += weight;
 }
 
-static void push(struct pc_prof_builder *b, uint32_t *n,
-		 const struct pc_replay_sample *s, uint64_t addr, int ret)
+/* pc_chain_walk()'s frames into b->fr */
+struct prof_walk {
+	struct pc_prof_builder *b;
+	const struct pc_replay_sample *s;
+	uint32_t n;
+};
+
+static void push(void *ctx, uint64_t addr, int ret)
 {
+	struct prof_walk *w = ctx;
 	struct pc_frame f;
 
-	pc_resolve_frame(s->maps, s->pid, ret ? addr - 1 : addr, &f);
+	pc_resolve_frame(w->s->maps, w->s->pid, ret ? addr - 1 : addr, &f);
 	if (!f.name)
 		f.addr = addr;
-	b->fr = pc_grow(b->fr, &b->fr_cap, *n + 1, sizeof(*b->fr));
-	b->fr[(*n)++] = intern_frame(b, &f);
+	w->b->fr = pc_grow(w->b->fr, &w->b->fr_cap, w->n + 1,
+			   sizeof(*w->b->fr));
+	w->b->fr[w->n++] = intern_frame(w->b, &f);
 }
 
 /**
@@ -306,29 +313,10 @@ struct pc_prof_builder *pc_prof_new(const struct pc_rfile *f)
 void pc_prof_add(struct pc_prof_builder *b, const struct pc_replay_sample *s,
 		 const char *comm, uint32_t event)
 {
-	uint32_t n = 0, i;
-	int first = 1, ret = 0;
+	struct prof_walk w = { b, s, 0 };
 
-	push(b, &n, s, s->ip, 0);
-	for (i = 0; s->chain && i < s->nr; i++) {
-		uint64_t w = s->chain[i];
-
-		/* PERF_CONTEXT_KERNEL, _USER, ...: no address */
-		if (w >= (uint64_t)PERF_CONTEXT_MAX) {
-			ret = 0;
-			continue;
-		}
-		if (first) {
-			first = 0;
-			if (w == s->ip) {
-				ret = 1;
-				continue;
-			}
-		}
-		push(b, &n, s, w, ret);
-		ret = 1;
-	}
-	add_stack(b, intern_thread(b, s->pid, s->tid, comm), event, n,
+	pc_chain_walk(s->ip, s->chain, s->chain ? s->nr : 0, push, &w);
+	add_stack(b, intern_thread(b, s->pid, s->tid, comm), event, w.n,
 		  s->weight);
 	if (!b->have_time || s->time < b->p.start_ns)
 		b->p.start_ns = s->time;
@@ -401,6 +389,8 @@ const char *pc_frame_label(const struct pc_frame *fr, char *buf, size_t len)
 
 	if (fr->name) {
 		snprintf(buf, len, "%s", fr->name);
+	} else if (!fr->dso) {
+		snprintf(buf, len, "[unknown]");
 	} else if (fr->dso[0] == '[') {
 		snprintf(buf, len, "%s", fr->dso);
 	} else {

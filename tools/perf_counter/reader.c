@@ -71,6 +71,28 @@ static int has_string(uint32_t type)
 	       type == PC_ITEM_COMMAND || type == PC_ITEM_KMMAP;
 }
 
+/* What @fd holds, whole, read from its start. */
+static char *slurp_fd(int fd, const char *path, size_t *len)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	*len = 0;
+	do {
+		if (*len + 65536 > cap) {
+			cap = cap * 2 + 65536;
+			buf = pc_realloc(buf, cap);
+		}
+		n = pread(fd, buf + *len, cap - *len, *len);
+		if (n < 0 && errno != EINTR)
+			pc_die("%s: %s", path, strerror(errno));
+		if (n > 0)
+			*len += n;
+	} while (n);
+	return buf;
+}
+
 /*
  * The record file, whole. One another user wrote is refused without
  * @force, as perf refuses it: its mappings name the files report reads
@@ -78,10 +100,8 @@ static int has_string(uint32_t type)
  */
 static char *slurp(const char *path, size_t *len, int force)
 {
-	char *buf = NULL;
-	size_t cap = 0, n;
 	struct stat st;
-	FILE *f;
+	char *buf;
 	int fd;
 
 	/* a FIFO or device (a link to /dev/zero) is never read from */
@@ -93,19 +113,8 @@ static char *slurp(const char *path, size_t *len, int force)
 	if (!force && st.st_uid != geteuid() && st.st_uid != 0)
 		pc_die("%s: owned by uid %u, not by you or root (use -f to read it anyway)",
 		       path, (unsigned int)st.st_uid);
-	f = fdopen(fd, "r");
-	if (!f)
-		pc_die("%s: %s", path, strerror(errno));
-	*len = 0;
-	do {
-		if (*len + 65536 > cap) {
-			cap = cap * 2 + 65536;
-			buf = pc_realloc(buf, cap);
-		}
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n);
-	fclose(f);
+	buf = slurp_fd(fd, path, len);
+	close(fd);
 	return buf;
 }
 
@@ -208,7 +217,6 @@ static void scan_portable(struct pc_rfile *f, uint32_t type,
 		f->other_boot = !this_boot(body);
 		return;
 	}
-	f->has_symbols = 1;
 	if (!symbols)
 		return;
 	if (pc_symbols_load(type, body, blen, f->swap))
@@ -274,13 +282,29 @@ static void scan(struct pc_rfile *f, int symbols)
 		pc_symbols_no_kallsyms();
 }
 
+/* The file read into @f: its header and items checked, scanned. */
+static void check(struct pc_rfile *f, int symbols)
+{
+	const struct pc_file_header *hdr = (const void *)f->buf;
+
+	if (f->len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
+		pc_die("%s: not a perf-counter record file", f->in);
+	f->swap = hdr->byte_order != PC_FILE_BYTE_ORDER;
+	if (f->swap && hdr->byte_order != __builtin_bswap32(PC_FILE_BYTE_ORDER))
+		pc_die("%s: unknown byte order", f->in);
+	f->version = pc_rfile_u32(f, hdr->version);
+	if (f->version < PC_FILE_VERSION_MIN || f->version > PC_FILE_VERSION)
+		pc_die("%s: version %u, this report reads %u to %u", f->in,
+		       f->version, PC_FILE_VERSION_MIN, PC_FILE_VERSION);
+	scan(f, symbols);
+}
+
 /**
  * pc_rfile_open() - read and check a record file
  * @f:		filled
  * @path:	the file
  * @force:	read it even if another user owns it
- * @symbols:	load a portable file's symbols (report); record reads its
- *		own file without
+ * @symbols:	load a portable file's symbols (report; not its -D)
  *
  * Dies with a message when the file cannot be read, is no record file,
  * or an item's size runs past its end.
@@ -288,22 +312,26 @@ static void scan(struct pc_rfile *f, int symbols)
 void pc_rfile_open(struct pc_rfile *f, const char *path, int force,
 		   int symbols)
 {
-	const struct pc_file_header *hdr;
-
 	memset(f, 0, sizeof(*f));
 	f->in = path;
 	f->buf = slurp(path, &f->len, force);
-	hdr = (const void *)f->buf;
-	if (f->len < sizeof(*hdr) || memcmp(hdr->magic, PC_FILE_MAGIC, 8))
-		pc_die("%s: not a perf-counter record file", path);
-	f->swap = hdr->byte_order != PC_FILE_BYTE_ORDER;
-	if (f->swap && hdr->byte_order != __builtin_bswap32(PC_FILE_BYTE_ORDER))
-		pc_die("%s: unknown byte order", path);
-	f->version = pc_rfile_u32(f, hdr->version);
-	if (f->version < PC_FILE_VERSION_MIN || f->version > PC_FILE_VERSION)
-		pc_die("%s: version %u, this report reads %u to %u", path,
-		       f->version, PC_FILE_VERSION_MIN, PC_FILE_VERSION);
-	scan(f, symbols);
+	check(f, symbols);
+}
+
+/**
+ * pc_rfile_open_fd() - read and check the record file open at @fd
+ * @f:		filled
+ * @fd:		open for reading; read from its start, left open
+ * @path:	its name, for messages
+ *
+ * record's own file, as it wrote it; its symbols are not loaded.
+ */
+void pc_rfile_open_fd(struct pc_rfile *f, int fd, const char *path)
+{
+	memset(f, 0, sizeof(*f));
+	f->in = path;
+	f->buf = slurp_fd(fd, path, &f->len);
+	check(f, 0);
 }
 
 void pc_rfile_close(struct pc_rfile *f)

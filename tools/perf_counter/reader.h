@@ -36,7 +36,6 @@ struct pc_rfile {
 	uint32_t nr_ev;
 	const char *cmd;
 	int has_chains;
-	int has_symbols;	/* DSO or KSYMS items: a portable file */
 	int has_ksyms;		/* the kernel's symbols, loaded */
 	int other_boot;		/* HOST says another boot recorded it */
 	struct pc_rfile_at *at;	/* version 3 on: the items by time */
@@ -47,6 +46,7 @@ uint32_t pc_rfile_u32(const struct pc_rfile *f, uint32_t v);
 uint64_t pc_rfile_u64(const struct pc_rfile *f, uint64_t v);
 void pc_rfile_open(struct pc_rfile *f, const char *path, int force,
 		   int symbols);
+void pc_rfile_open_fd(struct pc_rfile *f, int fd, const char *path);
 void pc_rfile_close(struct pc_rfile *f);
 size_t pc_rfile_fixed(const struct pc_rfile *f, uint32_t type);
 uint64_t pc_rfile_time(const struct pc_rfile *f, uint32_t type,

@@ -735,7 +735,8 @@ int cmd_record(int argc, char **argv)
 
 	choose_sideband(&st, evs, nr_ev);
 	st.order = pc_order_new();
-	st.f = fopen(out, "we");
+	/* read back at the end, for its symbols (portable.c) */
+	st.f = fopen(out, "w+e");
 	if (!st.f)
 		pc_die("%s: %s", out, strerror(errno));
 	memcpy(hdr.magic, PC_FILE_MAGIC, 8);
@@ -849,6 +850,8 @@ int cmd_record(int argc, char **argv)
 	if (!o.no_buildid && !fflush(st.f) && !ferror(st.f) &&
 	    !fstat(fileno(st.f), &sb) && S_ISREG(sb.st_mode))
 		nr_syms = pc_portable_append(out, st.f);
+	if (nr_syms < 0)
+		nr_syms = 0;
 
 	fprintf(stderr,
 		"[ perf-counter record: %llu samples of %s%s %s %llu%s (%llu lost), %llu side-band records (%llu lost), %s%d symbol tables, in %s ]\n",

@@ -78,11 +78,11 @@ static void print_help(FILE *f)
 "file carries (record writes them at its end), else the ELF symbols of\n"
 "the files their task had mapped at that moment (replayed from the\n"
 "kernel's side-band records); kernel addresses through the file's\n"
-"kernel symbols, else /proc/kallsyms in the boot that recorded. Tasks with samples\n"
-"in no mapping they were seen to make are named, never guessed. With call\n"
-"chains, a line tells how many were complete, truncated at the depth\n"
-"or broken, and a warning names x86 functions without a frame-pointer\n"
-"prologue, whose chains are not to be trusted.\n");
+"kernel symbols, else /proc/kallsyms in the boot that recorded. Tasks\n"
+"with samples in no mapping they were seen to make are named, never\n"
+"guessed. With call chains, a line tells how many were complete,\n"
+"truncated at the depth or broken, and a warning names x86 functions\n"
+"without a frame-pointer prologue, whose chains are not to be trusted.\n");
 }
 
 /* A record file and what report is asked of it. */
@@ -470,7 +470,8 @@ int cmd_report(int argc, char **argv)
 		pc_chain_view_parse(&r.view, o.call_graph);
 		o.callchain = 1;
 	}
-	pc_rfile_open(&r.f, o.input, o.force, 1);
+	/* -D shows the items: no symbols loaded, no build-id checked */
+	pc_rfile_open(&r.f, o.input, o.force, !o.dump);
 	/* a version 2 file knows no task names: by file and function */
 	pc_sort_parse(o.sort ? o.sort : r.f.version >= 3 ? "comm,dso,sym" :
 		      "dso,sym", &r.sort);

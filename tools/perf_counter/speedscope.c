@@ -7,8 +7,9 @@
  * stacks (frame indices, outermost first) and whose weights are the
  * events (ns for a clock: unit "nanoseconds", else "none") each
  * stack's samples stand for. Strings are JSON-escaped: control
- * characters, quotes, backslashes and every byte past ASCII (a name is
- * any bytes; each is written as the code point of its value).
+ * characters, quotes and backslashes; UTF-8 is kept, and any other byte
+ * past ASCII (a name is any bytes) is written as the code point of its
+ * value.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +19,20 @@
 
 static void json_str(FILE *f, const char *s)
 {
+	int n;
+
 	putc('"', f);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = *s;
 
+		n = pc_utf8_len(s);
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
+		else if (c < 0x20 || c == 0x7f || !n)
+			fprintf(f, "\\u%04x", c);	/* a byte as its code point */
 		else
-			putc(c, f);
+			fwrite(s, n, 1, f);
+		s += n ? n : 1;
 	}
 	putc('"', f);
 }
@@ -44,7 +49,8 @@ static int by_event_thread(const void *a, const void *b)
 		return x->event < y->event ? -1 : 1;
 	if (x->thread != y->thread)
 		return x->thread < y->thread ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	return (*(const uint32_t *)a > *(const uint32_t *)b) -
+	       (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
 /* One profile: the stacks @order[from, to), of one thread and event. */
@@ -101,7 +107,10 @@ int pc_write_speedscope(const struct pc_profile *p, FILE *f)
 	snprintf(name, sizeof(name), "perf-counter: %s",
 		 p->command ? p->command : "a recording");
 	json_str(f, name);
-	fputs(",\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[", f);
+	/* an index of no profile is wrong: none without samples */
+	if (p->nr_stack)
+		fputs(",\"activeProfileIndex\":0", f);
+	fputs(",\n\"shared\":{\"frames\":[", f);
 	for (i = 0; i < p->nr_frame; i++) {
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
 		json_str(f, pc_frame_label(&p->frame[i], label,

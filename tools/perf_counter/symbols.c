@@ -13,8 +13,9 @@
  * need: record marks every symbol it resolves (pc_symbols_mark()) and
  * writes the files' and the kernel's marked ones (pc_symbols_write());
  * report loads them (pc_symbols_load()) before it resolves anything,
- * and then reads no ELF file they describe and, with the kernel's,
- * no /proc/kallsyms.
+ * and then reads no ELF file they describe for its symbols (only the
+ * head of a regular file at that path, for its build-id) and, with the
+ * kernel's, no /proc/kallsyms.
  */
 #include <elf.h>
 #include <errno.h>
@@ -52,7 +53,6 @@ struct pc_dso {
 	uint8_t build_id[PC_BUILD_ID_MAX];
 	uint32_t build_id_len;
 	char *build_hex;	/* the build-id in hex, or NULL */
-	int from_file;		/* its symbols came with the record file */
 };
 
 static struct pc_dso *dsos;
@@ -165,6 +165,7 @@ static void add_sym(struct pc_dso *d, size_t *str_len, uint64_t value,
 	ps->addr = value;
 	ps->size = size;
 	ps->fp = fp;
+	ps->used = 0;
 	/* an offset into strings, fixed up by the caller */
 	ps->name = (const char *)(uintptr_t)*str_len;
 	d->strings = pc_grow(d->strings, &d->str_cap, *str_len + l + 1, 1);
@@ -266,12 +267,14 @@ static void load_symtab(struct pc_dso *d, const struct elf_file *e,
 /*
  * The ELF file open at @fd, read whole (not mapped: a file its owner
  * truncates while this parses it would end the tool with SIGBUS; what
- * was read is parsed), into @e. Closes @fd. Return: the buffer to
- * free, or NULL when it is no ELF file this reads.
+ * was read is parsed), or its first @max bytes, into @e. Closes @fd.
+ * Return: the buffer to free, or NULL when it is no ELF file this
+ * reads.
  */
-static void *read_elf(int fd, struct elf_file *e)
+static void *read_elf(int fd, struct elf_file *e, size_t max)
 {
 	struct stat st;
+	size_t want;
 	void *map;
 	int ok = 1;
 
@@ -280,15 +283,15 @@ static void *read_elf(int fd, struct elf_file *e)
 		close(fd);
 		return NULL;
 	}
-	map = malloc(st.st_size);
+	want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+	map = malloc(want);
 	if (!map) {
 		close(fd);
 		return NULL;
 	}
 	e->len = 0;
-	while (e->len < (size_t)st.st_size) {
-		ssize_t n = read(fd, (char *)map + e->len,
-				 st.st_size - e->len);
+	while (e->len < want) {
+		ssize_t n = read(fd, (char *)map + e->len, want - e->len);
 
 		if (n <= 0)
 			break;
@@ -310,11 +313,15 @@ bad:
 	return NULL;
 }
 
-/* The GNU build-id note in @len bytes of notes at @off, if there. */
+/*
+ * The GNU build-id note in @len bytes of notes at @off, if there; each
+ * note's name and descriptor padded to @align (4, or the segment's 8).
+ */
 static int note_build_id(const struct elf_file *e, uint64_t off,
-			 uint64_t len, uint8_t *id, uint32_t *id_len)
+			 uint64_t len, uint64_t align, uint8_t *id,
+			 uint32_t *id_len)
 {
-	uint64_t end, namesz, descsz, type;
+	uint64_t end, namesz, descsz, type, pad = align - 1;
 	int ok = 1;
 
 	if (!in_file(e, off, len))
@@ -327,19 +334,20 @@ static int note_build_id(const struct elf_file *e, uint64_t off,
 		type = get(e, off + 8, 4, &ok);
 		off += 12;
 		if (!ok || namesz > end - off ||
-		    ((namesz + 3) & ~3ULL) + descsz > end - off)
+		    ((namesz + pad) & ~pad) + descsz > end - off)
 			return 0;
-		if (namesz == 4 && !memcmp(e->p + off, "GNU", 4) &&
+		off += (namesz + pad) & ~pad;
+		if (namesz == 4 && !memcmp(e->p + off - ((namesz + pad) & ~pad),
+					   "GNU", 4) &&
 		    type == NT_GNU_BUILD_ID && descsz &&
 		    descsz <= PC_BUILD_ID_MAX) {
-			memcpy(id, e->p + off + 4, descsz);
+			memcpy(id, e->p + off, descsz);
 			*id_len = descsz;
 			return 1;
 		}
-		off += ((namesz + 3) & ~3ULL);
-		if (((descsz + 3) & ~3ULL) > end - off)
+		if (((descsz + pad) & ~pad) > end - off)
 			return 0;
-		off += (descsz + 3) & ~3ULL;
+		off += (descsz + pad) & ~pad;
 	}
 	return 0;
 }
@@ -348,7 +356,7 @@ static int note_build_id(const struct elf_file *e, uint64_t off,
 static void elf_build_id(const struct elf_file *e, uint8_t *id,
 			 uint32_t *id_len)
 {
-	uint64_t phoff, ph, off, len;
+	uint64_t phoff, ph, off, len, align;
 	unsigned int phentsize, phnum, i;
 	size_t need = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
 	int ok = 1;
@@ -367,7 +375,10 @@ static void elf_build_id(const struct elf_file *e, uint8_t *id,
 		off = e->is64 ? get(e, ph + 8, 8, &ok) : get(e, ph + 4, 4, &ok);
 		len = e->is64 ? get(e, ph + 32, 8, &ok) :
 			get(e, ph + 16, 4, &ok);
-		if (ok && note_build_id(e, off, len, id, id_len))
+		align = e->is64 ? get(e, ph + 48, 8, &ok) :
+			get(e, ph + 28, 4, &ok);
+		if (ok && note_build_id(e, off, len, align == 8 ? 8 : 4, id,
+					id_len))
 			return;
 	}
 }
@@ -398,7 +409,7 @@ static void load_elf(struct pc_dso *d)
 	fd = pc_open_file_id(d->path, d->dev, d->ino);
 	if (fd < 0)
 		return;
-	map = read_elf(fd, &e);
+	map = read_elf(fd, &e, PC_ELF_MAX);
 	if (!map)
 		return;
 	elf_build_id(&e, d->build_id, &d->build_id_len);
@@ -434,22 +445,66 @@ out:
 	free(map);
 }
 
-/* The symbols of the file @m maps: by its name and its identity. */
-static struct pc_dso *find_dso(const struct pc_map *m)
+/* The files by name and identity: an open hash of index + 1, 0 empty. */
+static uint32_t *dso_slot;
+static size_t dso_cap;		/* a power of two, at least twice nr_dsos */
+
+static size_t dso_hash(const char *path, uint64_t dev, uint64_t ino)
+{
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ULL) ^ ino;
+
+	while (*path)
+		h = (h ^ (unsigned char)*path++) * 0x100000001b3ULL;
+	return h ^ h >> 29;
+}
+
+/* The slot of the file @path (@dev, @ino): its own, or the empty one. */
+static uint32_t *dso_find(const char *path, uint64_t dev, uint64_t ino)
+{
+	size_t i = dso_hash(path, dev, ino) & (dso_cap - 1);
+
+	while (dso_slot[i]) {
+		const struct pc_dso *d = &dsos[dso_slot[i] - 1];
+
+		if (d->dev == dev && d->ino == ino && !strcmp(d->path, path))
+			break;
+		i = (i + 1) & (dso_cap - 1);
+	}
+	return &dso_slot[i];
+}
+
+/* A new file's entry, empty, in the table; the slot dso_find() gave. */
+static struct pc_dso *dso_add(const char *path, uint64_t dev, uint64_t ino)
 {
 	struct pc_dso *d;
 	int i;
 
-	for (i = 0; i < nr_dsos; i++)
-		if (dsos[i].dev == m->dev && dsos[i].ino == m->ino &&
-		    !strcmp(dsos[i].path, m->path))
-			return &dsos[i];
+	if ((size_t)(nr_dsos + 1) * 2 > dso_cap) {
+		free(dso_slot);
+		dso_cap = dso_cap ? dso_cap * 2 : 64;
+		dso_slot = pc_zalloc(dso_cap * sizeof(*dso_slot));
+		for (i = 0; i < nr_dsos; i++)
+			*dso_find(dsos[i].path, dsos[i].dev, dsos[i].ino) = i + 1;
+	}
 	dsos = pc_realloc(dsos, (nr_dsos + 1) * sizeof(*dsos));
 	d = &dsos[nr_dsos++];
 	memset(d, 0, sizeof(*d));
-	d->path = pc_strdup(m->path);
-	d->dev = m->dev;
-	d->ino = m->ino;
+	d->path = pc_strdup(path);
+	d->dev = dev;
+	d->ino = ino;
+	*dso_find(path, dev, ino) = nr_dsos;
+	return d;
+}
+
+/* The symbols of the file @m maps: by its name and its identity. */
+static struct pc_dso *find_dso(const struct pc_map *m)
+{
+	uint32_t *slot = dso_cap ? dso_find(m->path, m->dev, m->ino) : NULL;
+	struct pc_dso *d;
+
+	if (slot && *slot)
+		return &dsos[*slot - 1];
+	d = dso_add(m->path, m->dev, m->ino);
 	load_elf(d);
 	return d;
 }
@@ -470,6 +525,12 @@ static struct pc_sym *lookup(struct pc_sym *s, int nr, uint64_t addr)
 	}
 	if (best < 0)
 		return NULL;
+	/*
+	 * Marked even when it does not hold the address: written, it keeps
+	 * a symbol that encloses both from claiming the address.
+	 */
+	if (marking)
+		s[best].used = 1;
 	/* a sized symbol must hold the address; an unsized one may */
 	if (s[best].size && addr >= s[best].addr + s[best].size)
 		return NULL;
@@ -501,6 +562,7 @@ static void load_kallsyms(void)
 		ksyms[nr_ksyms].addr = addr;
 		ksyms[nr_ksyms].size = 0;
 		ksyms[nr_ksyms].fp = -1;
+		ksyms[nr_ksyms].used = 0;
 		ksyms[nr_ksyms].name = (const char *)(uintptr_t)str_len;
 		nr_ksyms++;
 		l = strlen(name) + 1;
@@ -637,15 +699,25 @@ const struct pc_map *pc_maps_find(const struct pc_maps *maps, uint32_t pid,
 	return NULL;
 }
 
+/*
+ * Is @ip in the kernel's part of the address space, as every port this
+ * runs on lays it out: the upper half of 64 bits (x86_64 from
+ * 0xffff800000000000, ppc64 from 0xc000000000000000), above 3 GiB of
+ * 32 (i386, ppc32)?
+ */
+static int kernel_half(uint64_t ip)
+{
+	return ip >> 32 ? (int)(ip >> 63) : ip >= 0xc0000000ULL;
+}
+
+/* Is @ip the kernel's: from its lowest symbol, or in its half? */
 static int kernel_address(uint64_t ip)
 {
 	if (kstart)
 		return ip >= kstart;
 	if (nr_ksyms)
 		return ip >= ksyms[0].addr;
-	if (ip >> 32)
-		return ip >= 0xffff800000000000ULL;
-	return ip >= 0xc0000000ULL;
+	return kernel_half(ip);
 }
 
 /* The symbol of file @d, mapped by @m, that holds @ip, or NULL. */
@@ -672,10 +744,11 @@ static struct pc_sym *resolve(const struct pc_maps *maps, uint32_t pid,
 	const struct pc_map *m = pc_maps_find(maps, pid, ip);
 	struct pc_sym *s = NULL;
 
-	if (!ksyms_loaded)
-		load_kallsyms();
 	*kernel = 0;
 	*dso = NULL;
+	/* /proc/kallsyms is read for the first kernel address, if any */
+	if (!m && !ksyms_loaded && kernel_half(ip))
+		load_kallsyms();
 	if (m) {
 		*dso = find_dso(m);
 		s = user_sym(*dso, m, ip);
@@ -798,8 +871,8 @@ static void *item_put(struct item_buf *b, const void *data, size_t len)
 }
 
 /*
- * The used symbols of @s (@nr), as struct pc_item_sym with their names
- * in @names from offset *@str_len on: how many.
+ * The used symbols of @s (@nr) into @b as struct pc_item_sym, their
+ * names appended to @names (offsets from its start): how many.
  */
 static uint32_t put_syms(struct item_buf *b, struct item_buf *names,
 			 const struct pc_sym *s, int nr)
@@ -959,9 +1032,23 @@ static struct pc_sym *load_syms(const char *at, uint32_t nr, char *str,
 	return s;
 }
 
-/* A local file at @d's path with another build-id: said, once. */
+/*
+ * Files a record file's DSO items are checked against, at most: each
+ * check opens and reads a file's head, and a file is any bytes.
+ */
+#define PC_BUILD_ID_CHECKS	64
+/* Where a file's build-id note is looked for: its first MiB. */
+#define PC_BUILD_ID_HEAD	(1 << 20)
+
+/*
+ * A regular file at @d's path with another build-id: said. Only a
+ * regular file (no link at its end, no device: pc_open_regular()), its
+ * head alone, and for the first PC_BUILD_ID_CHECKS items; a file with
+ * no build-id note is not told apart.
+ */
 static void check_build_id(const struct pc_dso *d)
 {
+	static int checks;
 	uint8_t id[PC_BUILD_ID_MAX];
 	uint32_t len = 0;
 	struct elf_file e;
@@ -969,19 +1056,20 @@ static void check_build_id(const struct pc_dso *d)
 	void *map;
 	int fd;
 
-	if (!d->build_id_len || d->path[0] != '/')
+	if (!d->build_id_len || d->path[0] != '/' ||
+	    checks++ >= PC_BUILD_ID_CHECKS)
 		return;
-	fd = open(d->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = pc_open_regular(d->path);
 	if (fd < 0)
 		return;
-	map = read_elf(fd, &e);
+	map = read_elf(fd, &e, PC_BUILD_ID_HEAD);
 	if (!map)
 		return;
 	elf_build_id(&e, id, &len);
 	free(map);
-	if (len == d->build_id_len && !memcmp(id, d->build_id, len))
+	if (!len || (len == d->build_id_len && !memcmp(id, d->build_id, len)))
 		return;
-	here = len ? hex(id, len) : pc_strdup("none");
+	here = hex(id, len);
 	pc_warn("%s here has build-id %s, the recording's had %s: its samples are named with the recording's symbols",
 		d->path, here, d->build_hex);
 	free(here);
@@ -1064,24 +1152,15 @@ int pc_symbols_load(uint32_t type, const void *body, size_t blen, int swap)
 			kstart = 1;	/* 0 is "none": every address then */
 		return 0;
 	}
-	for (i = 0; i < (uint32_t)nr_dsos; i++)
-		if (dsos[i].dev == f64(h.dev, swap) &&
-		    dsos[i].ino == f64(h.ino, swap) &&
-		    !strcmp(dsos[i].path, str)) {
-			free(s);
-			free(str);
-			return 0;
-		}
-	dsos = pc_realloc(dsos, (nr_dsos + 1) * sizeof(*dsos));
-	d = &dsos[nr_dsos++];
-	memset(d, 0, sizeof(*d));
-	d->path = pc_strdup(str);
-	d->dev = f64(h.dev, swap);
-	d->ino = f64(h.ino, swap);
+	if (dso_cap && *dso_find(str, f64(h.dev, swap), f64(h.ino, swap))) {
+		free(s);
+		free(str);
+		return 0;
+	}
+	d = dso_add(str, f64(h.dev, swap), f64(h.ino, swap));
 	d->sym = s;
 	d->nr_sym = nr_sym;
 	d->strings = str;
-	d->from_file = 1;
 	d->load = pc_zalloc((nr_load ? nr_load : 1) * sizeof(*d->load));
 	for (i = 0; i < nr_load; i++) {
 		struct pc_item_load l;

@@ -137,6 +137,26 @@ int pc_read_file(const char *path, char *buf, size_t len)
  */
 int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino)
 {
+	struct stat st;
+	int fd = pc_open_regular(path);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || (uint64_t)st.st_dev != dev ||
+	    (uint64_t)st.st_ino != ino) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * @path for reading if it is a regular file: looked up once, not
+ * following a link at its end (O_PATH | O_NOFOLLOW opens no FIFO or
+ * device), and opened through that lookup. Return: the fd, or -1.
+ */
+int pc_open_regular(const char *path)
+{
 	char self[64];
 	struct stat st;
 	int pfd, fd;
@@ -144,8 +164,7 @@ int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino)
 	pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0)
 		return -1;
-	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
+	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(pfd);
 		return -1;
 	}
@@ -155,8 +174,7 @@ int pc_open_file_id(const char *path, uint64_t dev, uint64_t ino)
 	close(pfd);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || (uint64_t)st.st_dev != dev ||
-	    (uint64_t)st.st_ino != ino) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -1;
 	}
@@ -492,4 +510,41 @@ void pc_print_escaped(const char *s)
 		else
 			printf("\\%03o", *p);
 	}
+}
+
+/**
+ * pc_utf8_len() - the length of the UTF-8 sequence at @s
+ * @s:		NUL-terminated bytes
+ *
+ * Return: 1 to 4 for a whole, shortest, valid sequence (no surrogate,
+ * nothing past U+10FFFF), 0 for a byte that starts none.
+ */
+int pc_utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned int c = u[0], n, i, min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	c &= 0x3f >> (n - 1);
+	for (i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (u[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
 }
