@@ -6,7 +6,11 @@
  * its caller out of every chain that passes through it, or puts a
  * stranger in. On x86 the first bytes of the function tell: an
  * optional endbr (CET), then push %ebp/%rbp and mov %esp,%ebp or
- * mov %rsp,%rbp (either encoding of the mov). PowerPC needs no check:
+ * mov %rsp,%rbp (either encoding of the mov), which gcc -O2 may
+ * schedule after a few instructions that touch neither: the mov is
+ * looked for in the first PC_PROLOGUE_BYTES after the push (its bytes
+ * inside another instruction would pass a function without a frame:
+ * the check warns, it proves nothing). PowerPC needs no check:
  * its back chain is the ABI, kept by every function that has a frame.
  */
 #include <elf.h>
@@ -14,19 +18,22 @@
 
 #include "pc.h"
 
+/* How far after the push the mov may be. */
+#define PC_PROLOGUE_BYTES	32
+
 static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 static const unsigned char endbr32[] = { 0xf3, 0x0f, 0x1e, 0xfb };
 
-/* push %rbp; mov %rsp,%rbp (89 /r or 8b /r) */
-static const unsigned char fp64[][4] = {
-	{ 0x55, 0x48, 0x89, 0xe5 },
-	{ 0x55, 0x48, 0x8b, 0xec },
+/* after push %rbp (0x55): mov %rsp,%rbp (89 /r or 8b /r) */
+static const unsigned char mov64[][3] = {
+	{ 0x48, 0x89, 0xe5 },
+	{ 0x48, 0x8b, 0xec },
 };
 
-/* push %ebp; mov %esp,%ebp */
-static const unsigned char fp32[][3] = {
-	{ 0x55, 0x89, 0xe5 },
-	{ 0x55, 0x8b, 0xec },
+/* after push %ebp: mov %esp,%ebp */
+static const unsigned char mov32[][2] = {
+	{ 0x89, 0xe5 },
+	{ 0x8b, 0xec },
 };
 
 static int starts(const unsigned char *p, size_t len, const void *with,
@@ -35,42 +42,52 @@ static int starts(const unsigned char *p, size_t len, const void *with,
 	return len >= n && !memcmp(p, with, n);
 }
 
+/*
+ * push %Xbp first, then one of @nr movs of @n bytes within
+ * PC_PROLOGUE_BYTES: 1, 0, or -1 when the bytes are too few to tell.
+ */
+static int push_then_mov(const unsigned char *p, size_t len,
+			 const unsigned char *mov, size_t nr, size_t n)
+{
+	size_t at, i;
+
+	if (len < 1 + n)
+		return -1;
+	if (p[0] != 0x55)
+		return 0;
+	for (at = 1; at + n <= len && at <= PC_PROLOGUE_BYTES; at++)
+		for (i = 0; i < nr; i++)
+			if (!memcmp(p + at, mov + i * n, n))
+				return 1;
+	return len > PC_PROLOGUE_BYTES + n ? 0 : -1;
+}
+
 /**
  * pc_prologue_fp() - whether a function's first bytes set up a frame
  * @machine:	the ELF file's e_machine
  * @p:		the function's first bytes, as the file holds them
- * @len:	how many there are (16 are plenty)
+ * @len:	how many there are (PC_PROLOGUE_BYTES and a few: 40)
  *
  * Return: 1 if they push and set the frame pointer, 0 if not, -1 when
  * the machine is not x86 (nothing to check) or the bytes are too few.
  */
 int pc_prologue_fp(unsigned int machine, const unsigned char *p, size_t len)
 {
-	size_t i;
-
 	switch (machine) {
 	case EM_X86_64:
 		if (starts(p, len, endbr64, sizeof(endbr64))) {
 			p += sizeof(endbr64);
 			len -= sizeof(endbr64);
 		}
-		if (len < sizeof(fp64[0]))
-			return -1;
-		for (i = 0; i < ARRAY_SIZE(fp64); i++)
-			if (starts(p, len, fp64[i], sizeof(fp64[i])))
-				return 1;
-		return 0;
+		return push_then_mov(p, len, mov64[0], ARRAY_SIZE(mov64),
+				     sizeof(mov64[0]));
 	case EM_386:
 		if (starts(p, len, endbr32, sizeof(endbr32))) {
 			p += sizeof(endbr32);
 			len -= sizeof(endbr32);
 		}
-		if (len < sizeof(fp32[0]))
-			return -1;
-		for (i = 0; i < ARRAY_SIZE(fp32); i++)
-			if (starts(p, len, fp32[i], sizeof(fp32[i])))
-				return 1;
-		return 0;
+		return push_then_mov(p, len, mov32[0], ARRAY_SIZE(mov32),
+				     sizeof(mov32[0]));
 	default:
 		return -1;
 	}

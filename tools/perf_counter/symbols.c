@@ -136,7 +136,7 @@ static int entry(const struct elf_file *e, uint64_t base, uint64_t ent,
 
 /* Whether the function at @value sets up a frame, from its first bytes. */
 static int sym_fp(const struct pc_dso *d, const struct elf_file *e,
-		  uint64_t value)
+		  uint64_t value, uint64_t size)
 {
 	int i;
 
@@ -146,7 +146,10 @@ static int sym_fp(const struct pc_dso *d, const struct elf_file *e,
 
 		if (value < l->vaddr || in >= l->filesz)
 			continue;
-		n = l->filesz - in < 16 ? l->filesz - in : 16;
+		/* its own bytes: the next function's prologue is not its */
+		n = l->filesz - in < 40 ? l->filesz - in : 40;
+		if (size && size < n)
+			n = size;
 		if (!in_file(e, l->offset + in, n))
 			return -1;
 		return pc_prologue_fp(e->machine, e->p + l->offset + in, n);
@@ -260,7 +263,7 @@ static void load_symtab(struct pc_dso *d, const struct elf_file *e,
 			continue;
 		add_sym(d, str_len, value, size,
 			(const char *)e->p + str_off + name, str_size - name,
-			sym_fp(d, e, value));
+			sym_fp(d, e, value, size));
 	}
 }
 
