@@ -114,9 +114,11 @@ prog_cflags() {
 		;;
 	esac
 	case $1,$target in
-	chain_test,x86*|chain_test,i386*|pc-bench,x86*|pc-bench,i386*|\
-	pc-demo,x86*|pc-demo,i386*)
+	chain_test,x86*|chain_test,i386*|pc-bench,x86*|pc-bench,i386*)
 		echo -fno-omit-frame-pointer
+		;;
+	pc-demo,x86*|pc-demo,i386*)
+		echo -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 		;;
 	esac
 }
