@@ -177,17 +177,27 @@ static void add_sym(struct pc_dso *d, size_t *str_len, uint64_t value,
 	d->strings[(*str_len)++] = '\0';
 }
 
+/* Where @e's program headers are, and their size and number: 0 if bad. */
+static int phdrs(const struct elf_file *e, uint64_t *phoff,
+		 unsigned int *phentsize, unsigned int *phnum, size_t *need)
+{
+	int ok = 1;
+
+	*need = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	*phoff = word(e, e->is64 ? 32 : 28, &ok);
+	*phentsize = get(e, e->is64 ? 54 : 42, 2, &ok);
+	*phnum = get(e, e->is64 ? 56 : 44, 2, &ok);
+	return ok && *phentsize >= *need;
+}
+
 static void load_phdrs(struct pc_dso *d, const struct elf_file *e)
 {
 	uint64_t phoff, ph;
 	unsigned int phentsize, phnum, i;
-	size_t need = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-	int ok = 1;
+	size_t need;
+	int ok;
 
-	phoff = word(e, e->is64 ? 32 : 28, &ok);
-	phentsize = get(e, e->is64 ? 54 : 42, 2, &ok);
-	phnum = get(e, e->is64 ? 56 : 44, 2, &ok);
-	if (!ok || phentsize < need)
+	if (!phdrs(e, &phoff, &phentsize, &phnum, &need))
 		return;
 	for (i = 0; i < phnum; i++) {
 		struct pc_load l;
@@ -361,14 +371,11 @@ static void elf_build_id(const struct elf_file *e, uint8_t *id,
 {
 	uint64_t phoff, ph, off, len, align;
 	unsigned int phentsize, phnum, i;
-	size_t need = e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	size_t need;
 	int ok = 1;
 
 	*id_len = 0;
-	phoff = word(e, e->is64 ? 32 : 28, &ok);
-	phentsize = get(e, e->is64 ? 54 : 42, 2, &ok);
-	phnum = get(e, e->is64 ? 56 : 44, 2, &ok);
-	if (!ok || phentsize < need)
+	if (!phdrs(e, &phoff, &phentsize, &phnum, &need))
 		return;
 	for (i = 0; i < phnum; i++) {
 		if (!entry(e, phoff, phentsize, i, need, &ph))
