@@ -237,7 +237,9 @@ def check_browser(t, path, tmp):
     exe = chromium()
     t.assertIsNotNone(exe, 'no chromium: make deps installs it')
     url = 'file://' + os.path.abspath(path)
+    # root in a container: no sandbox, and /dev/shm may be small
     base = [exe, '--headless=new', '--no-sandbox', '--disable-gpu',
+            '--disable-dev-shm-usage',
             '--user-data-dir=' + tempfile.mkdtemp(dir=tmp)]
     p = run(base + ['--enable-logging=stderr', '--v=0', '--dump-dom', url],
             timeout=120)
