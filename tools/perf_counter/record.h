@@ -39,9 +39,10 @@
  * program headers that place its symbols, and the symbols that hold
  * a sampled address or a chain's) and a KSYMS item with the kernel's
  * symbols that do (only when /proc/kallsyms gave the recorder their
- * addresses). report names addresses with these and reads no ELF file
- * for a file they describe, nor /proc/kallsyms unless the file has no
- * KSYMS item and report runs in the boot that recorded.
+ * addresses). report names addresses with these: it reads no symbols
+ * from an ELF file they describe (only the head of a regular file at
+ * that path, to tell another build-id), nor /proc/kallsyms unless the
+ * file has no KSYMS item and report runs in the boot that recorded.
  */
 #ifndef PC_RECORD_H
 #define PC_RECORD_H
