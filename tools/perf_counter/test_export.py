@@ -679,7 +679,9 @@ def guest_tests():
                      os.path.join(d, 'export.data'))
             self.assertEqual(p.returncode, 0, p.stderr)
             want = table(a['report.txt'].decode())
-            self.assertGreater(len(want), 3)
+            # the counts line and a row at least (ppc64le's has two:
+            # chain_leaf and the vDSO)
+            self.assertGreaterEqual(len(want), 2)
             self.assertEqual(table(p.stdout), want)
 
         safe = re.sub(r'\W', '_', where)
