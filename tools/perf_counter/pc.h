@@ -270,7 +270,7 @@ int pc_portable_append(const char *path, FILE *f);
 
 /* prologue.c */
 int pc_prologue_fp(unsigned int machine, const unsigned char *p,
-		   size_t len);
+		   size_t len, int whole);
 
 /* callchain.c: the call chains of report */
 

@@ -387,7 +387,7 @@ const char *pc_frame_label(const struct pc_frame *fr, char *buf, size_t len)
 {
 	const char *base;
 
-	if (fr->name) {
+	if (fr->name && fr->name[0]) {
 		snprintf(buf, len, "%s", fr->name);
 	} else if (!fr->dso) {
 		snprintf(buf, len, "[unknown]");

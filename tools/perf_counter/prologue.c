@@ -44,22 +44,24 @@ static int starts(const unsigned char *p, size_t len, const void *with,
 
 /*
  * push %Xbp first, then one of @nr movs of @n bytes within
- * PC_PROLOGUE_BYTES: 1, 0, or -1 when the bytes are too few to tell.
+ * PC_PROLOGUE_BYTES: 1, 0, or -1 when the bytes are too few to tell
+ * (unless they are @whole: the whole function).
  */
 static int push_then_mov(const unsigned char *p, size_t len,
-			 const unsigned char *mov, size_t nr, size_t n)
+			 const unsigned char *mov, size_t nr, size_t n,
+			 int whole)
 {
 	size_t at, i;
 
-	if (len < 1 + n)
-		return -1;
+	if (!len)
+		return whole ? 0 : -1;
 	if (p[0] != 0x55)
 		return 0;
 	for (at = 1; at + n <= len && at <= PC_PROLOGUE_BYTES; at++)
 		for (i = 0; i < nr; i++)
 			if (!memcmp(p + at, mov + i * n, n))
 				return 1;
-	return len > PC_PROLOGUE_BYTES + n ? 0 : -1;
+	return whole || len > PC_PROLOGUE_BYTES + n ? 0 : -1;
 }
 
 /**
@@ -67,11 +69,13 @@ static int push_then_mov(const unsigned char *p, size_t len,
  * @machine:	the ELF file's e_machine
  * @p:		the function's first bytes, as the file holds them
  * @len:	how many there are (PC_PROLOGUE_BYTES and a few: 40)
+ * @whole:	they are all of the function's
  *
  * Return: 1 if they push and set the frame pointer, 0 if not, -1 when
  * the machine is not x86 (nothing to check) or the bytes are too few.
  */
-int pc_prologue_fp(unsigned int machine, const unsigned char *p, size_t len)
+int pc_prologue_fp(unsigned int machine, const unsigned char *p, size_t len,
+		   int whole)
 {
 	switch (machine) {
 	case EM_X86_64:
@@ -80,14 +84,14 @@ int pc_prologue_fp(unsigned int machine, const unsigned char *p, size_t len)
 			len -= sizeof(endbr64);
 		}
 		return push_then_mov(p, len, mov64[0], ARRAY_SIZE(mov64),
-				     sizeof(mov64[0]));
+				     sizeof(mov64[0]), whole);
 	case EM_386:
 		if (starts(p, len, endbr32, sizeof(endbr32))) {
 			p += sizeof(endbr32);
 			len -= sizeof(endbr32);
 		}
 		return push_then_mov(p, len, mov32[0], ARRAY_SIZE(mov32),
-				     sizeof(mov32[0]));
+				     sizeof(mov32[0]), whole);
 	default:
 		return -1;
 	}

@@ -148,11 +148,12 @@ static int sym_fp(const struct pc_dso *d, const struct elf_file *e,
 			continue;
 		/* its own bytes: the next function's prologue is not its */
 		n = l->filesz - in < 40 ? l->filesz - in : 40;
-		if (size && size < n)
+		if (size && size <= n)
 			n = size;
 		if (!in_file(e, l->offset + in, n))
 			return -1;
-		return pc_prologue_fp(e->machine, e->p + l->offset + in, n);
+		return pc_prologue_fp(e->machine, e->p + l->offset + in, n,
+				      size && size <= n);
 	}
 	return -1;
 }
@@ -291,12 +292,14 @@ static void *read_elf(int fd, struct elf_file *e, size_t max)
 	void *map;
 	int ok = 1;
 
+	/* a file past PC_ELF_MAX is read only for its head */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < EI_NIDENT || st.st_size > PC_ELF_MAX) {
+	    st.st_size < EI_NIDENT ||
+	    (max == PC_ELF_MAX && st.st_size > PC_ELF_MAX)) {
 		close(fd);
 		return NULL;
 	}
-	want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+	want = (uint64_t)st.st_size < max ? (size_t)st.st_size : max;
 	map = malloc(want);
 	if (!map) {
 		close(fd);
@@ -327,14 +330,16 @@ bad:
 }
 
 /*
- * The GNU build-id note in @len bytes of notes at @off, if there; each
- * note's name and descriptor padded to @align (4, or the segment's 8).
+ * The GNU build-id note in @len bytes of notes at @off, if there. A
+ * note is 12 bytes of sizes and type, its name, then its descriptor,
+ * each of those and the next note starting at a multiple of @align (4,
+ * or the segment's 8) from the note's start.
  */
 static int note_build_id(const struct elf_file *e, uint64_t off,
 			 uint64_t len, uint64_t align, uint8_t *id,
 			 uint32_t *id_len)
 {
-	uint64_t end, namesz, descsz, type, pad = align - 1;
+	uint64_t end, namesz, descsz, type, desc, next, pad = align - 1;
 	int ok = 1;
 
 	if (!in_file(e, off, len))
@@ -345,22 +350,21 @@ static int note_build_id(const struct elf_file *e, uint64_t off,
 		namesz = get(e, off, 4, &ok);
 		descsz = get(e, off + 4, 4, &ok);
 		type = get(e, off + 8, 4, &ok);
-		off += 12;
-		if (!ok || namesz > end - off ||
-		    ((namesz + pad) & ~pad) + descsz > end - off)
+		/* 32-bit sizes: no sum here wraps 64 bits */
+		desc = (12 + namesz + pad) & ~pad;
+		next = (desc + descsz + pad) & ~pad;
+		if (!ok || desc + descsz > end - off)
 			return 0;
-		off += (namesz + pad) & ~pad;
-		if (namesz == 4 && !memcmp(e->p + off - ((namesz + pad) & ~pad),
-					   "GNU", 4) &&
+		if (namesz == 4 && !memcmp(e->p + off + 12, "GNU", 4) &&
 		    type == NT_GNU_BUILD_ID && descsz &&
 		    descsz <= PC_BUILD_ID_MAX) {
-			memcpy(id, e->p + off, descsz);
+			memcpy(id, e->p + off + desc, descsz);
 			*id_len = descsz;
 			return 1;
 		}
-		if (((descsz + pad) & ~pad) > end - off)
+		if (next > end - off)
 			return 0;
-		off += (descsz + pad) & ~pad;
+		off += next;
 	}
 	return 0;
 }
@@ -756,8 +760,12 @@ static struct pc_sym *resolve(const struct pc_maps *maps, uint32_t pid,
 
 	*kernel = 0;
 	*dso = NULL;
-	/* /proc/kallsyms is read for the first kernel address, if any */
-	if (!m && !ksyms_loaded && kernel_half(ip))
+	/*
+	 * /proc/kallsyms is read for the first address that may be the
+	 * kernel's (a 32-bit kernel may start at 2 GiB): then its lowest
+	 * symbol says.
+	 */
+	if (!m && !ksyms_loaded && (ip >> 32 ? ip >> 63 : ip >= 0x80000000ULL))
 		load_kallsyms();
 	if (m) {
 		*dso = find_dso(m);
