@@ -21,6 +21,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pc.h"
 #include "profile.h"
 
 #define FG_WIDTH	1200	/* px, of the image */
@@ -288,45 +290,18 @@ static const char fg_defs[] =
 /*
  * The character at @s: return its length in bytes and set *@c to it,
  * or to '?' when it cannot be in an XML document (a control character,
- * U+FFFE, U+FFFF) or is not UTF-8, taking one byte then.
+ * U+FFFE, U+FFFF) or is not UTF-8 (pc_utf8_char()), taking one byte
+ * then.
  */
 static size_t fg_char(const unsigned char *s, uint32_t *c)
 {
-	uint32_t v = s[0], min;
-	size_t n, i;
+	int n = pc_utf8_char((const char *)s, c);
 
-	if (v < 0x80) {
-		*c = v < 0x20 || v == 0x7f ? '?' : v;
-		return 1;
+	if (!n || *c < 0x20 || *c == 0x7f || *c == 0xfffe || *c == 0xffff) {
+		*c = '?';
+		return n ? n : 1;
 	}
-	if (v >= 0xc2 && v <= 0xdf) {
-		n = 2;
-		v &= 0x1f;
-		min = 0x80;
-	} else if (v >= 0xe0 && v <= 0xef) {
-		n = 3;
-		v &= 0x0f;
-		min = 0x800;
-	} else if (v >= 0xf0 && v <= 0xf4) {
-		n = 4;
-		v &= 0x07;
-		min = 0x10000;
-	} else {
-		goto bad;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also the terminating NUL */
-			goto bad;
-		v = v << 6 | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff) ||
-	    v == 0xfffe || v == 0xffff)
-		goto bad;
-	*c = v;
 	return n;
-bad:
-	*c = '?';
-	return 1;
 }
 
 static size_t fg_strlen(const char *s)

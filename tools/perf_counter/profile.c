@@ -29,7 +29,7 @@ struct prof_stack {
 
 struct pc_prof_builder {
 	struct pc_profile p;
-	size_t frame_cap, thread_cap, event_cap;
+	size_t frame_cap, thread_cap;
 	struct prof_hash frames, threads, stacks;
 	struct prof_stack *st;
 	size_t st_cap;

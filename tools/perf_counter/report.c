@@ -91,7 +91,7 @@ struct rep {
 	struct pc_sample_opts *o;
 	struct pc_sort sort;
 	struct pc_chain_view view;
-	const char *format;	/* --format: an export, else NULL */
+	int format;		/* --format: an enum pc_format, else -1 */
 	struct pc_prof_builder *prof;
 
 	/* one event's replay */
@@ -385,28 +385,35 @@ out:
 	r->samples = r->shown = r->kernel = r->weight = 0;
 }
 
-/* --format: the formats, and whether each takes one event or all. */
+/* --format: the formats, and whether each shows one event or all. */
+enum pc_format { PC_FOLDED, PC_SPEEDSCOPE, PC_PPROF, PC_SVG };
+
 static const struct {
 	const char *name;
 	int one_event;
 } formats[] = {
-	{ "folded", 1 }, { "speedscope", 0 }, { "pprof", 0 }, { "svg", 1 },
+	[PC_FOLDED] = { "folded", 1 },
+	[PC_SPEEDSCOPE] = { "speedscope", 0 },
+	[PC_PPROF] = { "pprof", 0 },
+	[PC_SVG] = { "svg", 1 },
 };
 
 /* --format's export of every event's samples, to -o or stdout. */
 static int export(struct rep *r)
 {
 	const char *out = r->o->output;
+	uint32_t nr_ev = formats[r->format].one_event ? 1 : r->f.nr_ev;
 	const struct pc_profile *p;
 	FILE *f = stdout;
 	int err;
 
-	if (r->f.nr_ev > 1 && (!strcmp(r->format, "folded") ||
-			       !strcmp(r->format, "svg")))
+	if (nr_ev < r->f.nr_ev)
 		pc_warn("%s: %u events; --format %s shows the first, %s",
-			r->f.in, r->f.nr_ev, r->format, r->f.ev[0].name);
+			r->f.in, r->f.nr_ev, formats[r->format].name,
+			r->f.ev[0].name);
 	r->prof = pc_prof_new(&r->f);
-	for (r->p.event = 0; r->p.event < r->f.nr_ev; r->p.event++)
+	/* one replay an event, and only of those shown */
+	for (r->p.event = 0; r->p.event < nr_ev; r->p.event++)
 		report_event(r);
 	p = pc_prof_get(r->prof);
 	if (out && strcmp(out, "-")) {
@@ -416,14 +423,19 @@ static int export(struct rep *r)
 	} else {
 		out = "stdout";
 	}
-	if (!strcmp(r->format, "folded"))
+	switch (r->format) {
+	case PC_FOLDED:
 		err = pc_write_folded(p, 0, f);
-	else if (!strcmp(r->format, "speedscope"))
+		break;
+	case PC_SPEEDSCOPE:
 		err = pc_write_speedscope(p, f);
-	else if (!strcmp(r->format, "pprof"))
+		break;
+	case PC_PPROF:
 		err = pc_write_pprof(p, f);
-	else
+		break;
+	default:
 		err = pc_write_svg(p, 0, r->o->inverted, f);
+	}
 	if (f != stdout && fclose(f))
 		err = -1;
 	if (err)
@@ -437,7 +449,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct pc_sample_opts o = { .input = "perf-counter.data", .count = -1,
 				    .children = -1 };
-	struct rep r = { .view = { .threshold = 0.5 }, .o = &o };
+	struct rep r = { .view = { .threshold = 0.5 }, .o = &o,
+			 .format = -1 };
 	size_t i;
 	int opt;
 
@@ -456,12 +469,12 @@ int cmd_report(int argc, char **argv)
 		if (i == ARRAY_SIZE(formats))
 			pc_die("--format %s: folded, speedscope, pprof or svg",
 			       o.format);
-		r.format = o.format;
+		r.format = i;
 	} else if (o.inverted || o.output) {
 		pc_die("%s goes with --format", o.inverted ? "--inverted" :
 		       "-o");
 	}
-	if (o.inverted && strcmp(o.format, "svg"))
+	if (o.inverted && r.format != PC_SVG)
 		pc_die("--inverted goes with --format svg");
 	r.view.children = o.children != 0;
 	r.view.caller = r.view.children;
@@ -482,7 +495,7 @@ int cmd_report(int argc, char **argv)
 		dump(&r);
 		goto out;
 	}
-	if (r.format) {
+	if (r.format >= 0) {
 		export(&r);
 		goto out;
 	}

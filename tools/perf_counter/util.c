@@ -513,38 +513,51 @@ void pc_print_escaped(const char *s)
 }
 
 /**
- * pc_utf8_len() - the length of the UTF-8 sequence at @s
+ * pc_utf8_char() - the UTF-8 character at @s
  * @s:		NUL-terminated bytes
+ * @c:		set to its code point when it is one
  *
  * Return: 1 to 4 for a whole, shortest, valid sequence (no surrogate,
  * nothing past U+10FFFF), 0 for a byte that starts none.
  */
-int pc_utf8_len(const char *s)
+int pc_utf8_char(const char *s, uint32_t *c)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	unsigned int c = u[0], n, i, min;
+	unsigned int v = u[0], n, i, min;
 
-	if (c < 0x80)
+	if (v < 0x80) {
+		*c = v;
 		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
+	}
+	if (v >= 0xc2 && v <= 0xdf) {
 		n = 2;
 		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
+	} else if (v >= 0xe0 && v <= 0xef) {
 		n = 3;
 		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
+	} else if (v >= 0xf0 && v <= 0xf4) {
 		n = 4;
 		min = 0x10000;
 	} else {
 		return 0;
 	}
-	c &= 0x3f >> (n - 1);
+	v &= 0x3f >> (n - 1);
+	/* a continuation byte is never the terminating NUL */
 	for (i = 1; i < n; i++) {
 		if ((u[i] & 0xc0) != 0x80)
 			return 0;
-		c = c << 6 | (u[i] & 0x3f);
+		v = v << 6 | (u[i] & 0x3f);
 	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
 		return 0;
+	*c = v;
 	return n;
+}
+
+/* pc_utf8_char()'s length alone. */
+int pc_utf8_len(const char *s)
+{
+	uint32_t c;
+
+	return pc_utf8_char(s, &c);
 }
