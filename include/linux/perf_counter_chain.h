@@ -44,6 +44,8 @@ struct pt_regs;
  *		register holds it (pc_arch_kernel_caller()), else 0
  * @user_sp:	the user stack pointer the user part starts from
  * @user_span:	how far above @user_sp a frame may be: the stack limit
+ * @stack_words: user stack words copied after the chain (switch-out
+ *		records: pc_chain_take_switch())
  */
 struct pc_chain {
 	u64		*word;
@@ -57,6 +59,7 @@ struct pc_chain {
 	unsigned long	caller;
 	unsigned long	user_sp;
 	unsigned long	user_span;
+	u32		stack_words;
 };
 
 /**

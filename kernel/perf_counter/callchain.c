@@ -65,8 +65,12 @@ DEFINE_PER_CPU(unsigned long, pc_raise_ip);
 
 /* task, softirq, hardirq, NMI: interrupt_context_level() */
 #define PC_CHAIN_LEVELS		4
-/* struct perf_counter_callchain, two markers, the deepest chain */
-#define PC_CHAIN_WORDS_MAX	(1 + 2 + PERF_COUNTER_CHAIN_DEPTH_MAX)
+/*
+ * struct perf_counter_callchain, two markers, the deepest chain, and the
+ * user stack words a switch-out record may copy after it
+ */
+#define PC_CHAIN_WORDS_MAX	(1 + 2 + PERF_COUNTER_CHAIN_DEPTH_MAX + \
+				 PERF_SWITCH_STACK_MAX)
 
 /*
  * One CPU's chain buffers. @busy[l] is set while a sample in context
@@ -204,11 +208,14 @@ static bool pc_chain_kernel_entry(void *cookie, unsigned long addr)
 	return pc_chain_add(c, addr);
 }
 
-/* The kernel part, if the sample shows one. */
-static void pc_chain_kernel(struct pc_chain *c, struct perf_counter *counter,
-			    struct pt_regs *regs)
+/*
+ * The kernel part, if the sample shows one: for an event the kernel
+ * raised (@raised), from its raise site in pc_raise_ip.
+ */
+static void pc_chain_kernel(struct pc_chain *c, struct pt_regs *regs,
+			    bool raised)
 {
-	if (pc_has_cap(counter, PC_CAP_RAISED)) {
+	if (raised) {
 		c->skip_to = __this_cpu_read(pc_raise_ip);
 		if (WARN_ON_ONCE(!c->skip_to))
 			return;
@@ -246,21 +253,28 @@ static void pc_chain_user(struct pc_chain *c, struct pt_regs *uregs)
 	pagefault_enable();
 }
 
-/**
- * pc_chain_take() - walk a sample's call chain into this CPU's buffer
- * @c:		the chain, to fill
- * @counter:	the counter sampled, on this CPU with irqs off (or in NMI)
- * @regs:	the sample's state, as pc_sample_write() was given it
- *
- * On success, the chain is the first pc_chain_record_words() words at
- * c->word, struct perf_counter_callchain first; the record is written
- * from them, and pc_chain_done() gives the buffer back.
- *
- * Return: false if there is no buffer to walk into (a sample of this
- * context's is already using it): the sample is lost.
+/*
+ * The first @words words of the user stack at its pointer, after the
+ * chain, as far as they can be read without a fault.
  */
-bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
-		   struct pt_regs *regs)
+static void pc_chain_stack(struct pc_chain *c, u32 words)
+{
+	u64 *dst = &c->word[1 + c->nr];
+	size_t bytes = words * sizeof(u64);
+	const void __user *src = (const void __user *)c->user_sp;
+	unsigned long left;
+
+	if (!__access_ok(src, bytes))
+		return;
+	pagefault_disable();
+	left = __copy_from_user_inatomic(dst, src, bytes);
+	pagefault_enable();
+	c->stack_words = (bytes - left) / sizeof(u64);
+}
+
+/* pc_chain_take()'s walk: @raised as for pc_chain_kernel() */
+static bool __pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
+			    struct pt_regs *regs, bool raised, u32 stack)
 {
 	const struct perf_counter_hw_event *hw = &counter->hw_event;
 	struct pc_chain_bufs *bufs = rcu_dereference_sched(pc_chain_bufs);
@@ -295,11 +309,14 @@ bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
 		.end	= PERF_COUNTER_CHAIN_COMPLETE,
 	};
 	if (!hw->exclude_kernel)
-		pc_chain_kernel(c, counter, regs);
+		pc_chain_kernel(c, regs, raised);
 	if (c->end == PERF_COUNTER_CHAIN_COMPLETE && !hw->exclude_user) {
 		uregs = pc_chain_user_regs(regs);
-		if (uregs)
+		if (uregs) {
 			pc_chain_user(c, uregs);
+			if (stack)
+				pc_chain_stack(c, stack);
+		}
 	}
 	u.head.nr = c->nr;
 	u.head.flags = c->end;
@@ -307,6 +324,44 @@ bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
 
 	this_cpu_dec(pc_recording);
 	return true;
+}
+
+/**
+ * pc_chain_take() - walk a sample's call chain into this CPU's buffer
+ * @c:		the chain, to fill
+ * @counter:	the counter sampled, on this CPU with irqs off (or in NMI)
+ * @regs:	the sample's state, as pc_sample_write() was given it
+ *
+ * On success, the chain is the first pc_chain_record_words() words at
+ * c->word, struct perf_counter_callchain first; the record is written
+ * from them, and pc_chain_done() gives the buffer back.
+ *
+ * Return: false if there is no buffer to walk into (a sample of this
+ * context's is already using it): the sample is lost.
+ */
+bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
+		   struct pt_regs *regs)
+{
+	return __pc_chain_take(c, counter, regs,
+			       pc_has_cap(counter, PC_CAP_RAISED), 0);
+}
+
+/**
+ * pc_chain_take_switch() - walk the chain of the task leaving this CPU
+ * @c:		the chain, to fill
+ * @counter:	a counter with PERF_SWITCH_OUT_CHAIN, in the switch-out
+ *		hook, whose call site the hook noted in pc_raise_ip
+ *
+ * As pc_chain_take(), in the outgoing task's own context: the kernel
+ * part from the scheduler's call of the hook, the user part from the
+ * task's user state, then the counter's switch_stack words of its user
+ * stack, c->stack_words of them read, after the chain's words.
+ *
+ * Return: as pc_chain_take().
+ */
+bool pc_chain_take_switch(struct pc_chain *c, struct perf_counter *counter)
+{
+	return __pc_chain_take(c, counter, NULL, true, counter->switch_stack);
 }
 
 /**

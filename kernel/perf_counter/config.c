@@ -94,6 +94,27 @@ void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
 			      pc_chain_depth_max());
 }
 
+/*
+ * What switch-out records carry: chains only with switch records and a
+ * chain's bit (whose depth they take), user stack words only with a
+ * chain of user mode, and no more of them than the kernel copies.
+ */
+static int pc_check_switch_out(const struct perf_counter_hw_event_ext *desc)
+{
+	if (desc->__reserved_7 || desc->switch_out & ~PERF_SWITCH_OUT_MASK)
+		return -EINVAL;
+	if ((desc->switch_out & PERF_SWITCH_OUT_CHAIN) &&
+	    (!desc->hw.context_switch ||
+	     !(desc->hw.record_type & PERF_RECORD_CALLCHAIN)))
+		return -EINVAL;
+	if (desc->switch_stack &&
+	    (!(desc->switch_out & PERF_SWITCH_OUT_CHAIN) ||
+	     desc->hw.exclude_user ||
+	     desc->switch_stack > PERF_SWITCH_STACK_MAX))
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * pc_check_hw_event_ext() - refuse a malformed description, 2009's fields
  *			     and those added since
@@ -106,7 +127,9 @@ void pc_hw_event_defaults(struct perf_counter_hw_event_ext *desc)
  * bits, side-band records for a counter without a queue, records of
  * executable mappings for one that excludes user mode (no sample of it
  * needs them), or a sample_freq with an irq_period, without a
- * record_type, or above pc_freq_max().
+ * record_type, or above pc_freq_max(); or switch-out chains without
+ * switch records or a chain, and user stack words without a chain of
+ * user mode or more than PERF_SWITCH_STACK_MAX of them.
  */
 int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 {
@@ -143,7 +166,7 @@ int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
 		return -EINVAL;
 	if ((desc->sideband & PERF_SIDEBAND_MMAP) && desc->hw.exclude_user)
 		return -EINVAL;
-	return 0;
+	return pc_check_switch_out(desc);
 }
 
 /**

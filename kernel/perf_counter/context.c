@@ -130,33 +130,49 @@ static void pc_cpu_idle(bool idle)
 	raw_spin_unlock(&ctx->lock);
 }
 
+/*
+ * An active task context as @prev leaves: its switch records, then off
+ * the PMU at one time, unless @next owns a copy of the same counters
+ * and takes ours.
+ */
+static void pc_ctx_leave(struct perf_counter_context *ctx,
+			 struct task_struct *prev, struct task_struct *next,
+			 bool records)
+{
+	u64 now = 0;
+
+	/* One time for the records and the stop. */
+	if (records) {
+		now = pc_ctx_update_time(ctx);
+		pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT,
+				      prev, NULL);
+	}
+	if (!pc_ctx_swap(prev, next, ctx))
+		pc_ctx_sched_out_at(ctx, records ?
+				    now : pc_ctx_update_time(ctx));
+}
+
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
 	struct perf_counter_context *ctx = pc_switching_ctx(prev);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
-	u64 now = 0;
+	struct pc_raise raise = {};
 
 	if (is_idle_task(next))
 		pc_cpu_idle(true);
-	if (records)
+	if (records) {
+		/* switch-out chains start where the scheduler called us */
+		pc_raise_note(&raise, _RET_IP_);
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_OUT, prev, next);
-	if (!ctx)
-		return;
-	raw_spin_lock(&ctx->lock);
-	if (ctx->is_active) {
-		/* One time for the records and the stop. */
-		if (records) {
-			now = pc_ctx_update_time(ctx);
-			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_OUT,
-					      prev, NULL);
-		}
-		/* If @next owns a copy of the same counters, it takes ours. */
-		if (!pc_ctx_swap(prev, next, ctx))
-			pc_ctx_sched_out_at(ctx, records ?
-					    now : pc_ctx_update_time(ctx));
 	}
-	raw_spin_unlock(&ctx->lock);
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		if (ctx->is_active)
+			pc_ctx_leave(ctx, prev, next, records);
+		raw_spin_unlock(&ctx->lock);
+	}
+	pc_raise_done(&raise);
 }
 
 void __perf_counter_task_sched_in(struct task_struct *prev,

@@ -59,6 +59,8 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	counter->hw_event = *hw;
 	counter->chain_depth = desc->callchain_depth;
 	counter->sideband = desc->sideband;
+	counter->switch_out = desc->switch_out;
+	counter->switch_stack = desc->switch_stack;
 	if (extra)
 		memcpy(counter->extra_config, extra,
 		       min_t(size_t, hw->extra_config_len,

@@ -150,6 +150,8 @@ struct pc_ops {
  * @chain_depth:	the callchain_depth it asked for, the default filled
  *			in: the most addresses its samples' call chains hold
  * @sideband:		the side-band records it asked for (PERF_SIDEBAND_*)
+ * @switch_out:		what its switch-out records carry (PERF_SWITCH_OUT_*)
+ * @switch_stack:	and how many user stack words with their chains
  * @ops:		the kind of counter
  * @ctx:		the context it is installed in (a reference is held)
  * @state:		enum pc_state, under ctx->lock
@@ -230,6 +232,8 @@ struct perf_counter {
 	u64				extra_config[PC_EXTRA_WORDS];
 	u16				chain_depth;
 	u8				sideband;
+	u8				switch_out;
+	u8				switch_stack;
 	const struct pc_ops		*ops;
 	struct perf_counter_context	*ctx;
 	int				state;
@@ -593,6 +597,8 @@ pc_counter_desc(const struct perf_counter *counter)
 		.callchain_depth = counter->chain_depth,
 		.sideband	 = counter->sideband,
 		.sample_freq	 = counter->sample_freq,
+		.switch_out	 = counter->switch_out,
+		.switch_stack	 = counter->switch_stack,
 	};
 }
 

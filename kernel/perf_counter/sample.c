@@ -115,6 +115,9 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 	}
 	if (counter->hw_event.context_switch)
 		words = max_t(u32, words, 4);
+	if (counter->switch_out & PERF_SWITCH_OUT_CHAIN)
+		words = max_t(u32, words, 5 + pc_chain_words(counter) +
+			      counter->switch_stack);
 	words = max_t(u32, words, pc_sideband_words_max(counter));
 	if (!pc_format_2009(&counter->hw_event, counter->sideband))
 		words += PC_LOST_WORDS;
@@ -362,6 +365,48 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 	pc_refresh_done(counter);
 }
 
+/*
+ * A switch-out record with where and why @task left (PERF_SWITCH_OUT_CHAIN):
+ * the chain walked first, the queue taken for the copy only.
+ */
+static void pc_switch_out_chain(struct perf_counter *counter,
+				struct pc_queue *q, struct pid_namespace *ns,
+				struct task_struct *task,
+				struct task_struct *other)
+{
+	union {
+		u64	word;
+		u32	half[2];
+	} why = { .half = { READ_ONCE(task->on_rq) ?
+			    PERF_COUNTER_SWITCH_PREEMPTED : 0 } };
+	struct pc_chain chain;
+	unsigned long flags;
+	unsigned long at;
+	u32 words;
+
+	/* no walk for a record a full queue would drop */
+	if (!pc_queue_may_fit(q, 6) || !pc_chain_take_switch(&chain, counter)) {
+		pc_queue_missed(q, 1);
+		return;
+	}
+	why.half[1] = chain.stack_words;
+	words = 5 + pc_chain_record_words(&chain) + chain.stack_words;
+	pc_queue_lock(q, &flags);
+	if (pc_queue_reserve(q, PERF_COUNTER_REC_SWITCH_OUT_CHAIN, words,
+			     &at)) {
+		pc_queue_put(q, &at, pc_task_ids(task, ns));
+		pc_queue_put(q, &at, ktime_get_mono_fast_ns());
+		pc_queue_put(q, &at, other ? pc_task_ids(other, ns) : 0);
+		pc_queue_put(q, &at, why.word);
+		pc_queue_put_words(q, &at, chain.word,
+				   pc_chain_record_words(&chain) +
+				   chain.stack_words);
+		pc_queue_commit(q, at);
+	}
+	pc_queue_unlock(q, flags);
+	pc_chain_done(&chain);
+}
+
 /* One switch record for @counter: @task went out (or in); @other too. */
 static void pc_switch_record(struct perf_counter *counter, u32 kind,
 			     struct task_struct *task,
@@ -372,6 +417,11 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 	unsigned long flags;
 	unsigned long at;
 
+	if (kind == PERF_COUNTER_REC_SWITCH_OUT &&
+	    (counter->switch_out & PERF_SWITCH_OUT_CHAIN)) {
+		pc_switch_out_chain(counter, q, top->pid_ns, task, other);
+		return;
+	}
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {
 		pc_queue_put(q, &at, pc_task_ids(task, top->pid_ns));

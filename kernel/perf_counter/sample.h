@@ -48,6 +48,7 @@ void pc_chain_bufs_put(void);
 u32 pc_chain_words(const struct perf_counter *counter);
 bool pc_chain_take(struct pc_chain *c, struct perf_counter *counter,
 		   struct pt_regs *regs);
+bool pc_chain_take_switch(struct pc_chain *c, struct perf_counter *counter);
 void pc_chain_done(struct pc_chain *c);
 DECLARE_PER_CPU(unsigned long, pc_raise_ip);
 

@@ -138,8 +138,10 @@ static_assert(offsetof(struct perf_counter_hw_event_ext, sideband) ==
 	      PERF_COUNTER_HW_EVENT_SIZE_VER1);
 static_assert(offsetof(struct perf_counter_hw_event_ext, sample_freq) ==
 	      PERF_COUNTER_HW_EVENT_SIZE_VER2);
-static_assert(sizeof(struct perf_counter_hw_event_ext) ==
+static_assert(offsetof(struct perf_counter_hw_event_ext, switch_out) ==
 	      PERF_COUNTER_HW_EVENT_SIZE_VER3);
+static_assert(sizeof(struct perf_counter_hw_event_ext) ==
+	      PERF_COUNTER_HW_EVENT_SIZE_VER4);
 
 /*
  * The description at @uptr: its 64 bytes of 2009 and, if its size says

@@ -172,6 +172,7 @@ enum perf_counter_record_kind {
 	PERF_COUNTER_REC_FORK		= 7,	/* struct perf_counter_task */
 	PERF_COUNTER_REC_EXIT		= 8,	/* struct perf_counter_task */
 	PERF_COUNTER_REC_LOST_SIDEBAND	= 9,	/* __u64 side-band dropped */
+	PERF_COUNTER_REC_SWITCH_OUT_CHAIN = 10,	/* struct perf_counter_switch_out */
 };
 
 /*
@@ -185,6 +186,31 @@ struct perf_counter_switch {
 	__u64	time;			/* CLOCK_MONOTONIC ns */
 	__u32	other_pid, other_tid;	/* CPU-wide counters only */
 };
+
+/*
+ * A switch-out record that says where and why the task left, written in
+ * place of SWITCH_OUT for a counter whose description's @switch_out has
+ * PERF_SWITCH_OUT_CHAIN. @other is 0, 0 but for CPU-wide counters. The
+ * body is followed by the outgoing task's call chain, taken in its own
+ * context as a sample's is (struct perf_counter_callchain, then nr
+ * words: the kernel part from the scheduler's call site, for a counter
+ * that counts the kernel; the user part from the task's user state),
+ * then @stack_words words: the user stack's first bytes from its stack
+ * pointer, as they are in memory, for a tool to find the callers that
+ * functions without a frame pointer leave out of the chain (fewer than
+ * the description asked for where the stack ends or cannot be read
+ * without a fault; none for a task without a user state).
+ */
+struct perf_counter_switch_out {
+	__u32	pid, tid;		/* the task switched out */
+	__u64	time;			/* CLOCK_MONOTONIC ns */
+	__u32	other_pid, other_tid;	/* the next one (CPU-wide counters) */
+	__u32	flags;			/* PERF_COUNTER_SWITCH_* */
+	__u32	stack_words;		/* user stack words after the chain */
+};
+
+/* It was preempted: still runnable. Clear: it blocked (or exited). */
+#define PERF_COUNTER_SWITCH_PREEMPTED	0x1U
 
 /*
  * Side-band records: what a task did that a tool needs to name its
@@ -315,12 +341,34 @@ struct perf_counter_hw_event_ext {
 
 	/* PERF_COUNTER_HW_EVENT_SIZE_VER3 */
 	__u64	sample_freq;		/* samples a second, irq_period 0 */
+
+	/* PERF_COUNTER_HW_EVENT_SIZE_VER4 */
+	__u32	switch_out;		/* PERF_SWITCH_OUT_* */
+	__u16	switch_stack;		/* user stack words a switch-out copies */
+	__u16	__reserved_7;
 };
 
 #define PERF_COUNTER_HW_EVENT_SIZE_2009	64
 #define PERF_COUNTER_HW_EVENT_SIZE_VER1	72
 #define PERF_COUNTER_HW_EVENT_SIZE_VER2	80
 #define PERF_COUNTER_HW_EVENT_SIZE_VER3	88
+#define PERF_COUNTER_HW_EVENT_SIZE_VER4	96
+
+/*
+ * What a switch-out record carries (@switch_out), for a counter with the
+ * context_switch bit. CHAIN: the outgoing task's call chain and whether
+ * it was preempted, in PERF_COUNTER_REC_SWITCH_OUT_CHAIN records; the
+ * counter's record_type must have PERF_RECORD_CALLCHAIN (whose depth it
+ * takes) and its exclude bits decide the parts, as for a sample. Then
+ * @switch_stack (CHAIN, a counter of user mode, at most
+ * PERF_SWITCH_STACK_MAX) words of the user stack follow each chain. A
+ * kernel older than these fields refuses them (E2BIG): a tool is told
+ * that off-CPU chains are not to be had, rather than getting records
+ * without them.
+ */
+#define PERF_SWITCH_OUT_CHAIN		0x1U
+#define PERF_SWITCH_OUT_MASK		0x1U
+#define PERF_SWITCH_STACK_MAX		64
 
 /*
  * Frequency sampling: a counter with @sample_freq (and a record_type,

@@ -22,6 +22,7 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
 
 #include "../kselftest_harness.h"
@@ -115,6 +116,59 @@ FN void chain_victim(unsigned long n)
 	for (i = 0; i < n; i++)
 		x = x * 2862933555777941757UL + 3037000493UL;
 	sink = x;
+}
+
+/*
+ * Workload "offcpu": where a program's wall-clock time goes when it
+ * waits. chain_compute() runs 300 ms of CPU time in user mode,
+ * chain_sleeper() sleeps 10 x 20 ms, chain_pipe_wait() blocks 100 ms in
+ * read() on a pipe a child (named chain_writer) writes after 100 ms:
+ * 50%, 33% and 17% of the workload's time, the last two off the CPU in
+ * the C library's system call wrappers.
+ */
+static uint64_t cpu_ns(void);
+
+FN void chain_compute(uint64_t ns)
+{
+	uint64_t end = cpu_ns() + ns;
+
+	while (cpu_ns() < end)
+		chain_leaf(20000);
+	sink++;
+}
+
+FN void chain_sleeper(int times, long ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+	int i;
+
+	for (i = 0; i < times; i++)
+		nanosleep(&ts, NULL);
+	sink++;
+}
+
+FN int chain_pipe_wait(long ms)
+{
+	int p[2], status;
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "chain_writer");
+		usleep(ms * 1000);
+		_exit(write(p[1], "x", 1) != 1);
+	}
+	if (pid < 0 || read(p[0], &c, 1) != 1)
+		return -1;
+	close(p[0]);
+	close(p[1]);
+	if (waitpid(pid, &status, 0) != pid || status)
+		return -1;
+	sink++;
+	return 0;
 }
 
 /*
@@ -314,6 +368,12 @@ FN int main(int argc, char **argv)
 	} else if (!strcmp(argv[2], "sleep")) {
 		for (i = 0; i < 200; i++)
 			usleep(1000);
+	} else if (!strcmp(argv[2], "offcpu")) {
+		chain_compute(300 * 1000000ULL);
+		chain_sleeper(10, 20);
+		if (chain_pipe_wait(100))
+			return 1;
+		sink++;
 	} else if (!strcmp(argv[2], "wreck")) {
 		return wreck_workload();
 	} else if (!strcmp(argv[2], "signal")) {
@@ -332,12 +392,13 @@ FN int main(int argc, char **argv)
 /* Where each function the tests look for is: [start, end). */
 enum fn {
 	LEAF, A, B, MAIN, DEEP, TOUCH, WRECK, SPIN, HANDLER, HANDLER_INFO,
-	VICTIM, NR_FN
+	VICTIM, COMPUTE, SLEEPER, PIPE_WAIT, NR_FN
 };
 static const char *const fn_name[NR_FN] = {
 	"chain_leaf", "chain_a", "chain_b", "main", "chain_deep",
 	"chain_touch", "chain_wreck", "chain_spin", "chain_handler",
-	"chain_handler_info", "chain_victim",
+	"chain_handler_info", "chain_victim", "chain_compute",
+	"chain_sleeper", "chain_pipe_wait",
 };
 static uint64_t fn_start[NR_FN], fn_end[NR_FN];
 
@@ -616,7 +677,7 @@ TEST(hw_event_grows_by_size_and_refuses_unknown_bytes_with_e2big)
 	int fd;
 
 	ASSERT_EQ(64, sizeof(struct perf_counter_hw_event));
-	ASSERT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER3, sizeof(*d));
+	ASSERT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER4, sizeof(*d));
 	memset(buf, 0, sizeof(buf));
 	hw->event_config = TASK_CLOCK;
 	hw->exclude_kernel = 1;
@@ -643,14 +704,14 @@ TEST(hw_event_grows_by_size_and_refuses_unknown_bytes_with_e2big)
 	buf[4096 / 8 - 1] = 1;
 	EXPECT_EQ(-1, sys_perf_counter_open(hw, 0, -1, -1, 0));
 	EXPECT_EQ(E2BIG, errno);
-	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER3, hw->size);
+	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER4, hw->size);
 	buf[4096 / 8 - 1] = 0;
-	hw->size = 96;
-	buf[11] = 1ULL << 40;
+	hw->size = 104;
+	buf[12] = 1ULL << 40;
 	EXPECT_EQ(-1, sys_perf_counter_open(hw, 0, -1, -1, 0));
 	EXPECT_EQ(E2BIG, errno);
-	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER3, hw->size);
-	buf[11] = 0;
+	EXPECT_EQ(PERF_COUNTER_HW_EVENT_SIZE_VER4, hw->size);
+	buf[12] = 0;
 
 	/* sizes that are not one */
 	for (fd = 1; fd < 64; fd += 9) {
@@ -1115,6 +1176,245 @@ TEST(unprivileged_user_chains_hold_no_kernel_address)
 		EXPECT_EQ(0, finish(pid, -1)) TH_LOG("workload %s", load[i]);
 	}
 	pc_paranoid_set(level);
+}
+
+/* Switch-out records with chains (PERF_SWITCH_OUT_CHAIN). */
+
+struct switch_out {
+	uint32_t	tid;
+	uint32_t	flags;
+	uint64_t	time;
+	struct chain	c;
+	const uint64_t	*stack;
+	uint32_t	stack_words;
+};
+
+/* The next switch-out record with a chain at or after *@pos, or 0. */
+static int switch_out_at(struct samples *s, size_t *pos, struct switch_out *o)
+{
+	const struct perf_counter_record_header *h;
+	const struct perf_counter_switch_out *b;
+	const struct perf_counter_callchain *head;
+	const uint64_t *w;
+
+	while (*pos < s->words) {
+		h = (const void *)(s->buf + *pos);
+		if (h->size < 8 || h->size % 8 ||
+		    *pos + h->size / 8 > s->words) {
+			s->bad++;
+			return 0;
+		}
+		w = s->buf + *pos + 1;
+		*pos += h->size / 8;
+		if (h->type == PERF_COUNTER_REC_SWITCH_OUT)
+			s->bad++;	/* the chain's kind replaces it */
+		if (h->type != PERF_COUNTER_REC_SWITCH_OUT_CHAIN)
+			continue;
+		b = (const void *)w;
+		head = (const void *)(w + 4);
+		if (h->size < 48 || h->size / 8 !=
+		    6 + (uint64_t)head->nr + b->stack_words) {
+			s->bad++;
+			continue;
+		}
+		o->tid = b->tid;
+		o->flags = b->flags;
+		o->time = b->time;
+		o->c.flags = head->flags;
+		parse_chain(w + 5, head->nr, &o->c);
+		o->stack = w + 5 + head->nr;
+		o->stack_words = b->stack_words;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is @f in @o's user chain, or (where a caller's frame has no frame
+ * pointer of its own) a return address in its copied user stack?
+ */
+static int switch_out_has(const struct switch_out *o, enum fn f, int stack)
+{
+	uint32_t i;
+
+	for (i = 0; i < o->c.nr_user; i++)
+		if (in_fn(o->c.user[i], f))
+			return 1;
+	for (i = 0; stack && i < o->stack_words; i++) {
+		/* a 32-bit task's stack is of 4-byte words */
+		if (in_fn(o->stack[i] & 0xffffffffULL, f) ||
+		    in_fn(o->stack[i] >> 32, f) || in_fn(o->stack[i], f))
+			return 1;
+	}
+	return 0;
+}
+
+static struct perf_counter_hw_event_ext switch_event(int kernel)
+{
+	struct perf_counter_hw_event_ext d = chain_event(TASK_CLOCK,
+							 10000000, 0);
+
+	d.hw.context_switch = 1;
+	d.hw.inherit = 1;
+	d.hw.exclude_kernel = !kernel;
+	d.switch_out = PERF_SWITCH_OUT_CHAIN;
+	d.switch_stack = 16;
+	return d;
+}
+
+/*
+ * The "offcpu" workload's switch-outs: each blocked one (nanosleep,
+ * read) has a chain through the waiting function to main, and the
+ * words of the stack the wrapper left its caller's return address in;
+ * with the kernel counted, the kernel part starts in the scheduler and
+ * holds none of this subsystem's frames.
+ */
+TEST(switch_out_chains_say_where_and_why_the_task_left)
+{
+	struct perf_counter_hw_event_ext hw = switch_event(!geteuid());
+	int n = 0, blocked = 0, sleeper = 0, piped = 0, sched = 0, main = 0;
+	struct switch_out o;
+	struct samples s;
+	size_t pos = 0;
+
+	if (!geteuid())
+		ASSERT_EQ(0, load_ksyms());
+	ASSERT_EQ(0, sample_workload(_metadata, "offcpu", &hw, &s, 0));
+	while (switch_out_at(&s, &pos, &o)) {
+		n++;
+		EXPECT_TRUE(o.c.markers_ok);
+		EXPECT_GE(16, o.stack_words);
+		if (o.c.nr_kernel) {
+			/* __schedule (the first of .sched.text) */
+			sched += !!strstr(ksym_name(o.c.kernel[0]), "sched");
+			EXPECT_FALSE(kernel_part_has(&o.c, "perf_counter"));
+			EXPECT_FALSE(kernel_part_has(&o.c, "pc_"));
+		}
+		if (o.flags & PERF_COUNTER_SWITCH_PREEMPTED)
+			continue;
+		blocked++;
+		if (!o.c.nr_user)
+			continue;		/* the exit */
+		main += switch_out_has(&o, MAIN, 0);
+		sleeper += switch_out_has(&o, SLEEPER, 1);
+		piped += switch_out_has(&o, PIPE_WAIT, 1);
+	}
+	TH_LOG("%d switch-outs, %d blocked: %d sleeper, %d pipe_wait, %d main, %d from the scheduler",
+	       n, blocked, sleeper, piped, main, sched);
+	EXPECT_EQ(0, s.bad);
+	EXPECT_LE(12, blocked);
+	EXPECT_LE(10, sleeper);
+	EXPECT_LE(1, piped);
+	EXPECT_LE(11, main);
+	if (!geteuid())
+		EXPECT_LE(n * 9, sched * 10);
+}
+
+/*
+ * Two spinners on one CPU take turns at each tick: the one recorded is
+ * preempted in chain_compute; its sleep after is told as blocked.
+ */
+TEST(preempted_switch_outs_are_told_from_blocked_ones)
+{
+	struct perf_counter_hw_event_ext hw = switch_event(0);
+	struct timespec ts = { .tv_nsec = 5000000 };
+	int preempted = 0, in_compute = 0, blocked = 0;
+	struct switch_out o;
+	struct samples s;
+	size_t pos = 0;
+	cpu_set_t one;
+	pid_t spinner;
+	int fd, i;
+
+	ASSERT_EQ(0, load_fns(workload_prog));
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	spinner = fork();
+	ASSERT_LE(0, spinner);
+	if (spinner == 0)
+		for (;;)
+			sink++;
+	hw.hw.inherit = 0;
+	fd = sys_perf_counter_open(&hw.hw, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	i = 1 << 20;
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &i));
+	chain_compute(100 * 1000000ULL);
+	kill(spinner, SIGKILL);
+	waitpid(spinner, NULL, 0);
+	for (i = 0; i < 5; i++)
+		nanosleep(&ts, NULL);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	memset(&s, 0, sizeof(s));
+	s.buf = malloc(1 << 20);
+	ASSERT_TRUE(s.buf != NULL);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	s.words = read(fd, s.buf, 1 << 20) / 8;
+	close(fd);
+	while (switch_out_at(&s, &pos, &o)) {
+		if (o.flags & PERF_COUNTER_SWITCH_PREEMPTED) {
+			preempted++;
+			in_compute += switch_out_has(&o, COMPUTE, 0);
+		} else {
+			blocked++;
+		}
+	}
+	TH_LOG("%d preempted (%d in chain_compute), %d blocked",
+	       preempted, in_compute, blocked);
+	EXPECT_EQ(0, s.bad);
+	EXPECT_LE(3, preempted);
+	EXPECT_LE(preempted * 9, in_compute * 10);
+	EXPECT_LE(5, blocked);
+	free(s.buf);
+}
+
+/* What switch-out records carry is checked like the rest. */
+TEST(switch_out_descriptions_are_checked)
+{
+	struct perf_counter_hw_event_ext ok = switch_event(0), d;
+	int fd;
+
+	fd = sys_perf_counter_open(&ok.hw, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	close(fd);
+	d = ok;
+	d.hw.context_switch = 0;		/* no switch records */
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	d = ok;
+	d.hw.record_type &= ~PERF_RECORD_CALLCHAIN;	/* no chain */
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	d = ok;
+	d.switch_out = 2;			/* a bit it does not know */
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	d = ok;
+	d.switch_stack = PERF_SWITCH_STACK_MAX + 1;
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	d = ok;
+	d.switch_out = 0;			/* stack words, no chain */
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	d = ok;
+	d.hw.exclude_user = 1;			/* stack words, no user */
+	d.hw.exclude_kernel = 0;
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_TRUE(errno == EINVAL || errno == EACCES);
+	d = ok;
+	d.__reserved_7 = 1;
+	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* a program built before the fields: its 88 bytes, no chains */
+	d = ok;
+	d.switch_out = 0;
+	d.switch_stack = 0;
+	d.hw.size = PERF_COUNTER_HW_EVENT_SIZE_VER3;
+	fd = sys_perf_counter_open(&d.hw, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	close(fd);
 }
 
 /*
