@@ -12,7 +12,8 @@
  * command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
- * Q --dsos, Z --symbols, R --format, V --inverted. -D is also
+ * Q --dsos, Z --symbols, R --format, V --inverted, O --off-cpu,
+ * W --wall. -D is also
  * --dump-raw-trace. Most letters have perf's long name too
  * (--event, --count, --freq, --output, --input, --cpu, --delay, --force,
  * --all-cpus, --pid, --sort).
@@ -71,6 +72,8 @@ static const struct pc_opt pc_opts[] = {
 	LONG_OPT('R', "format", PC_OPT_STR, format, 0),
 	LONG_OPT('V', "inverted", PC_OPT_FLAG, inverted, 1),
 	BOTH_OPT('B', "no-buildid", PC_OPT_FLAG, no_buildid, 1, 0),
+	LONG_OPT('O', "off-cpu", PC_OPT_FLAG, off_cpu, 1),
+	LONG_OPT('W', "wall", PC_OPT_FLAG, wall, 1),
 };
 
 static const struct pc_opt *pc_opt_find(char letter)

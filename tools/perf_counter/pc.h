@@ -41,6 +41,9 @@ struct pc_open_args {
 	uint64_t freq;			/* sample_freq: @period then 0 */
 	unsigned int chain_depth;	/* callchain_depth; 0: the default */
 	uint64_t sideband;		/* PERF_SIDEBAND_* */
+	int context_switch;		/* switch records */
+	uint32_t switch_out;		/* PERF_SWITCH_OUT_* */
+	uint16_t switch_stack;		/* user stack words with each */
 };
 
 /* util.c */
@@ -90,6 +93,8 @@ struct pc_sample_opts {
 	const char	*format;	/* report --format: an export */
 	int		inverted;	/* report --inverted: an icicle */
 	int		no_buildid;	/* record -B: no portable symbols */
+	int		off_cpu;	/* record --off-cpu: switch-out chains */
+	int		wall;		/* report --wall: on- and off-CPU time */
 	unsigned int	lists_given;	/* options.c's own */
 };
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,
@@ -100,8 +105,9 @@ int pc_edit_distance(const char *a, const char *b);
 
 /*
  * One record of a sampling counter's queue, as pc_take() gives it:
- * a sample, a drop (LOST, LOST_SIDEBAND: @lost) or a side-band record
- * (MMAP, COMM, FORK, EXIT: @pid, @tid and @time, and the whole body,
+ * a sample, a drop (LOST, LOST_SIDEBAND: @lost) or a side-band or
+ * switch record (MMAP, COMM, FORK, EXIT, SWITCH_IN, SWITCH_OUT and
+ * SWITCH_OUT_CHAIN: @pid, @tid and @time, and the whole body,
  * unaligned, at @body).
  */
 struct pc_rec {

@@ -55,6 +55,41 @@ static void mark_sample(void *ctx, const struct pc_replay_sample *s)
 		      (void *)s);
 }
 
+/* A stack word in a mapping of the task's, as a return address */
+static void mark_mapped(const struct pc_replay_sample *s, uint64_t v)
+{
+	if (v > 1 && pc_maps_find(s->maps, s->pid, v - 1))
+		mark_addr((void *)s, v, 1);
+}
+
+/*
+ * A switch-out's chain, and the words of its user stack that may be
+ * return addresses (of 8 or 4 bytes): report --wall looks for the
+ * callers of frameless functions among them (offcpu.c).
+ */
+static void mark_switch(void *ctx, const struct pc_replay_switch *w)
+{
+	struct pc_replay_sample s = {
+		.pid = w->pid, .tid = w->tid, .maps = w->maps,
+	};
+	uint32_t i;
+
+	(void)ctx;
+	if (!w->chain)
+		return;
+	for (i = 0; i < w->nr; i++)
+		if (w->chain[i] < (uint64_t)PERF_CONTEXT_MAX) {
+			s.ip = w->chain[i];
+			break;
+		}
+	pc_chain_walk(s.ip, w->chain, w->nr, mark_addr, &s);
+	for (i = 0; i < w->stack_words; i++) {
+		mark_mapped(&s, w->stack[i]);
+		mark_mapped(&s, w->stack[i] & 0xffffffffULL);
+		mark_mapped(&s, w->stack[i] >> 32);
+	}
+}
+
 static void put_host(struct tail *t)
 {
 	struct pc_item_host host;
@@ -101,6 +136,7 @@ int pc_portable_append(const char *path, FILE *f)
 	memset(&p, 0, sizeof(p));
 	p.f = &rf;
 	p.sample = mark_sample;
+	p.switched = mark_switch;
 	pc_symbols_mark(1);
 	for (p.event = 0; p.event < rf.nr_ev; p.event++) {
 		pc_replay_run(&p);

@@ -265,7 +265,7 @@ struct prof_walk {
 static void push(void *ctx, uint64_t addr, int ret)
 {
 	struct prof_walk *w = ctx;
-	struct pc_frame f;
+	struct pc_frame f = { 0 };
 
 	pc_resolve_frame(w->s->maps, w->s->pid, ret ? addr - 1 : addr, &f);
 	if (!f.name)
@@ -323,6 +323,60 @@ void pc_prof_add(struct pc_prof_builder *b, const struct pc_replay_sample *s,
 	if (!b->have_time || s->time > b->p.end_ns)
 		b->p.end_ns = s->time;
 	b->have_time = 1;
+}
+
+/**
+ * pc_prof_add_off() - add a time off the CPU to the profile
+ * @b:		the builder
+ * @s:		the task's chain when it left, as a sample's (@s->ip its
+ *		first address) and the ns it was off (@s->weight)
+ * @comm:	its thread's command then
+ * @event:	the event whose switch records told
+ * @why:	PC_FRAME_BLOCKED or PC_FRAME_PREEMPTED: the stack's
+ *		innermost frame
+ */
+void pc_prof_add_off(struct pc_prof_builder *b,
+		     const struct pc_replay_sample *s, const char *comm,
+		     uint32_t event, int why)
+{
+	struct pc_frame f = {
+		.name = why == PC_FRAME_PREEMPTED ? "[preempted]" : "[blocked]",
+		.dso = "[off-cpu]", .off_cpu = why,
+	};
+	struct prof_walk w = { b, s, 1 };
+
+	b->fr = pc_grow(b->fr, &b->fr_cap, 1, sizeof(*b->fr));
+	b->fr[0] = intern_frame(b, &f);
+	pc_chain_walk(s->ip, s->chain, s->chain ? s->nr : 0, push, &w);
+	add_stack(b, intern_thread(b, s->pid, s->tid, comm), event, w.n,
+		  s->weight);
+}
+
+/**
+ * pc_prof_wall() - @event's stacks are a wall-clock profile
+ * @b:		the builder
+ * @event:	its samples (a clock's, in ns) and off-CPU times
+ */
+void pc_prof_wall(struct pc_prof_builder *b, uint32_t event)
+{
+	if (event >= b->p.nr_event)
+		return;
+	b->p.event[event].name = "wall-clock";
+	b->p.event[event].unit = "nanoseconds";
+}
+
+/**
+ * pc_stack_off_cpu() - is a stack a time off the CPU?
+ * @p:		the profile
+ * @s:		one of its stacks
+ *
+ * Return: PC_FRAME_BLOCKED or PC_FRAME_PREEMPTED, or 0 for samples.
+ */
+int pc_stack_off_cpu(const struct pc_profile *p, const struct pc_stack *s)
+{
+	uint32_t leaf = s->nr ? s->frame[s->nr - 1] : UINT32_MAX;
+
+	return leaf < p->nr_frame ? p->frame[leaf].off_cpu : 0;
 }
 
 /**

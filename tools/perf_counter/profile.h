@@ -20,7 +20,16 @@ struct pc_frame {
 	const char *build_id;	/* the file's build-id in hex, or NULL */
 	uint64_t addr;		/* the function's start, or the address */
 	int kernel;
+	int off_cpu;		/* PC_FRAME_BLOCKED, _PREEMPTED, or 0 */
 };
+
+/*
+ * report --wall: the innermost frame of an off-CPU stack is not a
+ * function but why the task was off the CPU, "[blocked]" (it waited)
+ * or "[preempted]" (it could have run), in the file "[off-cpu]".
+ */
+#define PC_FRAME_BLOCKED	1
+#define PC_FRAME_PREEMPTED	2
 
 /* A thread, named by its command when the samples were taken. */
 struct pc_thread {
@@ -68,8 +77,25 @@ struct pc_prof_builder;
 struct pc_prof_builder *pc_prof_new(const struct pc_rfile *f);
 void pc_prof_add(struct pc_prof_builder *b, const struct pc_replay_sample *s,
 		 const char *comm, uint32_t event);
+void pc_prof_add_off(struct pc_prof_builder *b,
+		     const struct pc_replay_sample *s, const char *comm,
+		     uint32_t event, int why);
+void pc_prof_wall(struct pc_prof_builder *b, uint32_t event);
+int pc_stack_off_cpu(const struct pc_profile *p, const struct pc_stack *s);
 const struct pc_profile *pc_prof_get(struct pc_prof_builder *b);
 void pc_prof_free(struct pc_prof_builder *b);
+
+/* offcpu.c: report --wall's profile, its table */
+struct pc_wall;
+struct pc_replay_switch;
+struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event);
+void pc_wall_sample(struct pc_wall *w, const struct pc_replay_sample *s,
+		    const char *comm);
+void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
+		    const char *comm);
+void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
+		   int max_lines);
+void pc_wall_free(struct pc_wall *w);
 
 /* A frame's label: its function, else "[file]" (profile.c) */
 #define PC_FRAME_LABEL_MAX	1024

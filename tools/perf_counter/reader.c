@@ -59,6 +59,8 @@ size_t pc_rfile_fixed(const struct pc_rfile *f, uint32_t type)
 		return sizeof(struct pc_item_dso);
 	case PC_ITEM_KSYMS:
 		return sizeof(struct pc_item_ksyms);
+	case PC_ITEM_SWITCH:
+		return sizeof(struct pc_item_switch);
 	default:
 		return 0;
 	}
@@ -171,7 +173,8 @@ uint64_t pc_rfile_time(const struct pc_rfile *f, uint32_t type,
 	if (type == PC_ITEM_SAMPLE)
 		memcpy(&t, (const char *)body + 16, 8);
 	else if ((type >= PC_ITEM_KMMAP && type <= PC_ITEM_LOST_SIDEBAND) ||
-		 (type == PC_ITEM_LOST && f->version >= 3))
+		 (type == PC_ITEM_LOST && f->version >= 3) ||
+		 type == PC_ITEM_SWITCH)
 		memcpy(&t, (const char *)body + 8, 8);
 	return pc_rfile_u64(f, t);
 }
@@ -234,12 +237,16 @@ static void scan(struct pc_rfile *f, int symbols)
 	uint32_t type;
 	int got;
 
+	f->switch_event = UINT32_MAX;
 	while ((got = next_item(f, &off, &type, &body, &blen, 1))) {
 		if (got < 0)
 			continue;
 		if (f->version >= 3)
 			note_time(f, type, body,
 				  off - blen - sizeof(struct pc_item));
+		if (type == PC_ITEM_SWITCH && f->switch_event == UINT32_MAX)
+			f->switch_event = pc_rfile_u32(f,
+				((const struct pc_item_switch *)body)->event);
 		if (type == PC_ITEM_EVENT) {
 			const struct pc_item_event *e = body;
 			struct pc_rfile_event *ev;
@@ -474,6 +481,56 @@ static void replay_sample(struct pc_replay *p, const void *body, size_t blen,
 	p->sample(p->ctx, &s);
 }
 
+static int host_le(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one;
+}
+
+/* A SWITCH of the event replayed, to p->switched. */
+static void replay_switch(struct pc_replay *p, const void *body, size_t blen)
+{
+	const struct pc_rfile *f = p->f;
+	struct pc_item_switch w;
+	struct pc_replay_switch s;
+	uint32_t i;
+	int got;
+
+	memcpy(&w, body, sizeof(w));
+	if (!p->switched || pc_rfile_u32(f, w.event) != p->event)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.pid = pc_rfile_u32(f, w.pid);
+	s.tid = pc_rfile_u32(f, w.tid);
+	s.time = pc_rfile_u64(f, w.time);
+	s.cpu = (int32_t)pc_rfile_u32(f, w.cpu);
+	s.out = !!pc_rfile_u32(f, w.out);
+	s.preempted = !!(pc_rfile_u32(f, w.flags) &
+			 PERF_COUNTER_SWITCH_PREEMPTED);
+	s.task = pc_tasks_get(p->tasks, s.pid);
+	s.maps = pc_task_maps(s.task);
+	got = sample_chain(p, body, blen, sizeof(w), &s.nr, &s.flags);
+	if (got > 0) {
+		const struct pc_item_chain *ch = (const void *)
+			((const char *)body + sizeof(w));
+		size_t room = (blen - sizeof(w) - sizeof(*ch)) / 8 - s.nr;
+
+		s.chain = p->words;
+		s.stack_words = pc_rfile_u32(f, w.stack_words);
+		if (s.stack_words > room || s.stack_words > PC_STACK_WORDS_MAX) {
+			s.stack_words = 0;
+			p->bad++;
+		}
+		for (i = 0; i < s.stack_words; i++)
+			s.stack[i] = pc_rfile_u64(f, ch->ip[s.nr + i]);
+		s.stack_le = f->swap ? !host_le() : host_le();
+	} else if (got < 0) {
+		p->bad++;
+	}
+	p->switched(p->ctx, &s);
+}
+
 /**
  * pc_replay_run() - replay the file for event @p->event
  * @p:		the replay: its file, event and callbacks set
@@ -514,6 +571,8 @@ void pc_replay_run(struct pc_replay *p)
 		if (type == PC_ITEM_SAMPLE) {
 			replay_sample(p, body, blen,
 				      off - blen - sizeof(struct pc_item));
+		} else if (type == PC_ITEM_SWITCH && f->version >= 3) {
+			replay_switch(p, body, blen);
 		} else if (type == PC_ITEM_LOST) {
 			uint64_t v;
 

@@ -38,6 +38,7 @@ struct pc_rfile {
 	int has_chains;
 	int has_ksyms;		/* the kernel's symbols, loaded */
 	int other_boot;		/* HOST says another boot recorded it */
+	uint32_t switch_event;	/* the first SWITCH item's event, or -1 */
 	struct pc_rfile_at *at;	/* version 3 on: the items by time */
 	size_t nr_at, at_cap;
 };
@@ -69,6 +70,27 @@ struct pc_replay_sample {
 };
 
 /*
+ * A switch of a task of the event's, as a replay gives it: a switch-in,
+ * or a switch-out with why and (record --off-cpu) where the task was:
+ * its chain, and words of its user stack (@stack_le: in little-endian
+ * memory order, for a 32-bit task's halves).
+ */
+#define PC_STACK_WORDS_MAX	64
+struct pc_replay_switch {
+	uint32_t pid, tid;
+	int32_t cpu;
+	uint64_t time;
+	int out, preempted;
+	const uint64_t *chain;	/* or NULL */
+	uint32_t nr, flags;
+	uint64_t stack[PC_STACK_WORDS_MAX];
+	uint32_t stack_words;
+	int stack_le;
+	const struct pc_maps *maps;
+	struct pc_task *task;
+};
+
+/*
  * One event's replay: every item in time order, the tasks' mappings
  * and names as they become, each sample of @event given to @sample.
  * @changed is told when a side-band item changed the tasks.
@@ -78,6 +100,8 @@ struct pc_replay {
 	uint32_t event;
 	void (*sample)(void *ctx, const struct pc_replay_sample *s);
 	void (*changed)(void *ctx);
+	/* and each of its SWITCH items, if set */
+	void (*switched)(void *ctx, const struct pc_replay_switch *s);
 	void *ctx;
 
 	struct pc_tasks *tasks;

@@ -33,11 +33,23 @@
  */
 #define READ_GAP_NS	10000000ULL
 
+/*
+ * record --off-cpu: the user stack words each switch-out copies, for
+ * report to find the callers of system call wrappers built without a
+ * frame pointer (offcpu.c); PowerPC's back chain needs none.
+ */
+#if defined(__i386__) || defined(__x86_64__)
+#define PC_SWITCH_STACK	32
+#else
+#define PC_SWITCH_STACK	0
+#endif
+
 static void print_help(FILE *f)
 {
 	fprintf(f,
 "usage: perf-counter record [-e EVENT[,EVENT...]] [-c PERIOD | -F FREQ]\n"
 "                           [-o FILE] [-g | --call-graph fp[,DEPTH]]\n"
+"                           [--off-cpu]\n"
 "                           [-a | -C CPUS | -p PID[,PID...]] [-B]\n"
 "                           [--] [COMMAND ARGS]\n"
 "  -e EVENT   the events to sample (default task-clock); -e may be given\n"
@@ -66,6 +78,10 @@ static void print_help(FILE *f)
 "  -C CPUS    every task on these CPUs (0,2-3; as -a)\n"
 "  -p PID     these running processes, every thread, and what they\n"
 "             start from now on (the right to trace them)\n"
+"  --off-cpu  also where and why each task left the CPU: switch records\n"
+"             with the outgoing task's call chain (implies -g), for\n"
+"             report --wall's off-CPU time; the first event that counts\n"
+"             user mode takes them\n"
 "With a COMMAND: until it exits (with -a, -C or -p it only says how\n"
 "long); without: until SIGINT or SIGTERM, or -p's processes all end.\n"
 "Every sample has the IP, pid/tid and time (PERF_RECORD_IRQ|TID|TIME);\n"
@@ -164,7 +180,7 @@ struct rec_state {
 	int nr_ctr;
 	struct pc_order *order;
 	const struct rec_counter *reading;	/* whose records take_one has */
-	uint64_t samples, lost, lost_sideband, sideband;
+	uint64_t samples, lost, lost_sideband, sideband, switches;
 	pid_t *forked;		/* -p: threads FORK records told of */
 	int nr_forked;
 	pid_t *execed;		/* processes made or exec'd before the stamp */
@@ -176,6 +192,7 @@ struct rec_state {
 	int snap_done;		/* stamped: execs no longer noted */
 	uint32_t sb_event;	/* whose counters ask for side-band records */
 	uint64_t sb_bits;	/* and which */
+	int off_cpu;		/* and switch records with chains */
 };
 
 /*
@@ -208,6 +225,45 @@ static void note_before_snapshot(struct rec_state *st, const struct pc_rec *r)
 					sizeof(*st->execed));
 		st->execed[st->nr_execed++] = r->pid;
 	}
+}
+
+/*
+ * A switch record as a SWITCH item; a switch-out with a chain keeps it
+ * and the stack words after (struct perf_counter_switch_out).
+ */
+static void take_switch(struct rec_state *st, const struct pc_rec *r)
+{
+	const struct rec_counter *c = st->reading;
+	struct pc_item_switch w = {
+		.pid = r->pid, .tid = r->tid, .time = r->time,
+		.event = c->event, .cpu = c->cpu,
+		.out = r->type != PERF_COUNTER_REC_SWITCH_IN,
+	};
+	struct perf_counter_switch_out so;
+	struct perf_counter_callchain ch;
+	size_t words = 0, len = sizeof(w);
+	char *body;
+
+	if (r->type == PERF_COUNTER_REC_SWITCH_OUT_CHAIN) {
+		if (r->blen < sizeof(so) + sizeof(ch))
+			return;
+		memcpy(&so, r->body, sizeof(so));
+		memcpy(&ch, r->body + sizeof(so), sizeof(ch));
+		words = (size_t)ch.nr + so.stack_words;
+		if (words > (r->blen - sizeof(so) - sizeof(ch)) / 8)
+			return;			/* not what its size says */
+		w.flags = so.flags;
+		w.stack_words = so.stack_words;
+		len += sizeof(ch) + words * 8;
+	}
+	body = pc_zalloc(len);
+	memcpy(body, &w, sizeof(w));
+	if (r->type == PERF_COUNTER_REC_SWITCH_OUT_CHAIN)
+		memcpy(body + sizeof(w), r->body + sizeof(so),
+		       sizeof(ch) + words * 8);
+	pc_order_add(st->order, r->time, PC_ITEM_SWITCH, body, len);
+	free(body);
+	st->switches++;
 }
 
 /* Hold one record read from the queue, to be written in time order. */
@@ -258,6 +314,10 @@ static void take_one(void *ctx, const struct pc_rec *r)
 		pc_order_add(st->order, l.time,
 			     sb ? PC_ITEM_LOST_SIDEBAND : PC_ITEM_LOST,
 			     &l, sizeof(l));
+	} else if (r->type == PERF_COUNTER_REC_SWITCH_OUT ||
+		   r->type == PERF_COUNTER_REC_SWITCH_IN ||
+		   r->type == PERF_COUNTER_REC_SWITCH_OUT_CHAIN) {
+		take_switch(st, r);
 	} else if (r->body) {
 		static const uint32_t item[] = {
 			[PERF_COUNTER_REC_MMAP] = PC_ITEM_KMMAP,
@@ -491,6 +551,11 @@ static int open_one(struct rec_state *st, const struct pc_event *ev,
 	int fd;
 
 	a.sideband = event == st->sb_event ? st->sb_bits : 0;
+	if (st->off_cpu && event == st->sb_event) {
+		a.context_switch = 1;
+		a.switch_out = PERF_SWITCH_OUT_CHAIN;
+		a.switch_stack = ev->exclude_user ? 0 : PC_SWITCH_STACK;
+	}
 	fd = pc_open(ev, &a);
 	if (fd < 0)
 		return -errno;
@@ -690,8 +755,9 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct stat sb;
 	int nr_syms = 0;
+	char switches[48] = "";
 
-	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCpB", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCpBO", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	argv += opt;
@@ -709,6 +775,9 @@ int cmd_record(int argc, char **argv)
 		a.chain_depth = call_graph(o.call_graph);
 		o.callchain = 1;
 	}
+	st.off_cpu = o.off_cpu;
+	if (o.off_cpu)
+		o.callchain = 1;	/* the switch-outs' chains need it */
 	if (pc_parse_event_list(o.event, &evs, &nr_ev))
 		return 1;
 	if (!nr_ev)
@@ -853,15 +922,18 @@ int cmd_record(int argc, char **argv)
 	if (nr_syms < 0)
 		nr_syms = 0;
 
+	if (o.off_cpu)
+		snprintf(switches, sizeof(switches), "%llu switch records, ",
+			 (unsigned long long)st.switches);
 	fprintf(stderr,
-		"[ perf-counter record: %llu samples of %s%s %s %llu%s (%llu lost), %llu side-band records (%llu lost), %s%d symbol tables, in %s ]\n",
+		"[ perf-counter record: %llu samples of %s%s %s %llu%s (%llu lost), %llu side-band records (%llu lost), %s%s%d symbol tables, in %s ]\n",
 		(unsigned long long)st.samples, evs[0].name,
 		nr_ev > 1 ? " and more" : "", freq ? "at" : "every",
 		(unsigned long long)(freq ? freq : o.period),
 		freq ? " a second" : "", (unsigned long long)st.lost,
 		(unsigned long long)st.sideband,
 		(unsigned long long)st.lost_sideband,
-		o.callchain ? "call chains, " : "", nr_syms, out);
+		o.callchain ? "call chains, " : "", switches, nr_syms, out);
 	if (pc_order_late(st.order))
 		pc_warn("%llu records came later than records after them: they are out of order in %s",
 			(unsigned long long)pc_order_late(st.order), out);

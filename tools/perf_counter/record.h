@@ -77,6 +77,8 @@ enum pc_item_type {
 	PC_ITEM_HOST	= 11,	/* struct pc_item_host */
 	PC_ITEM_DSO	= 12,	/* struct pc_item_dso, loads, syms, strings */
 	PC_ITEM_KSYMS	= 13,	/* struct pc_item_ksyms, syms, strings */
+	/* record --off-cpu */
+	PC_ITEM_SWITCH	= 14,	/* struct pc_item_switch [chain, stack] */
 };
 
 struct pc_item {
@@ -145,6 +147,25 @@ struct pc_item_chain {
 	uint32_t nr;			/* words that follow */
 	uint32_t flags;			/* PERF_COUNTER_CHAIN_* */
 	uint64_t ip[];
+};
+
+/*
+ * record --off-cpu: a task left the CPU or took it (@out), as the
+ * kernel's switch record of @event's counter on @cpu told (-1: a task's
+ * counter). A switch-out of PERF_SWITCH_OUT_CHAIN is followed by its
+ * chain (struct pc_item_chain and its words, as for a sample) and then
+ * @stack_words words of the task's user stack, as the kernel copied
+ * them; @flags are the kernel's (PERF_COUNTER_SWITCH_PREEMPTED).
+ */
+struct pc_item_switch {
+	uint32_t pid, tid;
+	uint64_t time;			/* CLOCK_MONOTONIC ns */
+	uint32_t event;
+	int32_t cpu;
+	uint32_t out;			/* 1: switch-out, 0: switch-in */
+	uint32_t flags;
+	uint32_t stack_words;
+	uint32_t pad;
 };
 
 /* The machine and boot a file was recorded in; strings NUL-padded. */

@@ -93,6 +93,7 @@ struct rep {
 	struct pc_chain_view view;
 	int format;		/* --format: an enum pc_format, else -1 */
 	struct pc_prof_builder *prof;
+	struct pc_wall *wall;	/* --wall */
 
 	/* one event's replay */
 	struct pc_replay p;
@@ -138,6 +139,10 @@ static void report_sample(void *ctx, const struct pc_replay_sample *s)
 	if (s->bad_chain)
 		pc_warn("%s: item at %zu: a chain longer than its item, not counted",
 			r->f.in, s->off);
+	if (r->wall) {
+		pc_wall_sample(r->wall, s, row.comm);
+		return;
+	}
 	if (r->prof) {
 		pc_prof_add(r->prof, s, row.comm, r->p.event);
 		return;
@@ -153,6 +158,22 @@ static void report_sample(void *ctx, const struct pc_replay_sample *s)
 				   row.count);
 }
 
+/* --wall: a switch of a thread that passes the command filter */
+static void report_switch(void *ctx, const struct pc_replay_switch *s)
+{
+	struct rep *r = ctx;
+	const char *comm = pc_tasks_comm(r->p.tasks, s->tid);
+	char anon[16];
+
+	if (!comm) {
+		snprintf(anon, sizeof(anon), s->pid ? ":%u" : "swapper",
+			 s->tid);
+		comm = anon;
+	}
+	if (pc_filter_match(r->o->comms, comm))
+		pc_wall_switch(r->wall, s, comm);
+}
+
 /* Side-band items changed the tasks: addresses may name others now. */
 static void report_changed(void *ctx)
 {
@@ -162,8 +183,31 @@ static void report_changed(void *ctx)
 		pc_chains_forget(r->chains);
 }
 
+/* A SWITCH item's line: in or out, why, its chain's and stack's words */
+static void dump_switch(const struct rep *r, const void *body, size_t blen)
+{
+	const struct pc_rfile *f = &r->f;
+	struct pc_item_switch w;
+	struct pc_item_chain ch;
+
+	memcpy(&w, body, sizeof(w));
+	printf("%u/%u %s event %u cpu %d", pc_rfile_u32(f, w.pid),
+	       pc_rfile_u32(f, w.tid), pc_rfile_u32(f, w.out) ? "out" : "in",
+	       pc_rfile_u32(f, w.event), (int32_t)pc_rfile_u32(f, w.cpu));
+	if (!pc_rfile_u32(f, w.out))
+		return;
+	printf(" %s", pc_rfile_u32(f, w.flags) &
+	       PERF_COUNTER_SWITCH_PREEMPTED ? "preempted" : "blocked");
+	if (blen < sizeof(w) + sizeof(ch))
+		return;
+	memcpy(&ch, (const char *)body + sizeof(w), sizeof(ch));
+	printf(" chain %u stack %u", pc_rfile_u32(f, ch.nr),
+	       pc_rfile_u32(f, w.stack_words));
+}
+
 /* One item as a line of -D: time, kind, pid/tid, the rest. */
-static void dump_item(const struct rep *r, uint32_t type, const void *body)
+static void dump_item(const struct rep *r, uint32_t type, const void *body,
+		      size_t blen)
 {
 	static const char * const kind[] = {
 		[PC_ITEM_EVENT] = "EVENT", [PC_ITEM_COMMAND] = "COMMAND",
@@ -172,7 +216,7 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 		[PC_ITEM_COMM] = "COMM", [PC_ITEM_FORK] = "FORK",
 		[PC_ITEM_EXIT] = "EXIT", [PC_ITEM_LOST_SIDEBAND] = "LOST_SIDEBAND",
 		[PC_ITEM_HOST] = "HOST", [PC_ITEM_DSO] = "DSO",
-		[PC_ITEM_KSYMS] = "KSYMS",
+		[PC_ITEM_KSYMS] = "KSYMS", [PC_ITEM_SWITCH] = "SWITCH",
 	};
 	const uint32_t *w = body;	/* pid, tid first, for most */
 	uint64_t t = pc_rfile_time(&r->f, type, body);
@@ -248,6 +292,9 @@ static void dump_item(const struct rep *r, uint32_t type, const void *body)
 		printf("%u symbols", pc_rfile_u32(&r->f, k.nr_sym));
 		break;
 	}
+	case PC_ITEM_SWITCH:
+		dump_switch(r, body, blen);
+		break;
 	case PC_ITEM_COMMAND:
 	case PC_ITEM_MMAP:
 	default:
@@ -267,7 +314,7 @@ static void dump(struct rep *r)
 	for (i = 0;
 	     (got = pc_rfile_item(&r->f, i, &off, &type, &body, &blen)); i++)
 		if (got > 0)
-			dump_item(r, type, body);
+			dump_item(r, type, body, blen);
 }
 
 struct unnamed {
@@ -344,6 +391,7 @@ static void report_event(struct rep *r)
 	r->p.f = &r->f;
 	r->p.sample = report_sample;
 	r->p.changed = report_changed;
+	r->p.switched = r->wall ? report_switch : NULL;
 	r->p.ctx = r;
 	pc_replay_run(&r->p);
 	if (r->prof)
@@ -398,14 +446,45 @@ static const struct {
 	[PC_SVG] = { "svg", 1 },
 };
 
+/* The profile in --format's format, the stacks of @event where one. */
+static void write_profile(struct rep *r, const struct pc_profile *p,
+			  uint32_t event)
+{
+	const char *out = r->o->output;
+	FILE *f = stdout;
+	int err;
+
+	if (out && strcmp(out, "-")) {
+		f = fopen(out, "we");
+		if (!f)
+			pc_die("%s: %s", out, strerror(errno));
+	} else {
+		out = "stdout";
+	}
+	switch (r->format) {
+	case PC_FOLDED:
+		err = pc_write_folded(p, event, f);
+		break;
+	case PC_SPEEDSCOPE:
+		err = pc_write_speedscope(p, f);
+		break;
+	case PC_PPROF:
+		err = pc_write_pprof(p, f);
+		break;
+	default:
+		err = pc_write_svg(p, event, r->o->inverted, f);
+	}
+	if (f != stdout && fclose(f))
+		err = -1;
+	if (err)
+		pc_die("%s: cannot write it all: %s", out, strerror(errno));
+}
+
 /* --format's export of every event's samples, to -o or stdout. */
 static int export(struct rep *r)
 {
-	const char *out = r->o->output;
 	uint32_t nr_ev = formats[r->format].one_event ? 1 : r->f.nr_ev;
 	const struct pc_profile *p;
-	FILE *f = stdout;
-	int err;
 
 	if (nr_ev < r->f.nr_ev)
 		pc_warn("%s: %u events; --format %s shows the first, %s",
@@ -416,33 +495,54 @@ static int export(struct rep *r)
 	for (r->p.event = 0; r->p.event < nr_ev; r->p.event++)
 		report_event(r);
 	p = pc_prof_get(r->prof);
-	if (out && strcmp(out, "-")) {
-		f = fopen(out, "we");
-		if (!f)
-			pc_die("%s: %s", out, strerror(errno));
-	} else {
-		out = "stdout";
-	}
-	switch (r->format) {
-	case PC_FOLDED:
-		err = pc_write_folded(p, 0, f);
-		break;
-	case PC_SPEEDSCOPE:
-		err = pc_write_speedscope(p, f);
-		break;
-	case PC_PPROF:
-		err = pc_write_pprof(p, f);
-		break;
-	default:
-		err = pc_write_svg(p, 0, r->o->inverted, f);
-	}
-	if (f != stdout && fclose(f))
-		err = -1;
-	if (err)
-		pc_die("%s: cannot write it all: %s", out, strerror(errno));
+	write_profile(r, p, 0);
 	pc_prof_free(r->prof);
 	r->prof = NULL;
 	return 0;
+}
+
+/*
+ * --wall: the event with switch records, its samples and its times off
+ * the CPU, as a table or in --format's format.
+ */
+static void wall(struct rep *r)
+{
+	const struct pc_profile *p;
+	uint32_t ev = r->f.switch_event;
+	uint64_t c;
+
+	if (ev >= r->f.nr_ev)
+		pc_die("%s has no switch records: record with --off-cpu",
+		       r->f.in);
+	c = r->f.ev[ev].config;
+	if (PERF_COUNTER_TYPE(c) != PERF_TYPE_SOFTWARE ||
+	    (PERF_COUNTER_ID(c) != PERF_COUNT_TASK_CLOCK &&
+	     PERF_COUNTER_ID(c) != PERF_COUNT_CPU_CLOCK))
+		pc_die("%s: the switch records' event, %s, is not a clock: its samples are no time (record --off-cpu -e task-clock)",
+		       r->f.in, r->f.ev[ev].name);
+	r->prof = pc_prof_new(&r->f);
+	r->wall = pc_wall_new(r->prof, ev);
+	r->p.event = ev;
+	report_event(r);
+	p = pc_prof_get(r->prof);
+	if (r->format >= 0) {
+		write_profile(r, p, ev);
+	} else {
+		printf("# perf-counter report %s of ", "--wall");
+		pc_print_escaped(r->f.in);
+		if (r->f.cmd) {
+			printf(": command ");
+			pc_print_escaped(r->f.cmd);
+		}
+		printf("\n# samples of ");
+		pc_print_escaped(r->f.ev[ev].name);
+		printf(" on the CPU, switch records off it\n");
+		pc_wall_print(r->wall, p, r->o->count);
+	}
+	pc_wall_free(r->wall);
+	r->wall = NULL;
+	pc_prof_free(r->prof);
+	r->prof = NULL;
 }
 
 int cmd_report(int argc, char **argv)
@@ -454,7 +554,7 @@ int cmd_report(int argc, char **argv)
 	size_t i;
 	int opt;
 
-	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZDoRV", &o,
+	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZDoRVW", &o,
 				   print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
@@ -493,6 +593,10 @@ int cmd_report(int argc, char **argv)
 			r.f.in);
 	if (o.dump) {
 		dump(&r);
+		goto out;
+	}
+	if (o.wall) {
+		wall(&r);
 		goto out;
 	}
 	if (r.format >= 0) {

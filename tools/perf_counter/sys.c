@@ -24,7 +24,7 @@ static unsigned int pc_kernel_hw_size;
 
 /*
  * The description is the 64 bytes of 2009 (size 0) unless a field past
- * them is set: callchain_depth, sideband or sample_freq, in struct
+ * them is set: callchain_depth, sideband, sample_freq or switch_out, in struct
  * perf_counter_hw_event_ext with its size. The extra control word
  * follows the description.
  */
@@ -49,11 +49,14 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->exclude_kernel = !!ev->exclude_kernel;
 	hw->exclude_idle = !!a->exclude_idle;
 	hw->exclusive = !!a->exclusive;
-	if (a->chain_depth || a->sideband || a->freq) {
+	hw->context_switch = !!a->context_switch;
+	if (a->chain_depth || a->sideband || a->freq || a->switch_out) {
 		hw->size = sizeof(*d);
 		d->callchain_depth = a->chain_depth;
 		d->sideband = a->sideband;
 		d->sample_freq = a->freq;
+		d->switch_out = a->switch_out;
+		d->switch_stack = a->switch_stack;
 		words = sizeof(*d) / 8;
 	}
 	if (ev->nr_extra) {
@@ -134,6 +137,15 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 			"  page-faults, ...) can\n", pc_cpu_identity());
 		break;
 	case E2BIG:
+		if (a->switch_out &&
+		    pc_kernel_hw_size >= PERF_COUNTER_HW_EVENT_SIZE_VER3) {
+			fprintf(stderr,
+				"  this kernel knows a %u-byte counter description: it has\n"
+				"  no call chains in switch records (switch_out,\n"
+				"  PERF_COUNTER_HW_EVENT_SIZE_VER4): --off-cpu needs a newer one\n",
+				pc_kernel_hw_size);
+			break;
+		}
 		fprintf(stderr,
 			"  this kernel knows a %u-byte counter description, not the\n"
 			"  %u bytes of %s: record needs a kernel with\n"

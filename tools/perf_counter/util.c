@@ -396,9 +396,12 @@ void pc_take(const char *buf, size_t len, uint64_t record_type,
 			fn(ctx, &r);
 			continue;
 		}
-		if (h.type >= PERF_COUNTER_REC_MMAP &&
-		    h.type <= PERF_COUNTER_REC_EXIT && blen >= 16) {
-			/* side-band: pid, tid and time, then the rest */
+		if (((h.type >= PERF_COUNTER_REC_MMAP &&
+		      h.type <= PERF_COUNTER_REC_EXIT) ||
+		     h.type == PERF_COUNTER_REC_SWITCH_OUT ||
+		     h.type == PERF_COUNTER_REC_SWITCH_IN ||
+		     h.type == PERF_COUNTER_REC_SWITCH_OUT_CHAIN) && blen >= 16) {
+			/* side-band, switch: pid, tid and time, then the rest */
 			memcpy(&r.pid, body, 4);
 			memcpy(&r.tid, body + 4, 4);
 			memcpy(&r.time, body + 8, 8);

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-counter report --wall: where a program's wall-clock time went,
+ * on the CPU and off it, from a record --off-cpu file.
+ *
+ * On the CPU, the clock event's samples each stand for their period in
+ * ns. Off it, each switch-out record of a thread is paired with the
+ * thread's next switch-in: the time between is added, exactly, to the
+ * stack the thread left with, under an innermost frame that says why,
+ * "[blocked]" (it waited: sleep, pipe, lock, page-in) or "[preempted]"
+ * (it could have run). One profile holds both (profile.c), for the
+ * table here and for every --format.
+ *
+ * Per thread the switch records also give, exactly, the time between
+ * its first and its last switch record (elapsed) as time on the CPU
+ * (switch-in to switch-out) and off it (switch-out to switch-in).
+ *
+ * Frameless callers: a system call wrapper of the C library built
+ * without a frame pointer (x86) leaves its caller out of the chain the
+ * kernel walks by frame pointers, as it leaves %bp to that caller: the
+ * chain goes from the wrapper to the caller's caller. The switch-out
+ * record has the first words of the user stack too (record --off-cpu
+ * asks for PC_SWITCH_STACK of them): when the innermost user function
+ * has no frame-pointer prologue (prologue.c), the words up to the
+ * chain's next address, the return address the walk read from the
+ * caller's frame, are searched for return addresses into named
+ * functions, and those found go between. Without that next address in
+ * the words the chain is left as the kernel gave it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pc.h"
+#include "profile.h"
+#include "reader.h"
+
+/* Return addresses taken from the stack words between two, at most */
+#define WALL_FOUND_MAX	8
+
+/* One thread's switches. */
+struct wall_thread {
+	uint32_t pid, tid;
+	char comm[16];		/* when it last left */
+	uint64_t first, last;	/* its first and last switch record */
+	uint64_t on, blocked, preempted;	/* ns */
+	uint64_t in_at;		/* its last switch-in, while on the CPU */
+	int on_cpu;
+	int out;		/* left the CPU: @chain, @out_at, @why */
+	uint64_t out_at;
+	int why;
+	uint64_t *chain;
+	uint32_t nr, chain_cap;
+	uint64_t first_ip;
+};
+
+struct pc_wall {
+	struct pc_prof_builder *prof;
+	uint32_t event;
+	struct wall_thread *t;
+	size_t nr, cap;
+	uint32_t *slot;		/* tid hash of indices + 1 */
+	size_t slots;
+	uint64_t fixed;		/* chains given callers from the stack */
+	uint64_t sampled;	/* ns the samples stand for */
+};
+
+static struct wall_thread *thread_of(struct pc_wall *w, uint32_t pid,
+				     uint32_t tid)
+{
+	size_t i, k;
+
+	if ((w->nr + 1) * 2 > w->slots) {
+		uint32_t *old = w->slot;
+		size_t n = w->slots;
+
+		w->slots = n ? 2 * n : 64;
+		w->slot = pc_zalloc(w->slots * sizeof(*w->slot));
+		for (i = 0; i < n; i++) {
+			if (!old[i])
+				continue;
+			k = w->t[old[i] - 1].tid & (w->slots - 1);
+			while (w->slot[k])
+				k = (k + 1) & (w->slots - 1);
+			w->slot[k] = old[i];
+		}
+		free(old);
+	}
+	for (k = tid & (w->slots - 1); w->slot[k];
+	     k = (k + 1) & (w->slots - 1))
+		if (w->t[w->slot[k] - 1].tid == tid &&
+		    w->t[w->slot[k] - 1].pid == pid)
+			return &w->t[w->slot[k] - 1];
+	w->t = pc_grow(w->t, &w->cap, w->nr + 1, sizeof(*w->t));
+	memset(&w->t[w->nr], 0, sizeof(*w->t));
+	w->t[w->nr].pid = pid;
+	w->t[w->nr].tid = tid;
+	w->slot[k] = ++w->nr;
+	return &w->t[w->nr - 1];
+}
+
+/**
+ * pc_wall_new() - a wall-clock profile of one event's samples and
+ * switch records
+ * @prof:	the profile to add to
+ * @event:	the event
+ *
+ * Return: the builder; pc_wall_sample() and pc_wall_switch() each
+ * sample and switch of the replay, then pc_wall_print().
+ */
+struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event)
+{
+	struct pc_wall *w = pc_zalloc(sizeof(*w));
+
+	w->prof = prof;
+	w->event = event;
+	pc_prof_wall(prof, event);
+	return w;
+}
+
+/* The stack word @i of @s as @bytes-sized values: *@n of them at @v. */
+static void stack_values(const struct pc_replay_switch *s, uint32_t i,
+			 int bytes, uint64_t v[2], int *n)
+{
+	uint64_t x = s->stack[i];
+
+	if (bytes == 8) {
+		v[0] = x;
+		*n = 1;
+		return;
+	}
+	/* two 4-byte words, in the order they are in memory */
+	v[s->stack_le ? 0 : 1] = x & 0xffffffffULL;
+	v[s->stack_le ? 1 : 0] = x >> 32;
+	*n = 2;
+}
+
+/* Might @addr be a return address: after the start of a named function? */
+static int return_address(const struct pc_replay_switch *s, uint64_t addr)
+{
+	struct pc_frame f = { 0 };
+
+	/* (a word that is no mapping's reads no kernel symbols) */
+	if (addr < 2 || !pc_maps_find(s->maps, s->pid, addr - 1))
+		return 0;
+	pc_resolve_frame(s->maps, s->pid, addr - 1, &f);
+	return f.name && !f.kernel && addr > f.addr;
+}
+
+/*
+ * The return addresses in @s's stack words before @next, read as words
+ * of @bytes: how many into @found, or -1 if @next is not there.
+ */
+static int stack_callers(const struct pc_replay_switch *s, uint64_t next,
+			 int bytes, uint64_t *found)
+{
+	uint64_t v[2];
+	uint32_t i;
+	int n, j, nr = 0;
+
+	for (i = 0; i < s->stack_words; i++) {
+		stack_values(s, i, bytes, v, &n);
+		for (j = 0; j < n; j++) {
+			if (v[j] == next)
+				return nr;
+			if (nr < WALL_FOUND_MAX && return_address(s, v[j]))
+				found[nr++] = v[j];
+		}
+	}
+	return -1;
+}
+
+/*
+ * @s's chain into @t, with the callers a frameless innermost user
+ * function left out put back from the stack words (see the top).
+ */
+static void keep_chain(struct pc_wall *w, struct wall_thread *t,
+		       const struct pc_replay_switch *s)
+{
+	uint64_t found[WALL_FOUND_MAX];
+	uint32_t u, i, at = 0;
+	int nr = -1;
+
+	for (u = 0; u < s->nr; u++)
+		if (s->chain[u] == PERF_CONTEXT_USER)
+			break;
+	if (s->stack_words && u + 2 < s->nr &&
+	    s->chain[u + 2] < (uint64_t)PERF_CONTEXT_MAX &&
+	    pc_frame_pointer(s->maps, s->pid, s->chain[u + 1]) != 1) {
+		nr = stack_callers(s, s->chain[u + 2], 8, found);
+		if (nr < 0)
+			nr = stack_callers(s, s->chain[u + 2], 4, found);
+	}
+	if (nr < 0)
+		nr = 0;
+	w->fixed += nr > 0;
+	if (s->nr + nr > t->chain_cap) {
+		t->chain_cap = s->nr + nr;
+		t->chain = pc_realloc(t->chain,
+				      t->chain_cap * sizeof(*t->chain));
+	}
+	for (i = 0; i < s->nr; i++) {
+		t->chain[at++] = s->chain[i];
+		if (i == u + 1 && nr > 0) {
+			memcpy(t->chain + at, found, nr * sizeof(*found));
+			at += nr;
+		}
+	}
+	t->nr = at;
+	t->first_ip = 0;
+	for (i = 0; i < at; i++)
+		if (t->chain[i] < (uint64_t)PERF_CONTEXT_MAX) {
+			t->first_ip = t->chain[i];
+			break;
+		}
+}
+
+/**
+ * pc_wall_sample() - a sample of the event, on the CPU
+ * @w:		the builder
+ * @s:		the sample
+ * @comm:	its thread's command
+ */
+void pc_wall_sample(struct pc_wall *w, const struct pc_replay_sample *s,
+		    const char *comm)
+{
+	struct wall_thread *t = thread_of(w, s->pid, s->tid);
+
+	/*
+	 * A thread seen first in a sample was on the CPU for the sample's
+	 * period (ns of a clock) before: from there, not from its first
+	 * switch-out.
+	 */
+	if (!t->first) {
+		t->first = s->time - (s->weight < s->time ? s->weight : 0);
+		t->last = t->first;
+		t->on_cpu = 1;
+		t->in_at = t->first;
+	}
+	w->sampled += s->weight;
+	pc_prof_add(w->prof, s, comm, w->event);
+}
+
+/**
+ * pc_wall_switch() - a switch record of the event's
+ * @w:		the builder
+ * @s:		the switch
+ * @comm:	its thread's command
+ */
+void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
+		    const char *comm)
+{
+	struct wall_thread *t = thread_of(w, s->pid, s->tid);
+	struct pc_replay_sample off = { 0 };
+
+	if (!t->first)
+		t->first = s->time;
+	if (s->time < t->last)		/* out of order: not paired */
+		return;
+	t->last = s->time;
+	if (s->out) {
+		if (t->on_cpu)
+			t->on += s->time - t->in_at;
+		t->on_cpu = 0;
+		t->out = 1;
+		t->out_at = s->time;
+		t->why = s->preempted ? PC_FRAME_PREEMPTED : PC_FRAME_BLOCKED;
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+		t->nr = 0;
+		t->first_ip = 0;
+		if (s->chain)
+			keep_chain(w, t, s);
+		return;
+	}
+	t->on_cpu = 1;
+	t->in_at = s->time;
+	if (!t->out)
+		return;			/* off since before the recording */
+	t->out = 0;
+	off.pid = t->pid;
+	off.tid = t->tid;
+	off.ip = t->first_ip;
+	off.time = t->out_at;
+	off.weight = s->time - t->out_at;
+	off.chain = t->nr ? t->chain : NULL;
+	off.nr = t->nr;
+	off.maps = s->maps;
+	if (t->why == PC_FRAME_PREEMPTED)
+		t->preempted += off.weight;
+	else
+		t->blocked += off.weight;
+	pc_prof_add_off(w->prof, &off, t->comm, w->event, t->why);
+}
+
+/* A function's wall-clock time: in its stacks, and as their leaf. */
+struct wall_func {
+	uint32_t frame;
+	uint64_t total, self, on, blocked, preempted;
+	uint32_t stamp;		/* the last stack counted in */
+};
+
+static int by_total(const void *a, const void *b)
+{
+	const struct wall_func *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->frame < y->frame ? -1 : x->frame > y->frame;
+}
+
+static double ms(uint64_t ns)
+{
+	return ns / 1e6;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+/* The functions' times over the event's stacks; the wall time there. */
+static struct wall_func *wall_funcs(const struct pc_profile *p,
+				    uint32_t event, uint64_t *all)
+{
+	struct wall_func *fn = pc_zalloc((p->nr_frame + 1) * sizeof(*fn));
+	uint32_t i, j;
+
+	*all = 0;
+	for (i = 0; i < p->nr_frame; i++)
+		fn[i].frame = i;
+	for (i = 0; i < p->nr_stack; i++) {
+		const struct pc_stack *s = &p->stack[i];
+		int why = pc_stack_off_cpu(p, s);
+
+		if (s->event != event)
+			continue;
+		*all += s->weight;
+		for (j = 0; j < s->nr; j++) {
+			struct wall_func *f = &fn[s->frame[j]];
+
+			if (f->stamp == i + 1)
+				continue;	/* recursion: once a stack */
+			f->stamp = i + 1;
+			f->total += s->weight;
+			if (why == PC_FRAME_BLOCKED)
+				f->blocked += s->weight;
+			else if (why == PC_FRAME_PREEMPTED)
+				f->preempted += s->weight;
+			else
+				f->on += s->weight;
+		}
+		if (s->nr)
+			fn[s->frame[s->nr - 1]].self += s->weight;
+	}
+	return fn;
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	const struct wall_thread *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/**
+ * pc_wall_print() - the wall-clock table of the profile built
+ * @w:		the builder, its replay done
+ * @p:		the profile (pc_prof_get())
+ * @max_lines:	functions shown at most, -1 for all above 0.5%
+ *
+ * Per function: its share of the wall time of every thread (Children:
+ * in its stacks, Self: as their innermost frame), and that time on the
+ * CPU, blocked and preempted; then per thread, the switch records' own
+ * account of its time.
+ */
+void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
+		   int max_lines)
+{
+	char label[PC_FRAME_LABEL_MAX];
+	struct wall_func *fn;
+	uint64_t all, on = 0, blocked = 0, preempted = 0;
+	uint32_t i;
+	int shown = 0;
+	size_t k;
+
+	fn = wall_funcs(p, w->event, &all);
+	for (k = 0; k < w->nr; k++) {
+		on += w->t[k].on;
+		blocked += w->t[k].blocked;
+		preempted += w->t[k].preempted;
+	}
+	printf("# wall-clock profile: %.3f ms of %zu thread%s: on the CPU %.3f ms (samples), off it %.3f ms (blocked %.3f, preempted %.3f)\n",
+	       ms(all), w->nr, w->nr == 1 ? "" : "s", ms(all - blocked -
+	       preempted), ms(blocked + preempted), ms(blocked),
+	       ms(preempted));
+	printf("# on the CPU by the switch records: %.3f ms; the samples stand for %.3f ms of it (not the modes their event excludes)\n",
+	       ms(on), ms(w->sampled));
+	if (w->fixed)
+		printf("# %llu off-CPU chains given callers from the stack words (frameless wrappers)\n",
+		       (unsigned long long)w->fixed);
+	printf("#\n# Children     Self      On-CPU ms   Blocked ms Preempted ms  Shared Object         Symbol\n");
+	qsort(fn, p->nr_frame, sizeof(*fn), by_total);
+	for (i = 0; i < p->nr_frame; i++) {
+		const struct pc_frame *fr = &p->frame[fn[i].frame];
+		const char *dso = fr->dso ? strrchr(fr->dso, '/') : NULL;
+
+		if (!fn[i].total)
+			break;
+		if (max_lines >= 0 ? shown >= max_lines :
+		    pct(fn[i].total, all) < 0.5)
+			break;
+		dso = dso ? dso + 1 : fr->dso ? fr->dso : "[unknown]";
+		printf("  %7.2f%%  %7.2f%%  %11.3f  %11.3f  %11.3f  %-20.20s  ",
+		       pct(fn[i].total, all), pct(fn[i].self, all),
+		       ms(fn[i].on), ms(fn[i].blocked), ms(fn[i].preempted),
+		       dso);
+		pc_print_escaped(pc_frame_label(fr, label, sizeof(label)));
+		putchar('\n');
+		shown++;
+	}
+	free(fn);
+	qsort(w->t, w->nr, sizeof(*w->t), by_tid);
+	printf("\n# per thread, from its switch records: elapsed = on + off the CPU\n");
+	printf("#     pid      tid  command            elapsed ms    on-CPU ms   off-CPU ms   blocked ms preempted ms\n");
+	for (k = 0; k < w->nr; k++) {
+		const struct wall_thread *t = &w->t[k];
+
+		printf("  %7u  %7u  %-16.16s  %11.3f  %11.3f  %11.3f  %11.3f  %11.3f\n",
+		       t->pid, t->tid, t->comm[0] ? t->comm : "?",
+		       ms(t->last - t->first), ms(t->on),
+		       ms(t->blocked + t->preempted), ms(t->blocked),
+		       ms(t->preempted));
+	}
+}
+
+/** pc_wall_free() - what the builder holds (not its profile) */
+void pc_wall_free(struct pc_wall *w)
+{
+	size_t k;
+
+	if (!w)
+		return;
+	for (k = 0; k < w->nr; k++)
+		free(w->t[k].chain);
+	free(w->t);
+	free(w->slot);
+	free(w);
+}
