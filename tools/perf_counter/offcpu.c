@@ -426,6 +426,8 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 	for (k = 0; k < w->nr; k++) {
 		const struct wall_thread *t = &w->t[k];
 
+		if (t->last == t->first)
+			continue;	/* no switch record: no account */
 		printf("  %7u  %7u  %-16.16s  %11.3f  %11.3f  %11.3f  %11.3f  %11.3f\n",
 		       t->pid, t->tid, t->comm[0] ? t->comm : "?",
 		       ms(t->last - t->first), ms(t->on),

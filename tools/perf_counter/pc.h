@@ -311,6 +311,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 
 #endif /* PC_TOOL_H */

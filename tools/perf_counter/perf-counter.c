@@ -18,6 +18,7 @@ static const struct {
 	{ "record", cmd_record, "run a command and sample it into a file" },
 	{ "report", cmd_report, "a profile of a record file, with its call chains" },
 	{ "top", cmd_top, "system-wide profile, refreshed (kerneltop)" },
+	{ "diff", cmd_diff, "what changed between two record files, and how surely" },
 };
 
 static void print_help(FILE *f)

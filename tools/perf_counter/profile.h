@@ -55,6 +55,7 @@ struct pc_stack {
 	uint32_t thread;	/* index into pc_profile.thread */
 	uint32_t event;		/* index into pc_profile.event */
 	uint64_t samples, weight;
+	uint64_t base;		/* a diff's: the baseline's samples */
 };
 
 struct pc_profile {
@@ -68,6 +69,13 @@ struct pc_profile {
 	struct pc_stack *stack;
 	uint32_t nr_stack;
 	uint64_t start_ns, end_ns;	/* the first and last sample's time */
+	/*
+	 * perf-counter diff (diff.c): the new recording's stacks, each
+	 * with its samples (and weight: the same) and the baseline's
+	 * samples of the same stack (@base); the totals of each.
+	 */
+	int diff;
+	uint64_t base_total, new_total;
 };
 
 /* profile.c: a profile built from a record file's replays (reader.h) */
@@ -84,6 +92,9 @@ void pc_prof_wall(struct pc_prof_builder *b, uint32_t event);
 int pc_stack_off_cpu(const struct pc_profile *p, const struct pc_stack *s);
 const struct pc_profile *pc_prof_get(struct pc_prof_builder *b);
 void pc_prof_free(struct pc_prof_builder *b);
+
+/* diff.c: the two-proportion z score of x of n against y of m */
+double pc_diff_z(uint64_t x, uint64_t n, uint64_t y, uint64_t m);
 
 /* offcpu.c: report --wall's profile, its table */
 struct pc_wall;

@@ -189,6 +189,9 @@ static void dump_switch(const struct rep *r, const void *body, size_t blen)
 	const struct pc_rfile *f = &r->f;
 	struct pc_item_switch w;
 	struct pc_item_chain ch;
+	uint32_t nr, i, n[2] = { 0, 0 };
+	int part = -1;
+	uint64_t v;
 
 	memcpy(&w, body, sizeof(w));
 	printf("%u/%u %s event %u cpu %d", pc_rfile_u32(f, w.pid),
@@ -201,7 +204,20 @@ static void dump_switch(const struct rep *r, const void *body, size_t blen)
 	if (blen < sizeof(w) + sizeof(ch))
 		return;
 	memcpy(&ch, (const char *)body + sizeof(w), sizeof(ch));
-	printf(" chain %u stack %u", pc_rfile_u32(f, ch.nr),
+	nr = pc_rfile_u32(f, ch.nr);
+	if (nr > (blen - sizeof(w) - sizeof(ch)) / 8)
+		nr = 0;
+	/* the addresses of each part of the chain */
+	for (i = 0; i < nr; i++) {
+		memcpy(&v, (const char *)body + sizeof(w) + sizeof(ch) + 8 * i,
+		       sizeof(v));
+		v = pc_rfile_u64(f, v);
+		if (v == PERF_CONTEXT_KERNEL || v == PERF_CONTEXT_USER)
+			part = v == PERF_CONTEXT_USER;
+		else if (part >= 0 && v < (uint64_t)PERF_CONTEXT_MAX)
+			n[part]++;
+	}
+	printf(" chain kernel %u user %u, stack %u", n[0], n[1],
 	       pc_rfile_u32(f, w.stack_words));
 }
 

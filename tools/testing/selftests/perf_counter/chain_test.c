@@ -118,6 +118,25 @@ FN void chain_victim(unsigned long n)
 	sink = x;
 }
 
+/* Workload "hot": two loops of their own, for perf-counter diff. */
+FN void chain_hot_a(unsigned long n)
+{
+	unsigned long i, x = sink;
+
+	for (i = 0; i < n; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	sink = x;
+}
+
+FN void chain_hot_b(unsigned long n)
+{
+	unsigned long i, x = sink;
+
+	for (i = 0; i < n; i++)
+		x = x * 2862933555777941757UL + 3037000493UL;
+	sink = x;
+}
+
 /*
  * Workload "offcpu": where a program's wall-clock time goes when it
  * waits. chain_compute() runs 300 ms of CPU time in user mode,
@@ -162,12 +181,17 @@ FN int chain_pipe_wait(long ms)
 		usleep(ms * 1000);
 		_exit(write(p[1], "x", 1) != 1);
 	}
-	if (pid < 0 || read(p[0], &c, 1) != 1)
+	if (pid < 0 || read(p[0], &c, 1) != 1) {
+		perror("pipe_wait: fork, read");
 		return -1;
+	}
 	close(p[0]);
 	close(p[1]);
-	if (waitpid(pid, &status, 0) != pid || status)
+	if (waitpid(pid, &status, 0) != pid || status) {
+		fprintf(stderr, "pipe_wait: the writer's status %#x\n",
+			status);
 		return -1;
+	}
 	sink++;
 	return 0;
 }
@@ -370,11 +394,29 @@ FN int main(int argc, char **argv)
 		for (i = 0; i < 200; i++)
 			usleep(1000);
 	} else if (!strcmp(argv[2], "offcpu")) {
+		/* and the main thread's time and CPU time, for the test */
+		t[0] = pc_now_ns();
+		t[1] = cpu_ns();
 		chain_compute(300 * 1000000ULL);
 		chain_sleeper(10, 20);
 		if (chain_pipe_wait(100))
 			return 1;
-		sink++;
+		t[0] = pc_now_ns() - t[0];
+		t[1] = cpu_ns() - t[1];
+		f = times ? fopen(times, "w") : NULL;
+		if (f) {
+			fprintf(f, "%llu %llu\n", (unsigned long long)t[0],
+				(unsigned long long)t[1]);
+			fclose(f);
+		}
+	} else if (!strcmp(argv[2], "hot")) {
+		/* hot_a does PC_CHAIN_HOT times hot_b's work */
+		unsigned long times_a = env_ul("PC_CHAIN_HOT", 1);
+
+		for (i = 0; i < (unsigned long)rounds; i++) {
+			chain_hot_a(times_a * n);
+			chain_hot_b(n);
+		}
 	} else if (!strcmp(argv[2], "wreck")) {
 		return wreck_workload();
 	} else if (!strcmp(argv[2], "signal")) {

@@ -940,6 +940,219 @@ TEST(record_g_exports_every_format_and_a_portable_file)
 	unlink("/tmp/export.times");
 }
 
+/* report --wall's Children share of @sym, from its table; -1 if none. */
+static double wall_share(const char *sym)
+{
+	char pat[96], *line;
+	double share;
+
+	snprintf(pat, sizeof(pat), "  %s\n", sym);
+	line = strstr(out_buf, pat);
+	if (!line)
+		return -1;
+	while (line > out_buf && line[-1] != '\n')
+		line--;
+	return sscanf(line, " %lf%%", &share) == 1 ? share : -1;
+}
+
+/* The ns of folded lines with @a;@b... (@b's name holding @what). */
+static unsigned long long folded_ns(const char *a, const char *what,
+				    const char *leaf)
+{
+	unsigned long long sum = 0, ns;
+	char *line, *end, *at, *next;
+
+	for (line = out_buf; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			break;
+		*end = '\0';
+		at = strstr(line, a);
+		next = at ? strchr(at + strlen(a), ';') : NULL;
+		if (next && strstr(next, what) && strstr(line, leaf) &&
+		    sscanf(strrchr(line, ' '), " %llu", &ns) == 1)
+			sum += ns;
+		*end = '\n';
+	}
+	return sum;
+}
+
+/*
+ * record --off-cpu, report --wall: chain_test's "offcpu" workload runs
+ * 300 ms of CPU in chain_compute, sleeps 10 x 20 ms in chain_sleeper and
+ * waits 100 ms in chain_pipe_wait for a child's write: 50%, 33% and 17%
+ * of its wall-clock time. The switch records' off-CPU time of its
+ * thread is its elapsed time less its CPU time as it measured them;
+ * the blocked stacks end in sleeper -> nanosleep and pipe_wait -> read.
+ */
+TEST(record_off_cpu_wall_profile_splits_compute_sleeper_and_pipe_wait)
+{
+	unsigned long long elapsed = 0, cpu = 0, sleep_ns, read_ns;
+	double share[3], on, off = -1, t_elapsed;
+	unsigned int pid;
+	char comm[32], *line;
+	int status, n = 0;
+
+	status = run_tool("PC_CHAIN_TIMES=/tmp/offcpu.times", "record",
+			  "--off-cpu", "-g", "-e", "task-clock:u", "-c",
+			  "1000000", "-o", "/tmp/offcpu.data", "/bin/chain_test",
+			  "--workload", "offcpu");
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(err_buf, "switch records") != NULL);
+	slurp("/tmp/offcpu.times", out_buf, sizeof(out_buf));
+	n = sscanf(out_buf, "%llu %llu", &elapsed, &cpu);
+	ASSERT_EQ(2, n);
+	n = 0;
+	status = run_tool(NULL, "report", "--wall", "--comms", "chain_test",
+			  "-i", "/tmp/offcpu.data");
+	show_output();
+	ASSERT_EQ(0, status);
+	share[0] = wall_share("chain_compute");
+	share[1] = wall_share("chain_sleeper");
+	share[2] = wall_share("chain_pipe_wait");
+	TH_LOG("compute %.1f%%, sleeper %.1f%%, pipe_wait %.1f%%", share[0],
+	       share[1], share[2]);
+	EXPECT_GE(5, dabs(share[0] - 50));
+	EXPECT_GE(5, dabs(share[1] - 33.3));
+	EXPECT_GE(5, dabs(share[2] - 16.7));
+	/* the thread's line: pid tid comm elapsed on off blocked preempted */
+	line = strstr(out_buf, "# per thread");
+	ASSERT_TRUE(line != NULL);
+	while ((line = strchr(line, '\n')) && *++line) {
+		if (sscanf(line, " %u %*u %31s %lf %lf %lf", &pid, comm,
+			   &t_elapsed, &on, &off) == 5 &&
+		    !strcmp(comm, "chain_test")) {
+			n++;
+			break;
+		}
+	}
+	ASSERT_EQ(1, n);
+	TH_LOG("off the CPU: %.3f ms by its switch records, %.3f ms by its clocks",
+	       off, (elapsed - cpu) / 1e6);
+	EXPECT_GE((elapsed - cpu) / 1e6 * 0.01, dabs(off - (elapsed - cpu) / 1e6));
+	status = run_tool(NULL, "report", "--wall", "--comms", "chain_test",
+			  "--format", "folded", "-i", "/tmp/offcpu.data");
+	ASSERT_EQ(0, status);
+	sleep_ns = folded_ns(";chain_sleeper", "nanosleep", "[blocked]");
+	read_ns = folded_ns(";chain_pipe_wait", "read", "[blocked]");
+	TH_LOG("blocked in chain_sleeper -> nanosleep %llu ns, chain_pipe_wait -> read %llu ns",
+	       sleep_ns, read_ns);
+	EXPECT_LE(190000000ULL, sleep_ns);
+	EXPECT_LE(95000000ULL, read_ns);
+	unlink("/tmp/offcpu.times");
+}
+
+/*
+ * Unprivileged at perf_event_paranoid 2, of its own tasks, with :u: the
+ * switch-out chains hold no kernel address.
+ */
+TEST(record_off_cpu_unprivileged_chains_hold_no_kernel_address)
+{
+	int status, outs = 0, bad = 0, user = 0;
+	unsigned int k, u;
+	char old[16] = "", *line;
+	int fd;
+
+	slurp("/proc/sys/kernel/perf_event_paranoid", old, sizeof(old));
+	fd = open("/proc/sys/kernel/perf_event_paranoid", O_WRONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(2, write(fd, "2\n", 2));
+	status = run_tool_as(65534, NULL, (const char * const []){ "record",
+			     "--off-cpu", "-e", "task-clock:u", "-o",
+			     "/tmp/offcpu.nobody.data", "/bin/chain_test",
+			     "--workload", "offcpu", NULL });
+	show_output();
+	lseek(fd, 0, SEEK_SET);
+	if (write(fd, old, strlen(old)) < 0)
+		perror("restore perf_event_paranoid");
+	close(fd);
+	ASSERT_EQ(0, status);
+	status = run_tool(NULL, "report", "-D", "-f", "-i",
+			  "/tmp/offcpu.nobody.data");
+	ASSERT_EQ(0, status);
+	for (line = out_buf; (line = strstr(line, " out event ")); line++) {
+		char *chain = strstr(line, "chain kernel ");
+
+		if (!chain || sscanf(chain, "chain kernel %u user %u", &k,
+				     &u) != 2)
+			continue;
+		outs++;
+		bad += k != 0;
+		user += u > 2;
+	}
+	TH_LOG("%d switch-outs, %d with a kernel part, %d with a user chain",
+	       outs, bad, user);
+	EXPECT_LE(12, outs);
+	EXPECT_EQ(0, bad);
+	EXPECT_LE(12, user);
+	unlink("/tmp/offcpu.nobody.data");
+}
+
+/* diff's table: the Change column of @sym's row, or NULL. */
+static const char *diff_change(const char *sym)
+{
+	static char change[8];
+	char pat[96], *line;
+
+	snprintf(pat, sizeof(pat), "  %s\n", sym);
+	line = strstr(out_buf, pat);
+	if (!line)
+		return NULL;
+	while (line > out_buf && line[-1] != '\n')
+		line--;
+	if (sscanf(line, " %*f%% %*f%% %*f %*f %7s", change) != 1)
+		return NULL;
+	return change;
+}
+
+/*
+ * perf-counter diff: chain_test's "hot" workload, hot_a doing as much
+ * work as hot_b, then twice as much: hot_a up and hot_b down, with
+ * |z| >= 3, and nothing else; two runs of the same: no change.
+ */
+TEST(diff_flags_the_functions_that_changed_and_only_them)
+{
+	static const char * const env[] = {
+		"PC_CHAIN_HOT=1 PC_CHAIN_ROUNDS=1000",
+		"PC_CHAIN_HOT=1 PC_CHAIN_ROUNDS=1000",
+		"PC_CHAIN_HOT=2 PC_CHAIN_ROUNDS=1000",
+	};
+	char data[3][32];
+	const char *c;
+	int i, status;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(data[i], sizeof(data[i]), "/tmp/hot%d.data", i);
+		status = run_tool(env[i], "record", "-e", "task-clock:u", "-c",
+				  "500000", "-o", data[i], "/bin/chain_test",
+				  "--workload", "hot");
+		show_output();
+		ASSERT_EQ(0, status);
+	}
+	status = run_tool(NULL, "diff", data[0], data[1]);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "# 0 changes") != NULL);
+	status = run_tool(NULL, "diff", data[0], data[2]);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_TRUE(strstr(out_buf, "# 2 changes: 1 up, 1 down") != NULL);
+	c = diff_change("chain_hot_a");
+	EXPECT_TRUE(c && !strcmp(c, "up")) TH_LOG("hot_a: %s", c ? c : "none");
+	c = diff_change("chain_hot_b");
+	EXPECT_TRUE(c && !strcmp(c, "down")) TH_LOG("hot_b: %s", c ? c : "none");
+	status = run_tool(NULL, "diff", "--format", "svg", "-o",
+			  "/tmp/hot.svg", data[0], data[2]);
+	ASSERT_EQ(0, status);
+	slurp("/tmp/hot.svg", out_buf, sizeof(out_buf));
+	EXPECT_TRUE(strstr(out_buf, "Differential") != NULL);
+	EXPECT_TRUE(strstr(out_buf, "chain_hot_a") != NULL);
+	for (i = 0; i < 3; i++)
+		unlink(data[i]);
+	unlink("/tmp/hot.svg");
+}
+
 /* Copy @from to @to, executable; 0 or -1. */
 static int copy_program(const char *from, const char *to)
 {
