@@ -13,6 +13,7 @@ HOST_PROGRAMS="tools/perf_counter/pmu-events/test_jevents.py
 	tools/perf_counter/test_callchain.py
 	tools/perf_counter/test_sideband.py
 	tools/perf_counter/test_export.py
+	tools/perf_counter/test_offcpu.py
 	harness/readme-example.py
 	harness/test_report.py"
 

@@ -16,9 +16,23 @@
  * others are only counted. The embedded script does the status line,
  * click to zoom and the regex search, reading all it needs from those
  * elements, so no name of the profile is ever inside the script.
+ *
+ * Colours: warm (red to yellow by name, kernel functions orange) for
+ * functions, grey for the root and the commands. A wall-clock profile
+ * (report --wall) has stacks off the CPU too: every node also sums the
+ * weight of its off-CPU paths (data-off), and one whose weight is all
+ * off the CPU is cold, light blue (a kernel function's teal), under the
+ * reason, "[blocked]" deep blue or "[preempted]" purple; a node with
+ * time on and off the CPU stays warm. A differential profile (p->diff,
+ * perf-counter diff) has the new recording's widths; every node also
+ * sums the baseline's samples of its paths (data-base) and is coloured
+ * by the z score of its share's change (data-z, see fg_z()): grey for
+ * |z| < FG_Z, red where it grew, blue where it shrank, deeper up to
+ * |z| = FG_Z_DEEP.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +49,8 @@
 #define FG_BOTTOM	40	/* px below: the status line and the note */
 #define FG_TITLE_MAX	100	/* characters of the command in the title */
 #define FG_NONE		UINT32_MAX
+#define FG_Z		3.0	/* |z| from which a change is coloured */
+#define FG_Z_DEEP	10.0	/* the deepest colour from here */
 
 enum fg_kind { FG_ROOT, FG_COMM, FG_USER, FG_KERNEL };
 
@@ -50,6 +66,7 @@ struct fg_label {
 	const char *text;
 	const char *dso;	/* or NULL */
 	enum fg_kind kind;
+	int off_cpu;		/* PC_FRAME_BLOCKED, _PREEMPTED, or 0 */
 	uint32_t rank;		/* equal labels have equal ranks */
 };
 
@@ -58,11 +75,15 @@ struct fg_path {
 	const uint32_t *key;
 	uint32_t n;
 	uint64_t samples, weight;
+	uint64_t off;		/* @weight if the stack is off the CPU */
+	uint64_t base;		/* a diff's: the baseline's samples */
 };
 
 struct fg_node {
 	uint64_t x;		/* the weight to its left */
 	uint64_t samples, weight;
+	uint64_t off;		/* of @weight, off the CPU */
+	uint64_t base;		/* a diff's: the baseline's samples */
 	uint32_t label;		/* index into fg.label, FG_NONE for root */
 	uint32_t depth;		/* 0 for the root */
 };
@@ -81,6 +102,10 @@ struct fg {
 	uint32_t max_depth;	/* of the drawn nodes */
 	size_t elided;
 	double scale;		/* px per unit of weight */
+	int has_off;		/* a stack of the event is off the CPU */
+	int diff;		/* p->diff: coloured by z */
+	uint64_t base_total, new_total;	/* a diff's samples of each */
+	size_t gone;		/* a diff's frames only in the baseline */
 };
 
 /*
@@ -92,6 +117,7 @@ static const char *const fg_script[] = {
 "\"use strict\";\n",
 "var svg, details, matched, unzoomBtn, searchBtn;\n",
 "var nodes = [], W, XPAD = 10, FONT = 12, FW = 0.59, total, unit;\n",
+"var diff, baseTotal, newTotal;\n",
 "var lastTerm = \"\", searching = false;\n",
 "function init() {\n",
 "	var gs, i, g, r;\n",
@@ -103,6 +129,9 @@ static const char *const fg_script[] = {
 "	W = parseFloat(svg.getAttribute(\"width\"));\n",
 "	total = parseFloat(svg.getAttribute(\"data-total\"));\n",
 "	unit = svg.getAttribute(\"data-unit\");\n",
+"	diff = svg.getAttribute(\"data-diff\") === \"1\";\n",
+"	baseTotal = parseFloat(svg.getAttribute(\"data-base-total\"));\n",
+"	newTotal = parseFloat(svg.getAttribute(\"data-new-total\"));\n",
 "	gs = document.getElementById(\"frames\").children;\n",
 "	for (i = 0; i < gs.length; i++) {\n",
 "		g = gs[i];\n",
@@ -116,6 +145,9 @@ static const char *const fg_script[] = {
 "			depth: parseInt(g.getAttribute(\"data-depth\"), 10),\n",
 "			samples: g.getAttribute(\"data-samples\"),\n",
 "			weight: parseFloat(g.getAttribute(\"data-weight\")),\n",
+"			off: parseFloat(g.getAttribute(\"data-off\")) || 0,\n",
+"			base: parseFloat(g.getAttribute(\"data-base\")) || 0,\n",
+"			z: g.getAttribute(\"data-z\"),\n",
 "			fill: r.getAttribute(\"fill\") });\n",
 "	}\n",
 "	var fr = document.getElementById(\"frames\");\n",
@@ -141,15 +173,34 @@ static const char *const fg_script[] = {
 "	}\n",
 "	return null;\n",
 "}\n",
+"function share(x, t) {\n",
+"	return t > 0 ? 100 * x / t : 0;\n",
+"}\n",
 "function pct(w) {\n",
-"	return total > 0 ? (100 * w / total).toFixed(2) : \"0.00\";\n",
+"	return share(w, total).toFixed(2);\n",
+"}\n",
+"function diffOf(n) {\n",
+"	var a = share(n.base, baseTotal), b = share(n.samples, newTotal);\n",
+"	var d = (b - a).toFixed(2);\n",
+"	return \"baseline \" + a.toFixed(2) + \"%, new \" + b.toFixed(2) +\n",
+"		\"%, \" + (b >= a ? \"+\" : \"\") + d + \" points, z \" +\n",
+"		(n.z.charAt(0) === \"-\" ? \"\" : \"+\") + n.z;\n",
 "}\n",
 "function onOver(e) {\n",
-"	var n = frameOf(e);\n",
-"	if (n)\n",
-"		details.textContent = \"Function: \" + n.name + \" (\" +\n",
-"			n.samples + \" samples, \" + n.weight + \" \" + unit +\n",
-"			\", \" + pct(n.weight) + \"%)\";\n",
+"	var n = frameOf(e), s;\n",
+"	if (!n)\n",
+"		return;\n",
+"	s = \"Function: \" + n.name + \" (\";\n",
+"	if (diff) {\n",
+"		s += diffOf(n);\n",
+"	} else {\n",
+"		s += n.samples + \" samples, \" + n.weight + \" \" + unit +\n",
+"			\", \" + pct(n.weight) + \"%\";\n",
+"		if (n.off > 0)\n",
+"			s += \", \" + share(n.off, n.weight).toFixed(2) +\n",
+"				\"% off-CPU\";\n",
+"	}\n",
+"	details.textContent = s + \")\";\n",
 "}\n",
 "function onOut() {\n",
 "	details.textContent = \" \";\n",
@@ -277,6 +328,7 @@ static const char fg_defs[] =
 	"</defs>\n<style type=\"text/css\">\n"
 	"text { font-family: Verdana, sans-serif; font-size: 12px;"
 	" fill: rgb(0,0,0); }\n"
+	"text.lt { fill: rgb(255,255,255); }\n"
 	"#title { text-anchor: middle; font-size: 17px; }\n"
 	"#search, #matched { text-anchor: end; }\n"
 	"#note { font-size: 10px; fill: rgb(100,100,100); }\n"
@@ -374,18 +426,105 @@ static uint32_t fg_hash(const char *s)
 	return h;
 }
 
-static void fg_colour(const struct fg *g, const struct fg_node *n,
-		      unsigned int rgb[3])
+/* @a to @b by @t (0 to 1) */
+static unsigned int fg_mix(unsigned int a, unsigned int b, double t)
 {
-	const struct fg_label *l;
+	return (unsigned int)(a + ((double)b - a) * t + 0.5);
+}
+
+/* @v moved by @d, within 0 to 255 */
+static unsigned int fg_shade(unsigned int v, int d)
+{
+	int x = (int)v + d;
+
+	return x < 0 ? 0 : x > 255 ? 255 : x;
+}
+
+/*
+ * The z score of the change of @n's share of samples, the baseline's
+ * against the new recording's: diff's own test (pc_diff_z()), so that
+ * a frame's colour and the table's flag agree.
+ */
+static double fg_z(const struct fg *g, const struct fg_node *n)
+{
+	double z = pc_diff_z(n->base, g->base_total, n->samples,
+			     g->new_total);
+
+	/* never "-0.00" */
+	return isfinite(z) && fabs(z) >= 0.005 ? z : 0;
+}
+
+/*
+ * A diff's node: grey when |z| is under FG_Z, else red (grew) or blue
+ * (shrank) from light to deep at FG_Z_DEEP; the hash shades it a
+ * little, to tell neighbours apart. Return: its text is to be light.
+ */
+static int fg_diff_colour(double z, uint32_t h, unsigned int rgb[3])
+{
+	static const unsigned int red[2][3] = {
+		{ 250, 180, 170 }, { 195, 25, 20 } };
+	static const unsigned int blue[2][3] = {
+		{ 175, 195, 248 }, { 30, 70, 195 } };
+	const unsigned int (*c)[3] = z > 0 ? red : blue;
+	int d = (int)(h % 11) - 5, i;
+	double t;
+
+	if (fabs(z) < FG_Z) {
+		rgb[0] = rgb[1] = rgb[2] = 211 + h % 17;
+		return 0;
+	}
+	t = (fabs(z) - FG_Z) / (FG_Z_DEEP - FG_Z);
+	if (t > 1)
+		t = 1;
+	for (i = 0; i < 3; i++)
+		rgb[i] = fg_shade(fg_mix(c[0][i], c[1][i], t), d);
+	/* perceived brightness: black text on the light, white on deep */
+	return 299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2] < 110000;
+}
+
+/*
+ * @n's fill; return whether its text is to be light (on the deep
+ * colours of the off-CPU reasons and of large changes).
+ */
+static int fg_colour(const struct fg *g, const struct fg_node *n,
+		     unsigned int rgb[3])
+{
+	const struct fg_label *l = NULL;
 	uint32_t h, hd;
 
-	if (n->label == FG_NONE) {
+	if (n->label != FG_NONE)
+		l = &g->label[n->label];
+	h = l ? fg_hash(l->text) : 0;
+	if (g->diff)
+		return fg_diff_colour(fg_z(g, n), h, rgb);
+	if (!l) {
 		rgb[0] = rgb[1] = rgb[2] = 200;
-		return;
+		return 0;
 	}
-	l = &g->label[n->label];
-	h = fg_hash(l->text);
+	if (l->off_cpu == PC_FRAME_BLOCKED) {		/* deep blue */
+		rgb[0] = 30;
+		rgb[1] = 60;
+		rgb[2] = 190;
+		return 1;
+	}
+	if (l->off_cpu == PC_FRAME_PREEMPTED) {		/* purple */
+		rgb[0] = 125;
+		rgb[1] = 55;
+		rgb[2] = 175;
+		return 1;
+	}
+	if (l->kind != FG_COMM && n->weight && n->off == n->weight) {
+		if (l->kind == FG_KERNEL) {		/* teal */
+			rgb[0] = 50 + h % 30;
+			rgb[1] = 180 + (h >> 8) % 30;
+			rgb[2] = 175 + (h >> 16) % 30;
+		} else {				/* light blue */
+			rgb[0] = 90 + h % 40;
+			rgb[1] = 145 + (h >> 8) % 40;
+			rgb[2] = 225 + (h >> 16) % 31;
+		}
+		return 0;
+	}
 	switch (l->kind) {
 	case FG_COMM:
 		rgb[0] = rgb[1] = rgb[2] = 165 + h % 30;
@@ -402,6 +541,7 @@ static void fg_colour(const struct fg *g, const struct fg_node *n,
 		rgb[1] = (hd == 2 ? 165 : hd * 55) + (h >> 8) % 45;
 		rgb[2] = (h >> 16) % 50;
 	}
+	return 0;
 }
 
 /* The label of a frame that has no name: "[file]" (pc_frame_label()). */
@@ -448,6 +588,7 @@ static int fg_labels(struct fg *g, const struct pc_profile *p)
 		l = &g->label[i];
 		l->dso = fr->dso;
 		l->kind = fr->kernel ? FG_KERNEL : FG_USER;
+		l->off_cpu = fr->off_cpu;
 		if (fr->name && fr->name[0]) {
 			l->text = fr->name;
 		} else {
@@ -548,6 +689,12 @@ static int fg_paths(struct fg *g, const struct pc_profile *p, uint32_t event,
 		g->path[n].n = s->nr + 1;
 		g->path[n].samples = s->samples;
 		g->path[n].weight = s->weight;
+		if (pc_stack_off_cpu(p, s)) {
+			g->path[n].off = s->weight;
+			g->has_off = 1;
+		}
+		if (p->diff)
+			g->path[n].base = s->base;
 		if (s->nr + 1 > *max_n)
 			*max_n = s->nr + 1;
 		k += s->nr + 1;
@@ -599,12 +746,12 @@ static int fg_tree(struct fg *g, uint32_t max_n)
 		while (prev && l < pa->n && l < prev->n &&
 		       pa->key[l] == prev->key[l])
 			l++;
-		g->node[0].samples += pa->samples;
-		g->node[0].weight += pa->weight;
-		for (d = 1; d <= l; d++) {
-			n = &g->node[open[d]];
+		for (d = 0; d <= l; d++) {
+			n = &g->node[d ? open[d] : 0];
 			n->samples += pa->samples;
 			n->weight += pa->weight;
+			n->off += pa->off;
+			n->base += pa->base;
 		}
 		for (d = l + 1; d <= pa->n; d++) {
 			n = fg_new_node(g);
@@ -613,6 +760,8 @@ static int fg_tree(struct fg *g, uint32_t max_n)
 			n->x = cum;
 			n->samples = pa->samples;
 			n->weight = pa->weight;
+			n->off = pa->off;
+			n->base = pa->base;
 			n->label = g->rep[pa->key[d - 1]];
 			n->depth = d;
 			open[d] = g->nr_node - 1;
@@ -642,13 +791,32 @@ static size_t fg_fit(double w)
 	return c < 3 ? 0 : (size_t)c;
 }
 
+static double fg_share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+/* A diff's lines of a frame's tooltip: the shares, their change, z. */
+static void fg_diff_title(FILE *f, const struct fg *g,
+			  const struct fg_node *n, double z)
+{
+	double a = fg_share(n->base, g->base_total);
+	double b = fg_share(n->samples, g->new_total);
+
+	fprintf(f, "\nbaseline %.2f%% (%" PRIu64 " samples), new %.2f%%",
+		a, n->base, b);
+	fprintf(f, " (%" PRIu64 " samples)\n%+.2f points, z %+.2f", n->samples,
+		b - a, z);
+}
+
 static void fg_frame(FILE *f, const struct fg *g, const struct fg_node *n,
 		     const char *unit, int inverted, int height)
 {
 	const struct fg_label *l = NULL;
 	const char *text = "all";
 	unsigned int rgb[3];
-	double x, w, y;
+	double x, w, y, z = 0;
+	int light;
 
 	if (n->label != FG_NONE) {
 		l = &g->label[n->label];
@@ -660,12 +828,20 @@ static void fg_frame(FILE *f, const struct fg *g, const struct fg_node *n,
 		y = FG_TOP + (double)n->depth * FG_FRAME_H;
 	else
 		y = height - FG_BOTTOM - ((double)n->depth + 1) * FG_FRAME_H;
-	fg_colour(g, n, rgb);
+	light = fg_colour(g, n, rgb);
+	if (g->diff)
+		z = fg_z(g, n);
 
 	fprintf(f, "<g class=\"f\" data-depth=\"%" PRIu32 "\"", n->depth);
 	fprintf(f, " data-kind=\"%s\"", fg_kind_name[l ? l->kind : FG_ROOT]);
 	fprintf(f, " data-samples=\"%" PRIu64 "\"", n->samples);
-	fprintf(f, " data-weight=\"%" PRIu64 "\"><title>", n->weight);
+	fprintf(f, " data-weight=\"%" PRIu64 "\"", n->weight);
+	if (g->has_off)
+		fprintf(f, " data-off=\"%" PRIu64 "\"", n->off);
+	if (g->diff)
+		fprintf(f, " data-base=\"%" PRIu64 "\" data-z=\"%.2f\"", n->base,
+			z);
+	fputs("><title>", f);
 	fg_puts(f, text, SIZE_MAX);
 	if (l && l->kind == FG_COMM) {
 		fputs("\ncommand", f);
@@ -673,16 +849,49 @@ static void fg_frame(FILE *f, const struct fg *g, const struct fg_node *n,
 		fputs("\nin ", f);
 		fg_puts(f, l->dso, SIZE_MAX);
 	}
-	fprintf(f, "\n%" PRIu64 " samples, %" PRIu64 " ", n->samples,
-		n->weight);
-	fg_puts(f, unit, SIZE_MAX);
-	fprintf(f, ", %.2f%%</title>\n", 100.0 * n->weight / g->total);
+	if (g->diff) {
+		fg_diff_title(f, g, n, z);
+	} else {
+		fprintf(f, "\n%" PRIu64 " samples, %" PRIu64 " ", n->samples,
+			n->weight);
+		fg_puts(f, unit, SIZE_MAX);
+		fprintf(f, ", %.2f%%", 100.0 * n->weight / g->total);
+		if (n->off)
+			fprintf(f, "\n%.2f%% off-CPU",
+				fg_share(n->off, n->weight));
+	}
+	fputs("</title>\n", f);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\"", x, y, w);
 	fprintf(f, " height=\"%d\" rx=\"2\" ry=\"2\"", FG_FRAME_H - 1);
 	fprintf(f, " fill=\"rgb(%u,%u,%u)\"/>\n", rgb[0], rgb[1], rgb[2]);
-	fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FG_FONT - 0.5);
+	fprintf(f, "<text%s x=\"%.2f\" y=\"%.1f\">", light ? " class=\"lt\"" : "",
+		x + 3, y + FG_FONT - 0.5);
 	fg_puts(f, text, fg_fit(w));
 	fputs("</text></g>\n", f);
+}
+
+/* The line under the frames: the colours' legend, what is not drawn. */
+static void fg_note(FILE *f, const struct fg *g)
+{
+	const char *sep = "";
+
+	if (g->diff) {
+		fprintf(f, "red: grew, blue: shrank, |z| &gt;= %.0f; widths: the new recording (%" PRIu64 " samples; the baseline's %" PRIu64 ").",
+			FG_Z, g->new_total, g->base_total);
+		sep = " ";
+	} else if (g->has_off) {
+		fputs("blue: off the CPU, [blocked] deep blue, [preempted] purple, kernel functions teal; warm: on the CPU (or on and off).",
+		      f);
+		sep = " ";
+	}
+	if (!g->total)
+		fprintf(f, "%sNo samples of this event.", sep);
+	else if (g->elided)
+		fprintf(f, "%s%zu frame%s narrower than %.1f px not drawn.",
+			sep, g->elided, g->elided == 1 ? "" : "s", FG_MIN_PX);
+	if (g->gone)
+		fprintf(f, "%s%zu frame%s only in the baseline not drawn.",
+			sep, g->gone, g->gone == 1 ? "" : "s");
 }
 
 static void fg_write(FILE *f, const struct fg *g, const struct pc_profile *p,
@@ -705,7 +914,11 @@ static void fg_write(FILE *f, const struct fg *g, const struct pc_profile *p,
 	fg_puts(f, name, SIZE_MAX);
 	fputs("\" data-unit=\"", f);
 	fg_puts(f, unit, SIZE_MAX);
-	fputs("\">\n", f);
+	fputs("\"", f);
+	if (g->diff)
+		fprintf(f, " data-diff=\"1\" data-base-total=\"%" PRIu64 "\" data-new-total=\"%" PRIu64 "\" data-gone=\"%zu\"",
+			g->base_total, g->new_total, g->gone);
+	fputs(">\n", f);
 	fputs(fg_defs, f);
 	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
 	for (i = 0; fg_script[i]; i++)
@@ -713,8 +926,9 @@ static void fg_write(FILE *f, const struct fg *g, const struct pc_profile *p,
 	fputs("]]></script>\n", f);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\"", FG_WIDTH);
 	fprintf(f, " height=\"%d\" fill=\"url(#background)\"/>\n", height);
-	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">%s Graph: ",
-		FG_WIDTH / 2, inverted ? "Icicle" : "Flame");
+	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">%s%s Graph: ",
+		FG_WIDTH / 2, g->diff ? "Differential " : "",
+		inverted ? "Icicle" : "Flame");
 	fg_puts(f, name, FG_TITLE_MAX);
 	if (p->command) {
 		fputs(", ", f);
@@ -731,11 +945,7 @@ static void fg_write(FILE *f, const struct fg *g, const struct pc_profile *p,
 		FG_WIDTH - FG_XPAD, height - 22);
 	fprintf(f, "<text id=\"note\" x=\"%d\" y=\"%d\">", FG_XPAD,
 		height - 6);
-	if (!g->total)
-		fputs("No samples of this event.", f);
-	else if (g->elided)
-		fprintf(f, "%zu frame%s narrower than %.1f px not drawn.",
-			g->elided, g->elided == 1 ? "" : "s", FG_MIN_PX);
+	fg_note(f, g);
 	fputs("</text>\n<g id=\"frames\">\n", f);
 	for (i = 0; i < g->nr_node && !ferror(f); i++)
 		if (fg_drawn(g, &g->node[i]))
@@ -755,6 +965,9 @@ int pc_write_svg(const struct pc_profile *p, uint32_t event, int inverted,
 		errno = EINVAL;
 		return -1;
 	}
+	g.diff = !!p->diff;
+	g.base_total = p->base_total;
+	g.new_total = p->new_total;
 	if (fg_labels(&g, p) || fg_paths(&g, p, event, inverted, &max_n) ||
 	    fg_tree(&g, max_n))
 		goto out;
@@ -762,13 +975,17 @@ int pc_write_svg(const struct pc_profile *p, uint32_t event, int inverted,
 	if (g.total)
 		g.scale = (FG_WIDTH - 2 * FG_XPAD) / (double)g.total;
 	for (j = 0; j < g.nr_node; j++) {
-		if (!fg_drawn(&g, &g.node[j]))
+		if (fg_drawn(&g, &g.node[j])) {
+			if (g.node[j].depth > g.max_depth)
+				g.max_depth = g.node[j].depth;
+		} else if (g.diff && !g.node[j].weight) {
+			g.gone++;
+		} else {
 			g.elided++;
-		else if (g.node[j].depth > g.max_depth)
-			g.max_depth = g.node[j].depth;
+		}
 	}
 	if (!g.total)
-		g.elided = 0;
+		g.elided = g.gone = 0;
 
 	errno = 0;
 	fg_write(f, &g, p, event, inverted);

@@ -4,6 +4,7 @@
  * forks with inherited counters do not grow kernel memory or use fds.
  */
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -196,6 +197,89 @@ TEST_F_TIMEOUT(forks, forks_with_inherited_counters_leave_nothing, 300)
 	for (i = 0; i < 4; i++)
 		close(fd[i]);
 	check_slab_growth(_metadata, counted - plain, FORK_SLAB_SLACK_KB);
+}
+
+/*
+ * Switch-out records with call chains (kernel and user parts, 64 words
+ * of user stack) of an inherited counter, under forks, pipe round trips
+ * and sleeps: on the sanitizer boot every chain walk and stack copy runs
+ * under KASAN, lockdep and kmemleak, whose reports fail the boot; and
+ * nothing is left once the counter is closed.
+ */
+TEST_F_TIMEOUT(forks, switch_out_chains_under_forks_leave_nothing, 300)
+{
+	struct perf_counter_hw_event_ext d;
+	struct pc_objects o0, o1;
+	int i, fd, p[2], q[2], status;
+	uint64_t lost = 0;
+	ssize_t got, total = 0;
+	char c, *buf = malloc(1 << 16);
+	pid_t pid;
+
+	ASSERT_TRUE(buf != NULL);
+	memset(&d, 0, sizeof(d));
+	d.hw.size = sizeof(d);
+	d.hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+						PERF_COUNT_TASK_CLOCK);
+	d.hw.irq_period = 1000000;
+	d.hw.record_type = PERF_RECORD_TID | PERF_RECORD_TIME |
+			   PERF_RECORD_CALLCHAIN;
+	d.hw.inherit = 1;
+	d.hw.context_switch = 1;
+	d.hw.exclude_kernel = !!geteuid();
+	d.switch_out = PERF_SWITCH_OUT_CHAIN;
+	d.switch_stack = PERF_SWITCH_STACK_MAX;
+	fork_growth(10);
+	/* the opener's own context lives on: made before the count */
+	fd = sys_perf_counter_open(&d.hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	usleep(100000);
+	ASSERT_EQ(0, pc_objects_read(&o0));
+	fd = sys_perf_counter_open(&d.hw, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, pipe(q));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* the echo side, and forks of its own */
+		for (i = 0; i < 200 && read(p[0], &c, 1) == 1; i++) {
+			if (i % 20 == 0)
+				fork_growth(2);
+			if (write(q[1], &c, 1) != 1)
+				break;
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 200; i++) {
+		c = i;
+		if (write(p[1], &c, 1) != 1 || read(q[0], &c, 1) != 1)
+			break;
+		if (i % 50 == 0)
+			usleep(1000);
+		while ((got = read(fd, buf, 1 << 16)) > 0)
+			total += got;
+	}
+	EXPECT_EQ(200, i);
+	waitpid(pid, &status, 0);
+	while ((got = read(fd, buf, 1 << 16)) > 0)
+		total += got;
+	ioctl(fd, PERF_COUNTER_IOC_LOST, &lost);
+	TH_LOG("%zd bytes of records, %llu lost", total,
+	       (unsigned long long)lost);
+	EXPECT_LT(4096, total);
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+	free(buf);
+	/* the queue and the chain buffers go after an RCU grace period */
+	usleep(100000);
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	EXPECT_SAME_OBJECTS(o0, o1);
 }
 
 /* Children that hold an inherited copy and a context each. */
