@@ -24,8 +24,12 @@
  * has no frame-pointer prologue (prologue.c), the words up to the
  * chain's next address, the return address the walk read from the
  * caller's frame, are searched for return addresses into named
- * functions, and those found go between. Without that next address in
- * the words the chain is left as the kernel gave it.
+ * functions, and those found go between. Where the walk ended at its
+ * first frame instead (an i386 C library keeps no frame pointer in
+ * %ebp), the return addresses up the words to the first into a
+ * function with a frame-pointer prologue are the chain's rest. Else the
+ * chain is left as the kernel gave it. Words are read as 8 bytes, then
+ * 4 (as 4 first where HOST says the machine was i386 to i686).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +66,7 @@ struct pc_wall {
 	size_t slots;
 	uint64_t fixed;		/* chains given callers from the stack */
 	uint64_t sampled;	/* ns the samples stand for */
+	int word_bytes;		/* the stack words' first reading */
 };
 
 static struct wall_thread *thread_of(struct pc_wall *w, uint32_t pid,
@@ -103,16 +108,21 @@ static struct wall_thread *thread_of(struct pc_wall *w, uint32_t pid,
  * switch records
  * @prof:	the profile to add to
  * @event:	the event
+ * @machine:	the recording machine's (uname -m), or NULL
  *
  * Return: the builder; pc_wall_sample() and pc_wall_switch() each
  * sample and switch of the replay, then pc_wall_print().
  */
-struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event)
+struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event,
+			    const char *machine)
 {
 	struct pc_wall *w = pc_zalloc(sizeof(*w));
 
 	w->prof = prof;
 	w->event = event;
+	/* words of 4 bytes on a 32-bit x86 machine; else 8, then 4 */
+	w->word_bytes = machine && machine[0] == 'i' &&
+			!strcmp(machine + 2, "86") ? 4 : 8;
 	pc_prof_wall(prof, event);
 	return w;
 }
@@ -134,8 +144,12 @@ static void stack_values(const struct pc_replay_switch *s, uint32_t i,
 	*n = 2;
 }
 
-/* Might @addr be a return address: after the start of a named function? */
-static int return_address(const struct pc_replay_switch *s, uint64_t addr)
+/*
+ * Might @addr be a return address: after the start of a named function?
+ * Return: that function's start, or 0.
+ */
+static uint64_t return_address(const struct pc_replay_switch *s,
+			       uint64_t addr)
 {
 	struct pc_frame f = { 0 };
 
@@ -143,7 +157,7 @@ static int return_address(const struct pc_replay_switch *s, uint64_t addr)
 	if (addr < 2 || !pc_maps_find(s->maps, s->pid, addr - 1))
 		return 0;
 	pc_resolve_frame(s->maps, s->pid, addr - 1, &f);
-	return f.name && !f.kernel && addr > f.addr;
+	return f.name && !f.kernel && addr > f.addr ? f.addr : 0;
 }
 
 /*
@@ -170,6 +184,59 @@ static int stack_callers(const struct pc_replay_switch *s, uint64_t next,
 }
 
 /*
+ * No next address to stop at: the walk ended at its first frame, the
+ * frame pointer register holding something else, or 0 (i386 C libraries
+ * use it as any other, and pass the sixth system call argument in it). The
+ * return addresses up the words, to the first into a function that
+ * sets up a frame pointer, the one whose frame the walk could not
+ * find; none unless that one is reached. A function's second return
+ * address in a row (a slot its call of a helper left) is not taken.
+ */
+static int stack_scan(const struct pc_replay_switch *s, int bytes,
+		      uint64_t *found)
+{
+	uint64_t v[2], fn, last = 0;
+	uint32_t i;
+	int n, j, nr = 0;
+
+	for (i = 0; i < s->stack_words; i++) {
+		stack_values(s, i, bytes, v, &n);
+		for (j = 0; j < n && nr < WALL_FOUND_MAX; j++) {
+			fn = return_address(s, v[j]);
+			if (!fn || fn == last)
+				continue;
+			last = fn;
+			found[nr++] = v[j];
+			if (pc_frame_pointer(s->maps, s->pid, v[j] - 1) == 1)
+				return nr;
+		}
+	}
+	return 0;
+}
+
+/* The callers to put after the first user address u + 1, or 0. */
+static int stack_fix(const struct pc_wall *w, const struct pc_replay_switch *s,
+		     uint32_t u, uint64_t *found)
+{
+	int bytes = w->word_bytes, nr, k;
+
+	if (!s->stack_words || u + 1 >= s->nr ||
+	    pc_frame_pointer(s->maps, s->pid, s->chain[u + 1]) == 1)
+		return 0;
+	for (k = 0; k < 2; k++, bytes = bytes == 8 ? 4 : 8) {
+		/* the walk's next address, or none (broken, or %bp 0) */
+		if (u + 2 < s->nr &&
+		    s->chain[u + 2] < (uint64_t)PERF_CONTEXT_MAX)
+			nr = stack_callers(s, s->chain[u + 2], bytes, found);
+		else
+			nr = stack_scan(s, bytes, found);
+		if (nr > 0)
+			return nr;
+	}
+	return 0;
+}
+
+/*
  * @s's chain into @t, with the callers a frameless innermost user
  * function left out put back from the stack words (see the top).
  */
@@ -178,20 +245,12 @@ static void keep_chain(struct pc_wall *w, struct wall_thread *t,
 {
 	uint64_t found[WALL_FOUND_MAX];
 	uint32_t u, i, at = 0;
-	int nr = -1;
+	int nr;
 
 	for (u = 0; u < s->nr; u++)
 		if (s->chain[u] == PERF_CONTEXT_USER)
 			break;
-	if (s->stack_words && u + 2 < s->nr &&
-	    s->chain[u + 2] < (uint64_t)PERF_CONTEXT_MAX &&
-	    pc_frame_pointer(s->maps, s->pid, s->chain[u + 1]) != 1) {
-		nr = stack_callers(s, s->chain[u + 2], 8, found);
-		if (nr < 0)
-			nr = stack_callers(s, s->chain[u + 2], 4, found);
-	}
-	if (nr < 0)
-		nr = 0;
+	nr = stack_fix(w, s, u, found);
 	w->fixed += nr > 0;
 	if (s->nr + nr > t->chain_cap) {
 		t->chain_cap = s->nr + nr;

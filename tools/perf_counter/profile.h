@@ -99,7 +99,8 @@ double pc_diff_z(uint64_t x, uint64_t n, uint64_t y, uint64_t m);
 /* offcpu.c: report --wall's profile, its table */
 struct pc_wall;
 struct pc_replay_switch;
-struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event);
+struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event,
+			    const char *machine);
 void pc_wall_sample(struct pc_wall *w, const struct pc_replay_sample *s,
 		    const char *comm);
 void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,

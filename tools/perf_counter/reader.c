@@ -217,7 +217,11 @@ static void scan_portable(struct pc_rfile *f, uint32_t type,
 			  int symbols)
 {
 	if (type == PC_ITEM_HOST) {
-		f->other_boot = !this_boot(body);
+		const struct pc_item_host *h = body;
+
+		f->other_boot = !this_boot(h);
+		memcpy(f->machine, h->machine, sizeof(f->machine) - 1);
+		f->machine[sizeof(f->machine) - 1] = '\0';
 		return;
 	}
 	if (!symbols)

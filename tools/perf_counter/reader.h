@@ -38,6 +38,7 @@ struct pc_rfile {
 	int has_chains;
 	int has_ksyms;		/* the kernel's symbols, loaded */
 	int other_boot;		/* HOST says another boot recorded it */
+	char machine[24];	/* HOST's uname -m, or "" */
 	uint32_t switch_event;	/* the first SWITCH item's event, or -1 */
 	struct pc_rfile_at *at;	/* version 3 on: the items by time */
 	size_t nr_at, at_cap;

@@ -537,7 +537,7 @@ static void wall(struct rep *r)
 		pc_die("%s: the switch records' event, %s, is not a clock: its samples are no time (record --off-cpu -e task-clock)",
 		       r->f.in, r->f.ev[ev].name);
 	r->prof = pc_prof_new(&r->f);
-	r->wall = pc_wall_new(r->prof, ev);
+	r->wall = pc_wall_new(r->prof, ev, r->f.machine);
 	r->p.event = ev;
 	report_event(r);
 	p = pc_prof_get(r->prof);
