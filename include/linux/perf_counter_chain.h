@@ -8,7 +8,8 @@
  * from the kernel's own unwinder, then the user part from
  * pc_arch_user_chain(), which each architecture with perf_counter
  * provides, and the core calls with page faults off, irqs off (or in
- * NMI) and no lock held. A walker adds addresses innermost first with
+ * NMI) and no queue lock held (a switch-out record's walk holds the run
+ * queue's and the context's: a walker takes no lock and never sleeps). A walker adds addresses innermost first with
  * pc_chain_add_user(); reads user memory only once nmi_uaccess_okay()
  * says the address space is the task's (from NMI it may be on its way
  * in or out), and then only through pc_chain_read_user() or, after

@@ -3,7 +3,9 @@
  * perf_counter: call chains in sample records (PERF_RECORD_CALLCHAIN).
  *
  * A sample's chain is walked into a buffer of this CPU's first
- * (pc_chain_take()), with irqs off but no lock held, then copied into
+ * (pc_chain_take()), with irqs off but no queue lock held (a switch-out
+ * record's, pc_chain_take_switch(), under the run queue's and the
+ * context's locks, in the scheduler's hook), then copied into
  * the record, which is reserved at the size the chain came to: the
  * queue's lock is held for a copy, not for a walk of up to 255 user
  * frames, and a queue never has room set aside for a depth a chain did
@@ -46,6 +48,7 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -255,16 +258,25 @@ static void pc_chain_user(struct pc_chain *c, struct pt_regs *uregs)
 
 /*
  * The first @words words of the user stack at its pointer, after the
- * chain, as far as they can be read without a fault.
+ * chain, as far as they can be read without a fault and lie below the
+ * top of user space. Not of a task that may not be dumped (setuid, or
+ * prctl(PR_SET_DUMPABLE, 0)): its memory is not given away.
  */
 static void pc_chain_stack(struct pc_chain *c, u32 words)
 {
 	u64 *dst = &c->word[1 + c->nr];
-	size_t bytes = words * sizeof(u64);
-	const void __user *src = (const void __user *)c->user_sp;
-	unsigned long left;
+	unsigned long sp = c->user_sp, bytes, left;
+	const void __user *src = (const void __user *)sp;
+	struct mm_struct *mm = current->mm;
 
-	if (!__access_ok(src, bytes))
+	BUILD_BUG_ON(PERF_SWITCH_STACK_MAX > U8_MAX);
+	if (!mm || get_dumpable(mm) != SUID_DUMP_USER || sp >= TASK_SIZE)
+		return;
+	words = min3(words, (u32)PERF_SWITCH_STACK_MAX,
+		     (u32)(PC_CHAIN_WORDS_MAX - 1 - c->nr));
+	bytes = min_t(unsigned long, words * sizeof(u64), TASK_SIZE - sp);
+	bytes &= ~(sizeof(u64) - 1);
+	if (!bytes || !__access_ok(src, bytes))
 		return;
 	pagefault_disable();
 	left = __copy_from_user_inatomic(dst, src, bytes);

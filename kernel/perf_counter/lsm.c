@@ -72,7 +72,8 @@
  * The perf_events description of @desc (with @extra, its extra control
  * words, or NULL): the event, its period and the flags both ABIs
  * share, what its samples hold in perf_events' terms, the depth of
- * their call chains (sample_max_stack), and the side-band records it
+ * their call chains (sample_max_stack), the user stack words of its
+ * switch records (as a user stack dump), and the side-band records it
  * asks for (mmap, comm, task). The extra
  * words (P4's ESCR, PowerPC's threshold) go in config1 and config2 as
  * they come, since they select the event too: a module filtering raw
@@ -128,6 +129,11 @@ static void pc_lsm_attr(const struct perf_counter_hw_event_ext *desc,
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
 		if (hw->record_type & fields[i].record)
 			attr->sample_type |= fields[i].sample;
+	/* switch records' user stack words: perf_events' user stack dump */
+	if (desc->switch_stack) {
+		attr->sample_type |= PERF_SAMPLE_STACK_USER;
+		attr->sample_stack_user = desc->switch_stack * sizeof(u64);
+	}
 }
 
 /**

@@ -98,7 +98,9 @@ int pc_check_privilege(const struct perf_counter_hw_event_ext *desc,
  * than the task they are opened on (P4's events shared by the threads
  * of a core). A caller with CAP_PERFMON or CAP_SYS_ADMIN, or any
  * caller at kernel.perf_event_paranoid 0 or below, passes the level's
- * check; then the security module decides (PERF_SECURITY_CPU).
+ * check, but for user stack words in switch records (switch_stack:
+ * every task's memory), which only such a capability opens; then the
+ * security module decides (PERF_SECURITY_CPU).
  *
  * Return: 0, -EACCES from the level's check, or the module's refusal.
  */
@@ -106,6 +108,9 @@ int pc_allow_cpu(const struct perf_counter_hw_event_ext *desc,
 		 const u64 *extra)
 {
 	if (pc_paranoid_level() > 0 && !perfmon_capable())
+		return -EACCES;
+	/* every task's stack memory, whatever the level */
+	if (desc->switch_stack && !perfmon_capable())
 		return -EACCES;
 	return pc_lsm_open(desc, extra, PERF_SECURITY_CPU);
 }

@@ -23,6 +23,11 @@
 
 DEFINE_STATIC_KEY_DEFERRED_FALSE(pc_switch_key, HZ);
 
+/* A switch-out record with a chain: header and body, but the chain */
+#define PC_SWITCH_OUT_WORDS	(1 + sizeof(struct perf_counter_switch_out) / 8)
+static_assert(sizeof(struct perf_counter_switch_out) == 32);
+static_assert(offsetof(struct perf_counter_switch_out, flags) == 24);
+
 /**
  * pc_task_ids() - a record's word of a task's pid and tid
  * @task:	the task
@@ -116,8 +121,8 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 	if (counter->hw_event.context_switch)
 		words = max_t(u32, words, 4);
 	if (counter->switch_out & PERF_SWITCH_OUT_CHAIN)
-		words = max_t(u32, words, 5 + pc_chain_words(counter) +
-			      counter->switch_stack);
+		words = max_t(u32, words, PC_SWITCH_OUT_WORDS +
+			      pc_chain_words(counter) + counter->switch_stack);
 	words = max_t(u32, words, pc_sideband_words_max(counter));
 	if (!pc_format_2009(&counter->hw_event, counter->sideband))
 		words += PC_LOST_WORDS;
@@ -366,10 +371,12 @@ void pc_sample_write(struct perf_counter *counter, struct pt_regs *regs)
 }
 
 /*
- * A switch-out record with where and why @task left (PERF_SWITCH_OUT_CHAIN):
- * the chain walked first, the queue taken for the copy only.
+ * A switch-out record with where and why @task (current) left
+ * (PERF_SWITCH_OUT_CHAIN): the chain walked first, the queue taken for
+ * the copy only. Each spends a sample of this CPU's budget, as a
+ * sample's walk would: past it, the plain record is written (false).
  */
-static void pc_switch_out_chain(struct perf_counter *counter,
+static bool pc_switch_out_chain(struct perf_counter *counter,
 				struct pc_queue *q, struct pid_namespace *ns,
 				struct task_struct *task,
 				struct task_struct *other)
@@ -384,13 +391,18 @@ static void pc_switch_out_chain(struct perf_counter *counter,
 	unsigned long at;
 	u32 words;
 
+	if (WARN_ON_ONCE(task != current) || !pc_sample_budget_take())
+		return false;
 	/* no walk for a record a full queue would drop */
-	if (!pc_queue_may_fit(q, 6) || !pc_chain_take_switch(&chain, counter)) {
+	if (!pc_queue_may_fit(q, PC_SWITCH_OUT_WORDS + 1 +
+			      counter->switch_stack) ||
+	    !pc_chain_take_switch(&chain, counter)) {
 		pc_queue_missed(q, 1);
-		return;
+		return true;
 	}
 	why.half[1] = chain.stack_words;
-	words = 5 + pc_chain_record_words(&chain) + chain.stack_words;
+	words = PC_SWITCH_OUT_WORDS + pc_chain_record_words(&chain) +
+		chain.stack_words;
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, PERF_COUNTER_REC_SWITCH_OUT_CHAIN, words,
 			     &at)) {
@@ -405,6 +417,7 @@ static void pc_switch_out_chain(struct perf_counter *counter,
 	}
 	pc_queue_unlock(q, flags);
 	pc_chain_done(&chain);
+	return true;
 }
 
 /* One switch record for @counter: @task went out (or in); @other too. */
@@ -418,10 +431,9 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 	unsigned long at;
 
 	if (kind == PERF_COUNTER_REC_SWITCH_OUT &&
-	    (counter->switch_out & PERF_SWITCH_OUT_CHAIN)) {
-		pc_switch_out_chain(counter, q, top->pid_ns, task, other);
+	    (counter->switch_out & PERF_SWITCH_OUT_CHAIN) &&
+	    pc_switch_out_chain(counter, q, top->pid_ns, task, other))
 		return;
-	}
 	pc_queue_lock(q, &flags);
 	if (pc_queue_reserve(q, kind, other ? 4 : 3, &at)) {
 		pc_queue_put(q, &at, pc_task_ids(task, top->pid_ns));

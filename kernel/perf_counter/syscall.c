@@ -255,8 +255,15 @@ SYSCALL_DEFINE5(perf_counter_open,
 		 */
 		exempt = !same_thread_group(task, current) &&
 			 !pc_task_could_trace(task);
+		/*
+		 * User stack words in switch records are the task's memory,
+		 * as /proc/PID/mem gives it: the right to attach.
+		 */
 		if (task == current ||
-		    ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
+		    ptrace_may_access(task, desc.switch_stack &&
+				      !same_thread_group(task, current) ?
+				      PTRACE_MODE_ATTACH_REALCREDS :
+				      PTRACE_MODE_READ_REALCREDS))
 			err = pc_open(&desc, extra, ops, task, cpu, group_fd,
 				      exempt);
 		else

@@ -198,8 +198,10 @@ struct perf_counter_switch {
  * then @stack_words words: the user stack's first bytes from its stack
  * pointer, as they are in memory, for a tool to find the callers that
  * functions without a frame pointer leave out of the chain (fewer than
- * the description asked for where the stack ends or cannot be read
- * without a fault; none for a task without a user state).
+ * the description asked for where they cannot be read without a fault
+ * or user space ends; none for a task without a user state or that may
+ * not be dumped). Past this CPU's sample budget a switch-out is a plain
+ * SWITCH_OUT record.
  */
 struct perf_counter_switch_out {
 	__u32	pid, tid;		/* the task switched out */
@@ -209,7 +211,10 @@ struct perf_counter_switch_out {
 	__u32	stack_words;		/* user stack words after the chain */
 };
 
-/* It was preempted: still runnable. Clear: it blocked (or exited). */
+/*
+ * It was still runnable (preempted, or it yielded). Clear: it blocked
+ * (or exited).
+ */
 #define PERF_COUNTER_SWITCH_PREEMPTED	0x1U
 
 /*
