@@ -46,6 +46,7 @@ struct wall_thread {
 	uint32_t pid, tid;
 	char comm[16];		/* when it last left */
 	uint64_t first, last;	/* its first and last switch record */
+	uint64_t seen;		/* the last one's time, uncut */
 	uint64_t on, blocked, preempted;	/* ns */
 	uint64_t in_at;		/* its last switch-in, while on the CPU */
 	int on_cpu;
@@ -55,6 +56,17 @@ struct wall_thread {
 	uint64_t *chain;
 	uint32_t nr, chain_cap;
 	uint64_t first_ip;
+	/* this run's samples, until its switch-out: their chains in @words */
+	struct wall_sample *run;
+	size_t nr_run, run_cap;
+	uint64_t *words;
+	size_t nr_words, words_cap;
+};
+
+/* A sample held until the end of its thread's run on the CPU */
+struct wall_sample {
+	struct pc_replay_sample s;	/* s.chain: see pc_wall_sample() */
+	char comm[16];
 };
 
 struct pc_wall {
@@ -67,7 +79,18 @@ struct pc_wall {
 	uint64_t fixed;		/* chains given callers from the stack */
 	uint64_t sampled;	/* ns the samples stand for */
 	int word_bytes;		/* the stack words' first reading */
+	uint64_t from, to;	/* --time: the window counted */
 };
+
+/* The part of [@a, @b) in the window, in ns. */
+static uint64_t in_window(const struct pc_wall *w, uint64_t a, uint64_t b)
+{
+	if (a < w->from)
+		a = w->from;
+	if (b > w->to)
+		b = w->to;
+	return b > a ? b - a : 0;
+}
 
 static struct wall_thread *thread_of(struct pc_wall *w, uint32_t pid,
 				     uint32_t tid)
@@ -120,11 +143,28 @@ struct pc_wall *pc_wall_new(struct pc_prof_builder *prof, uint32_t event,
 
 	w->prof = prof;
 	w->event = event;
+	w->to = UINT64_MAX;
 	/* words of 4 bytes on a 32-bit x86 machine; else 8, then 4 */
 	w->word_bytes = machine && machine[0] == 'i' &&
 			!strcmp(machine + 2, "86") ? 4 : 8;
 	pc_prof_wall(prof, event);
 	return w;
+}
+
+/**
+ * pc_wall_window() - count only the time from @from to @to
+ * @w:		the builder, before the replay
+ * @from:	CLOCK_MONOTONIC ns
+ * @to:		likewise, after @from
+ *
+ * Samples taken outside are left out (report --time does), and every
+ * thread's times on and off the CPU are cut to the window: the times a
+ * program measures of itself between two clock reads compare exactly.
+ */
+void pc_wall_window(struct pc_wall *w, uint64_t from, uint64_t to)
+{
+	w->from = from;
+	w->to = to;
 }
 
 /* The stack word @i of @s as @bytes-sized values: *@n of them at @v. */
@@ -291,12 +331,70 @@ void pc_wall_sample(struct pc_wall *w, const struct pc_replay_sample *s,
 	 */
 	if (!t->first) {
 		t->first = s->time - (s->weight < s->time ? s->weight : 0);
+		if (t->first < w->from)
+			t->first = w->from;
 		t->last = t->first;
 		t->on_cpu = 1;
 		t->in_at = t->first;
 	}
 	w->sampled += s->weight;
-	pc_prof_add(w->prof, s, comm, w->event);
+	t->run = pc_grow(t->run, &t->run_cap, t->nr_run + 1, sizeof(*t->run));
+	t->run[t->nr_run].s = *s;
+	/* its words' offset + 1, 0 for none: the words move as they grow */
+	t->run[t->nr_run].s.chain = s->chain ?
+		(const uint64_t *)(uintptr_t)(t->nr_words + 1) : NULL;
+	snprintf(t->run[t->nr_run].comm, sizeof(t->run->comm), "%s", comm);
+	t->nr_run++;
+	if (s->chain) {
+		t->words = pc_grow(t->words, &t->words_cap,
+				   t->nr_words + s->nr, sizeof(*t->words));
+		memcpy(t->words + t->nr_words, s->chain,
+		       s->nr * sizeof(*s->chain));
+		t->nr_words += s->nr;
+	}
+}
+
+/*
+ * The end of a run of @t's on the CPU, @on ns of it in the window: the
+ * run's time goes to the stacks sampled in it, each its share of their
+ * periods (the samples see only the modes their event counts, and a
+ * period a switch cut short is in none), or, if none was, to the stack
+ * the thread left the CPU with (@s, or none at the end of the file).
+ */
+static void end_run(struct pc_wall *w, struct wall_thread *t, uint64_t on,
+		    const struct pc_replay_switch *s)
+{
+	struct pc_replay_sample one = { 0 };
+	uint64_t sum = 0, given = 0, part;
+	size_t i;
+
+	for (i = 0; i < t->nr_run; i++)
+		sum += t->run[i].s.weight;
+	for (i = 0; i < t->nr_run; i++) {
+		struct pc_replay_sample x = t->run[i].s;
+
+		x.chain = x.chain ? t->words + (uintptr_t)x.chain - 1 : NULL;
+		/* the last takes what rounding left */
+		part = i + 1 < t->nr_run ?
+		       (uint64_t)((double)on * x.weight / sum) : on - given;
+		given += part;
+		x.weight = part;
+		if (x.weight)
+			pc_prof_add(w->prof, &x, t->run[i].comm, w->event);
+	}
+	if (!t->nr_run && on && s) {
+		one.pid = t->pid;
+		one.tid = t->tid;
+		one.ip = t->first_ip;
+		one.time = s->time;
+		one.weight = on;
+		one.chain = t->nr ? t->chain : NULL;
+		one.nr = t->nr;
+		one.maps = s->maps;
+		pc_prof_add(w->prof, &one, t->comm, w->event);
+	}
+	t->nr_run = 0;
+	t->nr_words = 0;
 }
 
 /**
@@ -310,15 +408,19 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 {
 	struct wall_thread *t = thread_of(w, s->pid, s->tid);
 	struct pc_replay_sample off = { 0 };
+	uint64_t at = s->time < w->from ? w->from :
+		      s->time > w->to ? w->to : s->time;
 
-	if (!t->first)
-		t->first = s->time;
-	if (s->time < t->last)		/* out of order: not paired */
+	if (s->time < t->seen)		/* out of order: not paired */
 		return;
-	t->last = s->time;
+	t->seen = s->time;
+	if (!t->first)
+		t->first = at;
+	t->last = at;
 	if (s->out) {
-		if (t->on_cpu)
-			t->on += s->time - t->in_at;
+		uint64_t on = t->on_cpu ? in_window(w, t->in_at, s->time) : 0;
+
+		t->on += on;
 		t->on_cpu = 0;
 		t->out = 1;
 		t->out_at = s->time;
@@ -328,6 +430,7 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		t->first_ip = 0;
 		if (s->chain)
 			keep_chain(w, t, s);
+		end_run(w, t, on, s);
 		return;
 	}
 	t->on_cpu = 1;
@@ -339,7 +442,9 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 	off.tid = t->tid;
 	off.ip = t->first_ip;
 	off.time = t->out_at;
-	off.weight = s->time - t->out_at;
+	off.weight = in_window(w, t->out_at, s->time);
+	if (!off.weight)
+		return;
 	off.chain = t->nr ? t->chain : NULL;
 	off.nr = t->nr;
 	off.maps = s->maps;
@@ -348,6 +453,27 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 	else
 		t->blocked += off.weight;
 	pc_prof_add_off(w->prof, &off, t->comm, w->event, t->why);
+}
+
+/**
+ * pc_wall_done() - the end of the replay
+ * @w:		the builder, its replay's tasks not yet freed
+ *
+ * The samples of runs no switch-out ended (the recording stopped, or a
+ * thread without switch records) go in as they are.
+ */
+void pc_wall_done(struct pc_wall *w)
+{
+	uint64_t sum;
+	size_t k, i;
+
+	for (k = 0; k < w->nr; k++) {
+		struct wall_thread *t = &w->t[k];
+
+		for (i = 0, sum = 0; i < t->nr_run; i++)
+			sum += t->run[i].s.weight;
+		end_run(w, t, sum, NULL);
+	}
 }
 
 /* A function's wall-clock time: in its stacks, and as their leaf. */
@@ -449,11 +575,11 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		blocked += w->t[k].blocked;
 		preempted += w->t[k].preempted;
 	}
-	printf("# wall-clock profile: %.3f ms of %zu thread%s: on the CPU %.3f ms (samples), off it %.3f ms (blocked %.3f, preempted %.3f)\n",
+	printf("# wall-clock profile: %.3f ms of %zu thread%s: on the CPU %.3f ms, off it %.3f ms (blocked %.3f, preempted %.3f)\n",
 	       ms(all), w->nr, w->nr == 1 ? "" : "s", ms(all - blocked -
 	       preempted), ms(blocked + preempted), ms(blocked),
 	       ms(preempted));
-	printf("# on the CPU by the switch records: %.3f ms; the samples stand for %.3f ms of it (not the modes their event excludes)\n",
+	printf("# on the CPU by the switch records %.3f ms, of which the samples' periods %.3f ms (not the modes their event excludes, nor periods a switch cut short): each run on the CPU is shared among the stacks sampled in it\n",
 	       ms(on), ms(w->sampled));
 	if (w->fixed)
 		printf("# %llu off-CPU chains given callers from the stack words (frameless wrappers)\n",
@@ -502,8 +628,11 @@ void pc_wall_free(struct pc_wall *w)
 
 	if (!w)
 		return;
-	for (k = 0; k < w->nr; k++)
+	for (k = 0; k < w->nr; k++) {
 		free(w->t[k].chain);
+		free(w->t[k].run);
+		free(w->t[k].words);
+	}
 	free(w->t);
 	free(w->slot);
 	free(w);

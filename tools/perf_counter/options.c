@@ -13,7 +13,7 @@
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
  * Q --dsos, Z --symbols, R --format, V --inverted, O --off-cpu,
- * W --wall. -D is also
+ * W --wall, T --time. -D is also
  * --dump-raw-trace. Most letters have perf's long name too
  * (--event, --count, --freq, --output, --input, --cpu, --delay, --force,
  * --all-cpus, --pid, --sort).
@@ -74,6 +74,7 @@ static const struct pc_opt pc_opts[] = {
 	BOTH_OPT('B', "no-buildid", PC_OPT_FLAG, no_buildid, 1, 0),
 	LONG_OPT('O', "off-cpu", PC_OPT_FLAG, off_cpu, 1),
 	LONG_OPT('W', "wall", PC_OPT_FLAG, wall, 1),
+	LONG_OPT('T', "time", PC_OPT_STR, time, 0),
 };
 
 static const struct pc_opt *pc_opt_find(char letter)

@@ -95,6 +95,7 @@ struct pc_sample_opts {
 	int		no_buildid;	/* record -B: no portable symbols */
 	int		off_cpu;	/* record --off-cpu: switch-out chains */
 	int		wall;		/* report --wall: on- and off-CPU time */
+	const char	*time;		/* report --time START,END */
 	unsigned int	lists_given;	/* options.c's own */
 };
 int pc_sample_opts_parse(int argc, char **argv, const char *letters,

@@ -107,7 +107,9 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		    const char *comm);
 void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		   int max_lines);
+void pc_wall_done(struct pc_wall *w);
 void pc_wall_free(struct pc_wall *w);
+void pc_wall_window(struct pc_wall *w, uint64_t from, uint64_t to);
 
 /* A frame's label: its function, else "[file]" (profile.c) */
 #define PC_FRAME_LABEL_MAX	1024

@@ -29,7 +29,8 @@ static void print_help(FILE *f)
 "                           [--call-graph TYPE,MIN,ORDER]\n"
 "                           [--comms LIST] [--dsos LIST] [--symbols LIST]\n"
 "                           [--format folded|speedscope|pprof|svg\n"
-"                            [--inverted] [-o FILE]]\n"
+"                            [--inverted] [-o FILE]] [--wall]\n"
+"                           [--time START,END]\n"
 "  -f        read a record file another user owns (its mappings name\n"
 "            the files whose symbols are read)\n"
 "  -i FILE   the record file (default perf-counter.data)\n"
@@ -48,6 +49,14 @@ static void print_help(FILE *f)
 "            only the samples of these commands, files or functions\n"
 "            (comma-separated); percentages stay of all the samples'\n"
 "            periods\n"
+"  --wall    a wall-clock profile of a record --off-cpu file: on-CPU\n"
+"            samples and, per stack, the time each thread spent off the\n"
+"            CPU (blocked or preempted) from its switch records; a\n"
+"            table, or with --format the profile in that format\n"
+"  --time START,END\n"
+"            only the samples taken in this window (seconds of\n"
+"            CLOCK_MONOTONIC, as -D shows them; either end may be\n"
+"            empty); --wall also cuts each thread's times to it\n"
 "  -g        show the call chains (the default when the file has them,\n"
 "            from record -g)\n"
 "  --children     Children: the samples whose chain passes through the\n"
@@ -94,6 +103,7 @@ struct rep {
 	int format;		/* --format: an enum pc_format, else -1 */
 	struct pc_prof_builder *prof;
 	struct pc_wall *wall;	/* --wall */
+	uint64_t from, to;	/* --time, CLOCK_MONOTONIC ns */
 
 	/* one event's replay */
 	struct pc_replay p;
@@ -111,6 +121,8 @@ static void report_sample(void *ctx, const struct pc_replay_sample *s)
 	char anon[16];
 	int k;
 
+	if (s->time < r->from || s->time > r->to)
+		return;			/* --time */
 	row.sym = pc_resolve(s->maps, s->pid, s->ip, &row.dso, &k);
 	row.kernel = k;
 	row.ip = s->ip;
@@ -156,6 +168,45 @@ static void report_sample(void *ctx, const struct pc_replay_sample *s)
 	else
 		pc_chains_add_none(r->chains, s->maps, s->pid, s->ip,
 				   row.count);
+}
+
+/*
+ * One end of --time: SECONDS[.FRACTION] of CLOCK_MONOTONIC (as -D and
+ * the samples show times), exactly to the ns; empty: open.
+ */
+static uint64_t time_end(const char *s, size_t len, uint64_t open)
+{
+	uint64_t sec = 0, ns = 0, scale = 100000000;
+	size_t i = 0;
+
+	if (!len)
+		return open;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (sec > UINT64_MAX / 10000000000ULL)
+			break;
+		sec = sec * 10 + (s[i] - '0');
+	}
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
+			ns += (s[i] - '0') * scale;
+			scale /= 10;
+		}
+	if (i != len || !len)
+		pc_die("--time %s: START,END, each seconds as -D shows them (1234.5), or empty",
+		       s);
+	return sec * 1000000000ULL + ns;
+}
+
+static void parse_time(struct rep *r, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+
+	if (!comma)
+		pc_die("--time %s: START,END (either may be empty)", arg);
+	r->from = time_end(arg, comma - arg, 0);
+	r->to = time_end(comma + 1, strlen(comma + 1), UINT64_MAX);
+	if (r->to < r->from)
+		pc_die("--time %s: END before START", arg);
 }
 
 /* --wall: a switch of a thread that passes the command filter */
@@ -444,6 +495,9 @@ static void report_event(struct rep *r)
 		pc_rows_print(&r->rows, &r->sort, r->weight, r->o->count);
 	}
 out:
+	/* runs the replay left open, while their tasks' mappings live */
+	if (r->wall)
+		pc_wall_done(r->wall);
 	pc_rows_free(&r->rows);
 	pc_replay_done(&r->p);
 	r->samples = r->shown = r->kernel = r->weight = 0;
@@ -538,6 +592,7 @@ static void wall(struct rep *r)
 		       r->f.in, r->f.ev[ev].name);
 	r->prof = pc_prof_new(&r->f);
 	r->wall = pc_wall_new(r->prof, ev, r->f.machine);
+	pc_wall_window(r->wall, r->from, r->to);
 	r->p.event = ev;
 	report_event(r);
 	p = pc_prof_get(r->prof);
@@ -566,11 +621,11 @@ int cmd_report(int argc, char **argv)
 	struct pc_sample_opts o = { .input = "perf-counter.data", .count = -1,
 				    .children = -1 };
 	struct rep r = { .view = { .threshold = 0.5 }, .o = &o,
-			 .format = -1 };
+			 .format = -1, .to = UINT64_MAX };
 	size_t i;
 	int opt;
 
-	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZDoRVW", &o,
+	opt = pc_sample_opts_parse(argc, argv, "fingGYNsKQZDoRVWT", &o,
 				   print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
@@ -592,6 +647,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (o.inverted && r.format != PC_SVG)
 		pc_die("--inverted goes with --format svg");
+	if (o.time)
+		parse_time(&r, o.time);
 	r.view.children = o.children != 0;
 	r.view.caller = r.view.children;
 	r.view.max_lines = o.count;

@@ -326,6 +326,51 @@ def node(nodes, names):
     return found[0]
 
 
+def runs_file(path, e='<'):
+    """One thread's runs on the CPU whose samples do not cover them: 1 ms
+    of samples in compute in a 4 ms run, 1 in compute and 1 in sleeper
+    in a 6 ms run, and a 2 ms run with none that left blocked in
+    wrapper_leaf (called by sleeper: the stack words say)."""
+    w = Writer(e)
+    w.comm(PID, 'app')
+    w.mmap()
+    main_ret = at('main', 0x30)
+    compute = [CONTEXT_USER, at('compute'), main_ret]
+    sleeper = [CONTEXT_USER, at('sleeper', 0x40), main_ret]
+    blocked = [CONTEXT_USER, at('wrapper_leaf', 8), main_ret]
+    stack = [at('sleeper', 0x18), 7, main_ret]
+    w.switch_in(PID, T0)
+    w.sample(PID, T0 + 2 * MS, compute)
+    w.switch_out(PID, T0 + 4 * MS, compute, preempted=True)
+    w.switch_in(PID, T0 + 10 * MS)
+    w.sample(PID, T0 + 11 * MS, compute)
+    w.sample(PID, T0 + 12 * MS, sleeper)
+    w.switch_out(PID, T0 + 16 * MS, blocked, stack)
+    w.switch_in(PID, T0 + 20 * MS)
+    w.switch_out(PID, T0 + 22 * MS, blocked, stack)
+    return w.write(path)
+
+
+class Runs(unittest.TestCase):
+    """report --wall shares each run on the CPU among its samples."""
+
+    def test_each_run_goes_to_its_samples_or_the_stack_it_left_with(self):
+        path = runs_file(os.path.join(tc.state['tmp'], 'runs.data'))
+        p = tool('report', '-i', path, '--wall', '--format', 'folded')
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = {s: int(c) for s, _, c in
+               (ln.rpartition(' ') for ln in p.stdout.splitlines())}
+        self.assertEqual(got, {
+            # 4 ms, then 3 of the 6 ms run
+            'app;main;compute': 7 * MS,
+            'app;main;compute;[preempted]': 6 * MS,
+            'app;main;sleeper': 3 * MS,
+            # the 2 ms run without a sample: where it left from
+            'app;main;sleeper;wrapper_leaf': 2 * MS,
+            'app;main;sleeper;wrapper_leaf;[blocked]': 4 * MS,
+        })
+
+
 class Wall(unittest.TestCase):
     """report --wall of the hand-written file, both byte orders."""
 
@@ -345,12 +390,14 @@ class Wall(unittest.TestCase):
             with self.subTest(order=e):
                 out = self.wall(e).split('\n')
                 self.assertIn('# wall-clock profile: 139.000 ms of 2 threads:'
-                              ' on the CPU 30.000 ms (samples), off it '
+                              ' on the CPU 30.000 ms, off it '
                               '109.000 ms (blocked 100.000, preempted '
                               '9.000)', out)
-                self.assertIn('# on the CPU by the switch records: 30.000 ms;'
-                              ' the samples stand for 30.000 ms of it (not '
-                              'the modes their event excludes)', out)
+                self.assertIn('# on the CPU by the switch records 30.000 ms,'
+                              " of which the samples' periods 30.000 ms (not"
+                              ' the modes their event excludes, nor periods'
+                              ' a switch cut short): each run on the CPU is'
+                              ' shared among the stacks sampled in it', out)
                 self.assertIn('# 3 off-CPU chains given callers from the '
                               'stack words (frameless wrappers)', out)
                 head = out.index('# Children     Self      On-CPU ms   '

@@ -981,13 +981,16 @@ static unsigned long long folded_ns(const char *a, const char *what,
  * record --off-cpu, report --wall: chain_test's "offcpu" workload runs
  * 300 ms of CPU in chain_compute, sleeps 10 x 20 ms in chain_sleeper and
  * waits 100 ms in chain_pipe_wait for a child's write: 50%, 33% and 17%
- * of its wall-clock time. The switch records' off-CPU time of its
- * thread is its elapsed time less its CPU time as it measured them;
- * the blocked stacks end in sleeper -> nanosleep and pipe_wait -> read.
+ * of its wall-clock time, over the window it measured of itself
+ * (report --time: not its exec, nor its exit). Its thread's off-CPU
+ * time by the switch records is there its elapsed time less its CPU
+ * time, as its own clocks measured them; the blocked stacks end in
+ * sleeper -> nanosleep and pipe_wait -> read.
  */
 TEST(record_off_cpu_wall_profile_splits_compute_sleeper_and_pipe_wait)
 {
-	unsigned long long elapsed = 0, cpu = 0, sleep_ns, read_ns;
+	unsigned long long start = 0, end = 0, cpu = 0, sleep_ns, read_ns;
+	char window[64];
 	double share[3], on, off = -1, t_elapsed;
 	unsigned int pid;
 	char comm[32], *line;
@@ -1001,11 +1004,15 @@ TEST(record_off_cpu_wall_profile_splits_compute_sleeper_and_pipe_wait)
 	ASSERT_EQ(0, status);
 	EXPECT_TRUE(strstr(err_buf, "switch records") != NULL);
 	slurp("/tmp/offcpu.times", out_buf, sizeof(out_buf));
-	n = sscanf(out_buf, "%llu %llu", &elapsed, &cpu);
-	ASSERT_EQ(2, n);
+	n = sscanf(out_buf, "%llu %llu %llu", &start, &end, &cpu);
+	ASSERT_EQ(3, n);
 	n = 0;
+	/* its own window, to the ns: not the exec before, nor the exit */
+	snprintf(window, sizeof(window), "%llu.%09llu,%llu.%09llu",
+		 start / 1000000000, start % 1000000000, end / 1000000000,
+		 end % 1000000000);
 	status = run_tool(NULL, "report", "--wall", "--comms", "chain_test",
-			  "-i", "/tmp/offcpu.data");
+			  "--time", window, "-i", "/tmp/offcpu.data");
 	show_output();
 	ASSERT_EQ(0, status);
 	share[0] = wall_share("chain_compute");
@@ -1029,8 +1036,9 @@ TEST(record_off_cpu_wall_profile_splits_compute_sleeper_and_pipe_wait)
 	}
 	ASSERT_EQ(1, n);
 	TH_LOG("off the CPU: %.3f ms by its switch records, %.3f ms by its clocks",
-	       off, (elapsed - cpu) / 1e6);
-	EXPECT_GE((elapsed - cpu) / 1e6 * 0.01, dabs(off - (elapsed - cpu) / 1e6));
+	       off, (end - start - cpu) / 1e6);
+	EXPECT_GE((end - start - cpu) / 1e6 * 0.01,
+		  dabs(off - (end - start - cpu) / 1e6));
 	status = run_tool(NULL, "report", "--wall", "--comms", "chain_test",
 			  "--format", "folded", "-i", "/tmp/offcpu.data");
 	ASSERT_EQ(0, status);
