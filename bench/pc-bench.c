@@ -45,12 +45,41 @@
  *   self    a read of the caller's own counter from its counter page
  *           (tools/perf_counter/pc_self.h), task-clock and page-faults,
  *           in units of a null system call: no system call at all
+ *   offcpu  the round trip of (c), each task with one counter of its
+ *           own that writes a record at each of its switch-outs, cost
+ *           added over the same round trip with none: ours a
+ *           task-clock:u sampling counter (a period of 1 s, which never
+ *           runs out here) with context_switch, PERF_RECORD_CALLCHAIN
+ *           and PERF_SWITCH_OUT_CHAIN, 32 user stack words: a
+ *           SWITCH_OUT_CHAIN record out, a SWITCH_IN one in; against
+ *           (1) perf_events' task-clock:u, the same period, with
+ *           context_switch (PERF_RECORD_SWITCH out and in, no chain;
+ *           sample_id_all with TID and TIME, as ours carry) and (2)
+ *           sched:sched_switch, period 1, with PERF_SAMPLE_TID, TIME and
+ *           CALLCHAIN (user part only: exclude_callchain_kernel, as
+ *           exclude_kernel would drop every sample of a tracepoint;
+ *           sample_max_stack 127, ours' depth), a sample at each
+ *           switch-out. Own counters, not inherited ones: a context
+ *           swap at the switch between a task and its child (perf_events
+ *           swaps theirs, ours never swaps a sampling copy) would skip
+ *           the stop and start of the counters on one side only, and
+ *           no longer compare the records. Every queue and ring is 1 MiB
+ *           and emptied between sub-batches, untimed (the timer sends
+ *           the echo OFF_DRAIN), so that every record is written: a
+ *           batch that loses one, or writes fewer switch-out records
+ *           than it makes round trips (ours' plain SWITCH_OUT, past
+ *           the CPU's sample budget, has no chain), fails. The keys of
+ *           the switch records and the tracepoint's probe are on in the
+ *           variants that use them alone: they are part of the cost.
  *   memory  kernel memory per counter, from /proc/meminfo and
  *           /proc/slabinfo around the opening of many (mem_set())
  *
  * --short: few rounds, short batches, N = 1 and 4, few counters for the
  * memory: a smoke test (bench_test) that every figure is produced, never
  * a timing check.
+ *
+ * --set NAME (with or without --short): that set alone (keys, switch,
+ * fork, read, self, chain, offcpu or memory), to look at one closer.
  *
  * --keys-only: (d) alone, and nothing that opens a counter: make bench
  * runs it on a kernel built without perf_counter, to set beside (d) of
@@ -64,6 +93,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -72,6 +102,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -131,6 +162,7 @@ static const struct plan *plan = &full_plan;
 struct shared {
 	double sub[MAX_SUB];		/* ns per operation, a sub-batch each */
 	long long mem[2];		/* bytes, pages (mem_snap()) */
+	double rec[3];			/* offcpu: run_offcpu()'s records */
 };
 static struct shared *shm;
 
@@ -252,6 +284,9 @@ enum op {
 	K_SELF_CLOCK,	/* a task-clock read from its counter page */
 	K_SELF_FAULTS,	/* a page-faults read from its counter page */
 	K_CHAIN,	/* a page fault 16 calls deep, sampled with its chain */
+	K_OFFCPU,	/* round trip, own counters: ours' switch-out chains */
+	K_OFFCPU_SWITCH,	/* ... perf_events' PERF_RECORD_SWITCH */
+	K_OFFCPU_TP,	/* ... perf_events' sched_switch samples, chains */
 };
 
 struct variant {
@@ -262,7 +297,11 @@ struct variant {
 	long ops;		/* operations in a sub-batch */
 	int subs;		/* sub-batches in a batch */
 	double ns[MAX_ROUNDS];	/* ns per operation, a round each */
+	double rec[3];		/* offcpu: its last batch's shm->rec */
 };
+
+/* Untimed work after the warm-up and after each sub-batch (offcpu). */
+static int (*between_subs)(void);
 
 /*
  * The timed part of a batch, in the process that times: plan->warm
@@ -278,12 +317,16 @@ static int time_subs(int (*op)(void *), void *arg, long ops, int subs)
 	for (i = 0; i < plan->warm; i++)
 		if (op(arg))
 			return 1;
+	if (between_subs && between_subs())
+		return 1;
 	for (k = 0; k < subs; k++) {
 		t0 = now_ns();
 		for (i = 0; i < ops; i++)
 			if (op(arg))
 				return 1;
 		shm->sub[k] = (double)(now_ns() - t0) / ops;
+		if (between_subs && between_subs())
+			return 1;
 	}
 	return 0;
 }
@@ -551,12 +594,313 @@ static int run_chain(const struct variant *v, long ops, int subs)
 	return 0;
 }
 
+/*
+ * The offcpu set (see the top): the round trip of switch (c), each task
+ * with a counter of its own that writes a record at each switch-out. A
+ * queue or ring is emptied between sub-batches, untimed, by its task:
+ * the timer's by the timer, the echo's by the echo when the timer sends
+ * it OFF_DRAIN for one round trip.
+ */
+#define OFF_RING	(1 << 20)	/* bytes of each queue and ring */
+#define OFF_STACK	32		/* user stack words of ours' records */
+#define OFF_DEPTH	PERF_COUNTER_CHAIN_DEPTH_DEFAULT	/* 127 */
+#define OFF_PERIOD	1000000000ULL	/* 1 s of task-clock: never runs out */
+#define OFF_DRAIN	'd'		/* to the echo: empty yours, then echo */
+
+static long tp_switch_id = -1;	/* sched:sched_switch's id, from tracefs */
+
+/* What a task's counter wrote, as its drains found it. */
+struct off_recs {
+	long long out, in;	/* switch-out records (samples), switch-in */
+	long long out_bytes;	/* bytes of the switch-out records */
+	long long plain;	/* ours: SWITCH_OUT, without a chain */
+	long long lost;
+};
+
+/* One task's end of the round trip: its counter and what it wrote. */
+struct off_end {
+	const struct variant *v;
+	int fd;
+	struct perf_event_mmap_page *ring;	/* perf_events' */
+	struct off_recs recs;
+};
+
+static int off_open(struct off_end *e)
+{
+	struct perf_event_attr attr;
+
+	e->fd = -1;
+	e->ring = NULL;
+	memset(&e->recs, 0, sizeof(e->recs));
+	if (e->v->who == NONE)
+		return 0;
+	if (e->v->who == OURS) {
+		struct perf_counter_hw_event_ext d;
+		uint32_t bytes = OFF_RING;
+		int fl;
+
+		memset(&d, 0, sizeof(d));
+		d.hw.size = sizeof(d);
+		d.hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
+							PERF_COUNT_TASK_CLOCK);
+		d.hw.irq_period = OFF_PERIOD;
+		d.hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_CALLCHAIN;
+		d.hw.exclude_kernel = 1;
+		d.hw.context_switch = 1;
+		d.hw.disabled = 1;
+		d.callchain_depth = OFF_DEPTH;
+		d.switch_out = PERF_SWITCH_OUT_CHAIN;
+		d.switch_stack = OFF_STACK;
+		e->fd = syscall(__NR_perf_counter_open, &d, 0, -1, -1, 0);
+		if (e->fd < 0)
+			return -1;
+		fl = fcntl(e->fd, F_GETFL);
+		if (fl < 0 || fcntl(e->fd, F_SETFL, fl | O_NONBLOCK) ||
+		    ioctl(e->fd, PERF_COUNTER_IOC_QUEUE_SIZE, &bytes))
+			return -1;
+		return ioctl(e->fd, PERF_COUNTER_IOC_ENABLE, 0);
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.disabled = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (e->v->kind == K_OFFCPU_SWITCH) {
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_TASK_CLOCK;
+		attr.sample_period = OFF_PERIOD;
+		attr.sample_type |= PERF_SAMPLE_IP;
+		attr.sample_id_all = 1;
+		attr.exclude_kernel = 1;
+		attr.context_switch = 1;
+	} else {
+		attr.type = PERF_TYPE_TRACEPOINT;
+		attr.config = tp_switch_id;
+		attr.sample_period = 1;
+		attr.sample_type |= PERF_SAMPLE_CALLCHAIN;
+		attr.sample_max_stack = OFF_DEPTH;
+		attr.exclude_callchain_kernel = 1;
+	}
+	e->fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (e->fd < 0)
+		return -1;
+	e->ring = mmap(NULL, getpagesize() + OFF_RING, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, e->fd, 0);
+	if (e->ring == MAP_FAILED) {
+		e->ring = NULL;
+		return -1;
+	}
+	return ioctl(e->fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static uint64_t off_buf[8192];	/* a drain's read()s of our queue */
+
+/* Our queue emptied: read() until it would wait. */
+static int off_drain_ours(struct off_end *e)
+{
+	const struct perf_counter_record_header *h;
+	uint64_t lost;
+	ssize_t got, at;
+
+	for (;;) {
+		got = read(e->fd, off_buf, sizeof(off_buf));
+		if (got <= 0)
+			return got < 0 && errno != EAGAIN ? -1 : 0;
+		for (at = 0; at < got; at += h->size) {
+			h = (const void *)((const char *)off_buf + at);
+			if (h->size < sizeof(*h) || h->size > got - at)
+				return -1;
+			if (h->type == PERF_COUNTER_REC_SWITCH_OUT_CHAIN) {
+				e->recs.out++;
+				e->recs.out_bytes += h->size;
+			} else if (h->type == PERF_COUNTER_REC_SWITCH_IN) {
+				e->recs.in++;
+			} else if (h->type == PERF_COUNTER_REC_SWITCH_OUT) {
+				e->recs.plain++;
+			} else if (h->type == PERF_COUNTER_REC_LOST) {
+				memcpy(&lost, h + 1, sizeof(lost));
+				e->recs.lost += lost;
+			}
+		}
+	}
+}
+
+/* A perf_events ring emptied: its records counted, data_tail moved on. */
+static int off_drain_theirs(struct off_end *e)
+{
+	struct perf_event_mmap_page *r = e->ring;
+	const char *data = (const char *)r + r->data_offset;
+	uint64_t head = __atomic_load_n(&r->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->data_tail, mask = r->data_size - 1, lost;
+	int tp = e->v->kind == K_OFFCPU_TP;
+	const struct perf_event_header *h;
+
+	/* (a header, 8 bytes at a multiple of 8, never wraps) */
+	for (; tail < head; tail += h->size) {
+		h = (const void *)(data + (tail & mask));
+		if (h->size < sizeof(*h))
+			return -1;
+		if ((tp && h->type == PERF_RECORD_SAMPLE) ||
+		    (h->type == PERF_RECORD_SWITCH &&
+		     (h->misc & PERF_RECORD_MISC_SWITCH_OUT))) {
+			e->recs.out++;
+			e->recs.out_bytes += h->size;
+		} else if (h->type == PERF_RECORD_SWITCH) {
+			e->recs.in++;
+		} else if (h->type == PERF_RECORD_LOST) {
+			/* after the header: id, then lost */
+			memcpy(&lost, data + ((tail + 16) & mask), sizeof(lost));
+			e->recs.lost += lost;
+		}
+	}
+	__atomic_store_n(&r->data_tail, head, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int off_drain(struct off_end *e)
+{
+	if (e->v->who == OURS)
+		return off_drain_ours(e);
+	if (e->v->who == THEIRS)
+		return off_drain_theirs(e);
+	return 0;
+}
+
+/* The last drain, and the drops our queue counted: 0 or -1. */
+static int off_finish(struct off_end *e)
+{
+	uint64_t lost = 0;
+
+	if (off_drain(e))
+		return -1;
+	if (e->v->who == OURS) {
+		if (ioctl(e->fd, PERF_COUNTER_IOC_LOST, &lost))
+			return -1;
+		if ((long long)lost > e->recs.lost)
+			e->recs.lost = lost;
+	}
+	return 0;
+}
+
+/*
+ * The echo: its own counter, every byte back, OFF_DRAIN after emptying
+ * its queue or ring; at the end of file, what its counter wrote.
+ */
+static int off_echo(const struct variant *v, int in, int out)
+{
+	struct off_end e = { .v = v };
+	ssize_t got;
+	char c;
+
+	if (off_open(&e))
+		return 1;
+	while ((got = read(in, &c, 1)) == 1) {
+		if (c == OFF_DRAIN && off_drain(&e))
+			return 1;
+		if (write(out, &c, 1) != 1)
+			return 1;
+	}
+	if (got || off_finish(&e))
+		return 1;
+	return write(out, &e.recs, sizeof(e.recs)) != sizeof(e.recs);
+}
+
+/* The timer's end, for off_between(). */
+static struct off_end off_timer;
+static struct ends off_pipe;
+
+/* Between sub-batches: the timer's records, then the echo's. */
+static int off_between(void)
+{
+	char c = OFF_DRAIN;
+
+	if (off_drain(&off_timer))
+		return 1;
+	return write(off_pipe.out, &c, 1) != 1 || read(off_pipe.in, &c, 1) != 1;
+}
+
+/*
+ * An offcpu batch: the runner times, its child echoes. Every switch-out
+ * must have written its record: round trips (the drains' included) with
+ * fewer switch-out records than themselves, or a record lost, fail the
+ * batch rather than time a cheaper path. What was written goes to
+ * shm->rec: switch-out and switch-in records a round trip, bytes of a
+ * switch-out record.
+ */
+static int run_offcpu(const struct variant *v, long ops, int subs)
+{
+	long long trips = plan->warm + ops * subs + subs + 1;
+	struct off_recs echo, *r = &off_timer.recs;
+	int to[2], from[2], err;
+	pid_t pid;
+
+	if (pipe(to) || pipe(from))
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		_exit(off_echo(v, to[0], from[1]));
+	}
+	close(to[0]);
+	close(from[1]);
+	off_timer.v = v;
+	off_pipe = (struct ends){ to[1], from[0] };
+	if (off_open(&off_timer)) {
+		printf("pc-bench: offcpu: %s: %s\n", who_name[v->who],
+		       strerror(errno));
+		return 1;
+	}
+	between_subs = off_between;
+	err = time_subs(op_round_trip, &off_pipe, ops, subs);
+	between_subs = NULL;
+	close(to[1]);
+	if (!err && read(from[0], &echo, sizeof(echo)) != sizeof(echo))
+		err = 1;
+	if (wait_ok(pid) || off_finish(&off_timer) || err)
+		return 1;
+	r->out += echo.out;
+	r->in += echo.in;
+	r->out_bytes += echo.out_bytes;
+	r->plain += echo.plain;
+	r->lost += echo.lost;
+	if (v->who != NONE && (r->lost || r->out < trips)) {
+		printf("pc-bench: offcpu: %s: %lld records lost, %lld switch-out records (%lld without a chain) for %lld round trips\n",
+		       who_name[v->who], r->lost, r->out, r->plain, trips);
+		return 1;
+	}
+	shm->rec[0] = (double)r->out / trips;
+	shm->rec[1] = (double)r->in / trips;
+	shm->rec[2] = r->out ? (double)r->out_bytes / r->out : 0;
+	return 0;
+}
+
+/* sched:sched_switch's id from tracefs, mounted if need be; or -1. */
+static long tp_lookup(void)
+{
+	static const char path[] =
+		"/sys/kernel/tracing/events/sched/sched_switch/id";
+	long id = -1;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f && !mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
+}
+
 static void describe(const struct variant *v, char *buf, size_t len)
 {
 	static const char * const kind_name[] = {
 		"null call", "read", "group read", "pipe, two children",
 		"pipe, parent and child", "fork", "self-read, task-clock",
 		"self-read, page-faults", "sampled fault, 16-deep chain",
+		"pipe, switch-out chains", "pipe, PERF_RECORD_SWITCH",
+		"pipe, sched_switch samples, chains",
 	};
 
 	snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
@@ -597,6 +941,7 @@ static double measure(const struct variant *v, long ops, int subs)
 
 	for (k = 0; k < subs; k++)
 		shm->sub[k] = -1;
+	memset(shm->rec, 0, sizeof(shm->rec));
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -616,6 +961,10 @@ static double measure(const struct variant *v, long ops, int subs)
 			_exit(run_self(v, ops, subs));
 		case K_CHAIN:
 			_exit(run_chain(v, ops, subs));
+		case K_OFFCPU:
+		case K_OFFCPU_SWITCH:
+		case K_OFFCPU_TP:
+			_exit(run_offcpu(v, ops, subs));
 		}
 		_exit(1);
 	}
@@ -663,6 +1012,7 @@ struct figure {
 
 struct set {
 	const char *name;
+	int ran;		/* measured: this run of pc-bench has it */
 	int nv, nf;
 	struct variant v[MAX_VARS];
 	struct figure f[MAX_FIGS];
@@ -827,6 +1177,7 @@ static int run_set(struct set *s)
 			v->ns[r] = measure(v, v->ops, v->subs);
 			if (v->ns[r] < 0)
 				return -1;
+			memcpy(v->rec, shm->rec, sizeof(v->rec));
 		}
 	}
 	for (i = 0; i < s->nf; i++) {
@@ -847,6 +1198,7 @@ static int run_set(struct set *s)
 		f->ns[2] = b ? median_of(b, plan->rounds) : 0;
 	}
 	printf("PC-BENCH time %s %.1f\n", s->name, (now_ns() - t0) / 1e9);
+	s->ran = 1;
 	return 0;
 }
 
@@ -862,6 +1214,7 @@ static struct set read_set = { .name = "read" };
 static struct set keys_set = { .name = "keys" };
 static struct set self_set = { .name = "self" };
 static struct set chain_set = { .name = "chain" };
+static struct set off_set = { .name = "offcpu" };
 
 static void build_sets(void)
 {
@@ -913,6 +1266,14 @@ static void build_sets(void)
 	fig(s, "chain", "a page fault, its 16-deep user chain sampled",
 	    ADDED, CHAIN_DEPTH, var(s, K_CHAIN, OURS, 0, 1),
 	    var(s, K_CHAIN, THEIRS, 0, 1), var(s, K_CHAIN, NONE, 0, 0));
+
+	s = &off_set;
+	none_kids = var(s, K_OFFCPU, NONE, 0, 0);
+	n = var(s, K_OFFCPU, OURS, 1, 1);
+	fig(s, "offcpu-switch", "switch-out chains vs PERF_RECORD_SWITCH",
+	    ADDED, 1, n, var(s, K_OFFCPU_SWITCH, THEIRS, 1, 1), none_kids);
+	fig(s, "offcpu-tp", "switch-out chains vs sched_switch chains",
+	    ADDED, 1, n, var(s, K_OFFCPU_TP, THEIRS, 1, 1), none_kids);
 
 	s = &keys_set;
 	null = var(s, K_NULL, NONE, 0, 0);
@@ -1184,11 +1545,15 @@ static void print_scale(void)
 	};
 	int r, i, j;
 
+	if (!sw_set.ran && !fork_set.ran && !read_set.ran)
+		return;
 	printf("\nscale: perf_counter / perf_events (IQR)");
 	for (i = 0; i < plan->nr_ns; i++)
 		printf("%*sN=%-2d", i ? 11 : 4, "", plan->ns[i]);
 	printf("\n");
 	for (r = 0; r < (int)ARRAY_SIZE(rows); r++) {
+		if (!rows[r].set->ran)
+			continue;
 		printf("  %-38s", rows[r].label);
 		for (i = 0; i < plan->nr_ns; i++)
 			for (j = 0; j < rows[r].set->nf; j++) {
@@ -1204,18 +1569,42 @@ static void print_scale(void)
 	}
 }
 
+/* The offcpu set's figures, and what each variant's records were. */
+static void print_offcpu(void)
+{
+	static const char * const rec_name[] = {
+		[K_OFFCPU] = "perf_counter, SWITCH_OUT_CHAIN",
+		[K_OFFCPU_SWITCH] = "perf_events, PERF_RECORD_SWITCH",
+		[K_OFFCPU_TP] = "perf_events, sched_switch samples",
+	};
+	int i;
+
+	print_head("offcpu: switch (c)'s round trip, a record at each switch-out, cost added");
+	for (i = 0; i < off_set.nf; i++)
+		print_fig(&off_set.f[i]);
+	printf("  records a round trip, both tasks' (last batch): switch-out, switch-in\n");
+	for (i = 0; i < off_set.nv; i++) {
+		const struct variant *v = &off_set.v[i];
+
+		if (v->who == NONE)
+			continue;
+		printf("    %-38s %5.2f (%4.0f B each) %5.2f\n",
+		       rec_name[v->kind], v->rec[0], v->rec[2], v->rec[1]);
+	}
+}
+
 static int nr_figs, nr_misses, keys_only;
 
 /* Figures that miss the IQR target, listed once more at the end. */
 static void print_misses(void)
 {
 	struct set *sets[] = { &keys_set, &sw_set, &fork_set, &read_set,
-			       &self_set, &chain_set };
+			       &self_set, &chain_set, &off_set };
 	int i, j;
 
 	printf("\nIQR target %.0f%%:", IQR_TARGET);
 	for (i = 0; i < (int)ARRAY_SIZE(sets); i++)
-		for (j = 0; j < sets[i]->nf; j++) {
+		for (j = 0; sets[i]->ran && j < sets[i]->nf; j++) {
 			const struct figure *f = &sets[i]->f[j];
 
 			nr_figs++;
@@ -1228,19 +1617,55 @@ static void print_misses(void)
 	printf(nr_misses ? " miss it\n" : " every figure meets it\n");
 }
 
+/* --set NAME: the set run alone, or NULL for all of them. */
+static const char *only;
+
+static const char * const set_names[] = {
+	"keys", "switch", "fork", "read", "self", "chain", "offcpu", "memory",
+};
+
+static int want(const char *name)
+{
+	return !only || !strcmp(only, name);
+}
+
+static int parse_args(int argc, char **argv)
+{
+	int i, j;
+
+	if (argc == 2 && !strcmp(argv[1], "--keys-only")) {
+		keys_only = 1;
+		return 0;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--short")) {
+			plan = &short_plan;
+			continue;
+		}
+		if (strcmp(argv[i], "--set") || i + 1 == argc)
+			return -1;
+		only = argv[++i];
+		for (j = 0; j < (int)ARRAY_SIZE(set_names); j++)
+			if (!strcmp(only, set_names[j]))
+				break;
+		if (j == ARRAY_SIZE(set_names))
+			return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	struct set *sets[] = { &sw_set, &fork_set, &read_set, &self_set,
+			       &chain_set, &off_set };
 	uint64_t t0 = now_ns();
+	pid_t helper = -1;
 	cpu_set_t one;
-	pid_t helper;
 	int i;
 
-	if (argc > 1 && !strcmp(argv[1], "--short"))
-		plan = &short_plan;
-	else if (argc > 1 && !strcmp(argv[1], "--keys-only"))
-		keys_only = 1;
-	else if (argc > 1) {
-		fprintf(stderr, "usage: pc-bench [--short | --keys-only]\n");
+	if (parse_args(argc, argv)) {
+		fprintf(stderr, "usage: pc-bench [--short] [--set keys|switch|fork|read|self|chain|offcpu|memory]\n"
+			"       pc-bench --keys-only\n");
 		return 2;
 	}
 	raw = !!getenv("PC_BENCH_RAW");
@@ -1259,23 +1684,28 @@ int main(int argc, char **argv)
 	       "fastest of its 1 ms sub-batches. ns: the guest's clock (under\n"
 	       "QEMU -icount, instructions). ratio: the median over the rounds of\n"
 	       "perf_counter / perf_events, of the cost the counters add (switch,\n"
-	       "fork) or of the whole call (read); IQR: the interquartile range of\n"
-	       "the rounds' ratios, per cent of the median (MISS: %.0f%% or more).\n",
+	       "fork, chain, offcpu) or of the whole call (read); IQR: the\n"
+	       "interquartile range of the rounds' ratios, per cent of the median\n"
+	       "(MISS: %.0f%% or more).\n",
 	       plan == &short_plan ? " --short" : "", plan->rounds,
 	       plan->batch_ms, IQR_TARGET);
 	printf("PC-BENCH plan rounds=%d batch_ms=%.0f short=%d ns=",
 	       plan->rounds, plan->batch_ms, plan == &short_plan);
 	for (i = 0; i < plan->nr_ns; i++)
 		printf("%s%d", i ? "," : "", plan->ns[i]);
+	if (only)
+		printf(" set=%s", only);
 	printf("\n");
 
 	/* (d) first, while nothing has opened a counter yet */
-	sleep(2);
-	if (run_set(&keys_set))
-		return 1;
-	printf("\n(d) no counter open anywhere, the static keys off:\n");
-	for (i = 0; i < keys_set.nf; i++)
-		print_fig(&keys_set.f[i]);
+	if (want("keys")) {
+		sleep(2);
+		if (run_set(&keys_set))
+			return 1;
+		printf("\n(d) no counter open anywhere, the static keys off:\n");
+		for (i = 0; i < keys_set.nf; i++)
+			print_fig(&keys_set.f[i]);
+	}
 	if (keys_only) {
 		for (i = 0; i < keys_set.nf; i++)
 			nr_misses += keys_set.f[i].ratio.iqr >= IQR_TARGET;
@@ -1283,43 +1713,67 @@ int main(int argc, char **argv)
 		       keys_set.nf, nr_misses, (now_ns() - t0) / 1e9);
 		return 0;
 	}
-
-	helper = keys_on();
-	if (helper < 0)
-		return 1;
-	if (run_set(&sw_set) || run_set(&fork_set) || run_set(&read_set) ||
-	    run_set(&self_set) || run_set(&chain_set)) {
-		kill(helper, SIGKILL);
-		return 1;
+	if (want("offcpu")) {
+		tp_switch_id = tp_lookup();
+		if (tp_switch_id < 0) {
+			printf("pc-bench: offcpu: no sched:sched_switch in /sys/kernel/tracing\n");
+			return 1;
+		}
 	}
-	kill(helper, SIGKILL);
-	waitpid(helper, NULL, 0);
 
-	print_head("switch: pipe round trip on CPU 0, cost added over none (keys on)");
-	for (i = 0; i < sw_set.nf; i++)
-		if (sw_set.f[i].type == ADDED)
-			print_fig(&sw_set.f[i]);
-	for (i = 0; i < sw_set.nf; i++)
-		if (sw_set.f[i].type == UNITS)
-			print_fig(&sw_set.f[i]);
-	print_head("fork: fork + exit + wait, cost added over none (keys on)");
-	for (i = 0; i < fork_set.nf; i++)
-		print_fig(&fork_set.f[i]);
-	print_head("read: a group's N counters, whole calls");
-	for (i = 0; i < read_set.nf; i++)
-		print_fig(&read_set.f[i]);
-	printf("  a null call (getppid()): %.0f ns\n",
-	       median_of(read_set.v[0].ns, plan->rounds));
-	printf("\nself: the caller's own counter from its counter page (task-clock: and\n"
-	       "a clock_gettime(), a vDSO call where the clocksource allows)\n");
-	for (i = 0; i < self_set.nf; i++)
-		print_fig(&self_set.f[i]);
-	print_head("chain: a sampled page fault with its user call chain, cost added");
-	for (i = 0; i < chain_set.nf; i++)
-		print_fig(&chain_set.f[i]);
+	for (i = 0; i < (int)ARRAY_SIZE(sets); i++) {
+		if (!want(sets[i]->name))
+			continue;
+		if (helper < 0)
+			helper = keys_on();
+		if (helper < 0 || run_set(sets[i])) {
+			if (helper > 0)
+				kill(helper, SIGKILL);
+			return 1;
+		}
+	}
+	if (helper > 0) {
+		kill(helper, SIGKILL);
+		waitpid(helper, NULL, 0);
+	}
+
+	if (sw_set.ran) {
+		print_head("switch: pipe round trip on CPU 0, cost added over none (keys on)");
+		for (i = 0; i < sw_set.nf; i++)
+			if (sw_set.f[i].type == ADDED)
+				print_fig(&sw_set.f[i]);
+		for (i = 0; i < sw_set.nf; i++)
+			if (sw_set.f[i].type == UNITS)
+				print_fig(&sw_set.f[i]);
+	}
+	if (fork_set.ran) {
+		print_head("fork: fork + exit + wait, cost added over none (keys on)");
+		for (i = 0; i < fork_set.nf; i++)
+			print_fig(&fork_set.f[i]);
+	}
+	if (read_set.ran) {
+		print_head("read: a group's N counters, whole calls");
+		for (i = 0; i < read_set.nf; i++)
+			print_fig(&read_set.f[i]);
+		printf("  a null call (getppid()): %.0f ns\n",
+		       median_of(read_set.v[0].ns, plan->rounds));
+	}
+	if (self_set.ran) {
+		printf("\nself: the caller's own counter from its counter page (task-clock: and\n"
+		       "a clock_gettime(), a vDSO call where the clocksource allows)\n");
+		for (i = 0; i < self_set.nf; i++)
+			print_fig(&self_set.f[i]);
+	}
+	if (chain_set.ran) {
+		print_head("chain: a sampled page fault with its user call chain, cost added");
+		for (i = 0; i < chain_set.nf; i++)
+			print_fig(&chain_set.f[i]);
+	}
+	if (off_set.ran)
+		print_offcpu();
 	print_scale();
 
-	if (mem_set())
+	if (want("memory") && mem_set())
 		return 1;
 	print_misses();
 	printf("PC-BENCH end figures=%d misses=%d seconds=%.0f\n", nr_figs,

@@ -4,8 +4,9 @@
  * builds it into the initramfs as /bin/pc-bench. A smoke test, never a
  * timing check: pc-bench --short must exit 0 and print every figure it
  * has (each switch variant, the fork, read and memory figures at each N
- * of its plan, the null-call units, the self-reads from the counter page
- * and the sampled 16-deep call chain) as a "PC-BENCH" line that parses.
+ * of its plan, the null-call units, the self-reads from the counter page,
+ * the sampled 16-deep call chain and the off-CPU records against each of
+ * perf_events' two) as a "PC-BENCH" line that parses.
  * What the figures say is not checked.
  */
 #include <fcntl.h>
@@ -75,6 +76,7 @@ static const char * const mem[] = {
 struct seen {
 	int ns[MAX_NS], nr_ns;
 	int fig[NR(per_n)][MAX_NS], switch_b, chain, unit[NR(units)];
+	int offcpu_switch, offcpu_tp;
 	int mem[NR(mem)];
 	int figs, end_figs, end;
 };
@@ -128,6 +130,14 @@ static int parse(const char *line, struct seen *s)
 		}
 		if (!strcmp(key, "chain") && n == 16) {
 			s->chain++;
+			return 0;
+		}
+		if (!strcmp(key, "offcpu-switch") && n == 1) {
+			s->offcpu_switch++;
+			return 0;
+		}
+		if (!strcmp(key, "offcpu-tp") && n == 1) {
+			s->offcpu_tp++;
 			return 0;
 		}
 		k = find(per_n, NR(per_n), key);
@@ -201,6 +211,8 @@ TEST_F_TIMEOUT(bench, short_mode_prints_every_figure, 900)
 			once(_metadata, s.fig[k][i], per_n[k], s.ns[i]);
 	once(_metadata, s.switch_b, "switch-b", 4);
 	once(_metadata, s.chain, "chain", 16);
+	once(_metadata, s.offcpu_switch, "offcpu-switch", 1);
+	once(_metadata, s.offcpu_tp, "offcpu-tp", 1);
 	for (k = 0; k < (int)NR(units); k++)
 		once(_metadata, s.unit[k], units[k], 0);
 	for (k = 0; k < (int)NR(mem); k++)
