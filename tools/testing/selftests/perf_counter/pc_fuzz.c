@@ -326,6 +326,9 @@ struct fz_hw_event {
 	__u32	__reserved_6;
 	__u64	sideband;
 	__u64	sample_freq;
+	__u32	switch_out;
+	__u16	switch_stack;
+	__u16	__reserved_7;
 };
 
 #define FZ_SAME(field, type, real)					\
@@ -341,6 +344,8 @@ FZ_SAME(callchain_depth, struct perf_counter_hw_event_ext, callchain_depth);
 FZ_SAME(__reserved_6, struct perf_counter_hw_event_ext, __reserved_6);
 FZ_SAME(sideband, struct perf_counter_hw_event_ext, sideband);
 FZ_SAME(sample_freq, struct perf_counter_hw_event_ext, sample_freq);
+FZ_SAME(switch_out, struct perf_counter_hw_event_ext, switch_out);
+FZ_SAME(__reserved_7, struct perf_counter_hw_event_ext, __reserved_7);
 
 /* The largest size a description may say it has. */
 #define HW_SIZE_MAX	4096
@@ -599,6 +604,7 @@ struct fd_slot {
 	int		leader;		/* it leads its group */
 	int		hw;		/* a hardware counter: its driver decides */
 	int		switches;	/* it writes switch records */
+	int		switch_chain;	/* its switch-outs may have chains */
 	int		user_only;	/* exclude_kernel: no kernel address */
 	unsigned int	depth;		/* a chain's addresses, at most */
 	uint64_t	sideband;	/* side-band records it asked for */
@@ -1230,7 +1236,8 @@ static uint32_t random_size(struct worker *w)
 		PERF_COUNTER_HW_EVENT_SIZE_2009,
 		PERF_COUNTER_HW_EVENT_SIZE_VER1,
 		PERF_COUNTER_HW_EVENT_SIZE_VER2,
-		PERF_COUNTER_HW_EVENT_SIZE_VER3, 96, 128, 4096,	/* longer */
+		PERF_COUNTER_HW_EVENT_SIZE_VER3,
+		PERF_COUNTER_HW_EVENT_SIZE_VER4, 104, 128, 4096,	/* longer */
 		8, 68, 76, 84, 4104, 65536,			/* refused */
 	};
 	unsigned int r = rnd_below(w, 100);
@@ -1342,6 +1349,12 @@ static void build_hw_event(struct worker *w, struct fz_hw_event *hw)
 	hw->size = random_size(w);
 	hw->callchain_depth = random_depth(w);
 	hw->sideband = chance(w, 20) ? rnd_below(w, 16) : 0;
+	if (chance(w, 10)) {
+		hw->switch_out = rnd_below(w, 4);
+		hw->switch_stack = rnd_below(w, 80);
+	}
+	if (chance(w, 2))
+		hw->__reserved_7 = rnd(w);
 	if (chance(w, 3))
 		hw->__reserved_5 = rnd(w);
 	if (chance(w, 3))
@@ -1369,6 +1382,9 @@ static void fill_raw_hw_event(struct worker *w,
 	hw->__reserved_3 = 0;
 	hw->__reserved_5 = 0;
 	hw->__reserved_6 = 0;
+	hw->__reserved_7 = 0;
+	hw->switch_out &= PERF_SWITCH_OUT_MASK;
+	hw->switch_stack %= PERF_SWITCH_STACK_MAX + 8;
 	hw->size = random_size(w);
 	hw->callchain_depth = random_depth(w);
 	hw->sideband &= PERF_SIDEBAND_MASK;
@@ -1742,6 +1758,15 @@ static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 	    chance(w, 30))
 		hw->sideband = (1 + rnd_below(w, PERF_SIDEBAND_MASK)) &
 			       (hw->exclude_user ? ~PERF_SIDEBAND_MMAP : ~0U);
+	/* switch-outs with chains and stack words, for a sampler that may */
+	if (hw->context_switch && (hw->record_type & PERF_RECORD_CALLCHAIN) &&
+	    hw->size >= PERF_COUNTER_HW_EVENT_SIZE_VER2 && max_depth &&
+	    chance(w, 40)) {
+		hw->size = PERF_COUNTER_HW_EVENT_SIZE_VER4;
+		hw->switch_out = PERF_SWITCH_OUT_CHAIN;
+		if (!hw->exclude_user && chance(w, 70))
+			hw->switch_stack = rnd_below(w, PERF_SWITCH_STACK_MAX + 1);
+	}
 }
 
 /* Arguments that are all valid and fit together: the deeper paths. */
@@ -1786,8 +1811,10 @@ static int needs_privilege(const struct fz_hw_event *hw, pid_t pid,
 {
 	if (privileged)
 		return 0;
+	/* a CPU's every task's stack words: only with the capability */
 	return paranoid_level > 2 || (paranoid_level > 0 && pid < 0 && cpu >= 0) ||
-	       (paranoid_level > 1 && !hw->exclude_kernel);
+	       (paranoid_level > 1 && !hw->exclude_kernel) ||
+	       (hw_seen(hw).switch_stack && pid < 0 && cpu >= 0);
 }
 
 /*
@@ -1888,7 +1915,7 @@ static const char *known_refusal(const struct open_args *a)
 	if (a->junk)
 		return "nonzero bytes past the fields the kernel knows";
 	if (hw->__reserved_1 || hw->__reserved_2 || hw->__reserved_3 ||
-	    hw->__reserved_5 || hw->__reserved_6)
+	    hw->__reserved_5 || hw->__reserved_6 || hw->__reserved_7)
 		return "reserved bits set";
 	if (hw->read_format & ~(uint64_t)PERF_COUNTER_FORMAT_MASK)
 		return "unknown read_format bits";
@@ -1927,6 +1954,16 @@ static const char *known_refusal(const struct open_args *a)
 		return "side-band records without a queue";
 	if ((hw->sideband & PERF_SIDEBAND_MMAP) && hw->exclude_user)
 		return "mapping records for a counter of no user mode";
+	if (hw->switch_out & ~PERF_SWITCH_OUT_MASK)
+		return "unknown switch_out bits";
+	if ((hw->switch_out & PERF_SWITCH_OUT_CHAIN) &&
+	    (!hw->context_switch ||
+	     !(hw->record_type & PERF_RECORD_CALLCHAIN)))
+		return "switch-out chains without switch records or a chain";
+	if (hw->switch_stack &&
+	    (!(hw->switch_out & PERF_SWITCH_OUT_CHAIN) || hw->exclude_user ||
+	     hw->switch_stack > PERF_SWITCH_STACK_MAX))
+		return "stack words without a chain of user mode, or too many";
 	if (hw->extra_config_len &&
 	    (!raw || hw->extra_config_len % 8 || hw->extra_config_len > 16))
 		return "bad extra_config_len";
@@ -1959,6 +1996,7 @@ static void fill_slot(struct fd_slot *slot, int fd,
 	slot->leader = group == -1;
 	slot->hw = is_hw_config(hw->event_config);
 	slot->switches = hw->context_switch;
+	slot->switch_chain = !!(hw_seen(hw).switch_out & PERF_SWITCH_OUT_CHAIN);
 	slot->user_only = hw->exclude_kernel;
 	slot->depth = depth_of(hw);
 	slot->sideband = hw_seen(hw).sideband;
@@ -2178,6 +2216,29 @@ static int chain_ok(const struct fd_slot *s, const char *w, uint32_t nr,
 	return end != PERF_COUNTER_CHAIN_TRUNCATED || addrs == s->depth;
 }
 
+/*
+ * Is a switch-out record with a chain of @size bytes at @rec what @s
+ * asked for: its body, a chain chain_ok() takes, and at most 64 stack
+ * words, none for a counter of no user mode, filling it exactly?
+ */
+static int switch_chain_size_ok(const struct fd_slot *s, const char *rec,
+				size_t size)
+{
+	size_t at = sizeof(struct perf_counter_record_header);
+	struct perf_counter_switch_out b;
+	struct perf_counter_callchain head;
+
+	if (size < at + sizeof(b) + sizeof(head))
+		return 0;
+	memcpy(&b, rec + at, sizeof(b));
+	memcpy(&head, rec + at + sizeof(b), sizeof(head));
+	at += sizeof(b) + sizeof(head);
+	return b.stack_words <= PERF_SWITCH_STACK_MAX &&
+	       !(b.flags & ~PERF_COUNTER_SWITCH_PREEMPTED) &&
+	       size == at + 8 * ((size_t)head.nr + b.stack_words) &&
+	       chain_ok(s, rec + at, head.nr, head.flags);
+}
+
 /* Is a sample record of @size bytes at @rec the size @s's record_type gives it? */
 static int sample_size_ok(const struct fd_slot *s, const char *rec,
 			  size_t size)
@@ -2277,6 +2338,10 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 			/* a CPU-wide counter's names the other task too */
 			ok = s->switches &&
 			     (h.size == 24 || (h.size == 32 && s->task == -1));
+			break;
+		case PERF_COUNTER_REC_SWITCH_OUT_CHAIN:
+			ok = s->switch_chain &&
+			     switch_chain_size_ok(s, buf + at, h.size);
 			break;
 		case PERF_COUNTER_REC_MMAP:
 			ok = (s->sideband & PERF_SIDEBAND_MMAP) &&
