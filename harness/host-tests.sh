@@ -14,6 +14,7 @@ HOST_PROGRAMS="tools/perf_counter/pmu-events/test_jevents.py
 	tools/perf_counter/test_sideband.py
 	tools/perf_counter/test_export.py
 	tools/perf_counter/test_offcpu.py
+	tools/perf_counter/test_offcpu_fuzz.py
 	harness/readme-example.py
 	harness/test_report.py"
 

@@ -270,6 +270,7 @@ static void print_row(const struct key *k, const struct side *d, int stacks)
 			     k->z <= -DIFF_Z ? "down" : "-";
 	const char *tab = strchr(k->text, '\t');
 	const char *dso;
+	char esc[84];
 
 	printf("  %7.2f%%  %7.2f%%  %+8.2f  %+8.2f  %-6s  ", a, b, b - a,
 	       k->z, change);
@@ -283,7 +284,8 @@ static void print_row(const struct key *k, const struct side *d, int stacks)
 		memcpy(file, k->text, n);
 		file[n] = '\0';
 		dso = strrchr(file, '/');
-		printf("%-20.20s  ", dso ? dso + 1 : file);
+		printf("%-20.20s  ", pc_escaped(dso ? dso + 1 : file, esc,
+						 sizeof(esc)));
 		pc_print_escaped(tab + 1);
 	}
 	putchar('\n');
@@ -469,9 +471,13 @@ int cmd_diff(int argc, char **argv)
 	memset(d, 0, sizeof(d));
 	side_load(&d[0], argv[opt], o.force);
 	side_load(&d[1], argv[opt + 1], o.force);
-	if (strcmp(d[0].f.ev[0].name, d[1].f.ev[0].name))
+	if (strcmp(d[0].f.ev[0].name, d[1].f.ev[0].name)) {
+		char a[256], b[256];
+
 		pc_warn("the first events differ: %s and %s: their shares are compared all the same",
-			d[0].f.ev[0].name, d[1].f.ev[0].name);
+			pc_escaped(d[0].f.ev[0].name, a, sizeof(a)),
+			pc_escaped(d[1].f.ev[0].name, b, sizeof(b)));
+	}
 	/* the flame graph's frames are stacks; the table's, as asked */
 	count_side(&t, &d[0], 0, o.callchain || svg);
 	count_side(&t, &d[1], 1, o.callchain || svg);

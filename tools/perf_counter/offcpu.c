@@ -56,17 +56,15 @@ struct wall_thread {
 	uint64_t *chain;
 	uint32_t nr, chain_cap;
 	uint64_t first_ip;
-	/* this run's samples, until its switch-out: their chains in @words */
+	/* this run's samples, reweighed at its switch-out */
 	struct wall_sample *run;
 	size_t nr_run, run_cap;
-	uint64_t *words;
-	size_t nr_words, words_cap;
 };
 
-/* A sample held until the end of its thread's run on the CPU */
+/* A sample of a run on the CPU: its stack in the profile, its period */
 struct wall_sample {
-	struct pc_replay_sample s;	/* s.chain: see pc_wall_sample() */
-	char comm[16];
+	uint32_t stack;
+	uint64_t weight;
 };
 
 struct pc_wall {
@@ -339,27 +337,19 @@ void pc_wall_sample(struct pc_wall *w, const struct pc_replay_sample *s,
 	}
 	w->sampled += s->weight;
 	t->run = pc_grow(t->run, &t->run_cap, t->nr_run + 1, sizeof(*t->run));
-	t->run[t->nr_run].s = *s;
-	/* its words' offset + 1, 0 for none: the words move as they grow */
-	t->run[t->nr_run].s.chain = s->chain ?
-		(const uint64_t *)(uintptr_t)(t->nr_words + 1) : NULL;
-	snprintf(t->run[t->nr_run].comm, sizeof(t->run->comm), "%s", comm);
+	t->run[t->nr_run].stack = pc_prof_add(w->prof, s, comm, w->event);
+	t->run[t->nr_run].weight = s->weight;
 	t->nr_run++;
-	if (s->chain) {
-		t->words = pc_grow(t->words, &t->words_cap,
-				   t->nr_words + s->nr, sizeof(*t->words));
-		memcpy(t->words + t->nr_words, s->chain,
-		       s->nr * sizeof(*s->chain));
-		t->nr_words += s->nr;
-	}
 }
 
 /*
- * The end of a run of @t's on the CPU, @on ns of it in the window: the
- * run's time goes to the stacks sampled in it, each its share of their
- * periods (the samples see only the modes their event counts, and a
- * period a switch cut short is in none), or, if none was, to the stack
- * the thread left the CPU with (@s, or none at the end of the file).
+ * The end of a run of @t's on the CPU, @on ns of it in the window,
+ * at the switch-out @s: the run's time goes to the stacks sampled in it,
+ * each its share of their periods (the samples see only the modes
+ * their event counts, and a period a switch cut short is in none), or,
+ * if none was, to the stack the thread left the CPU with. The samples
+ * went into the profile as they came, named with their task's mappings
+ * then: here only their weights change.
  */
 static void end_run(struct pc_wall *w, struct wall_thread *t, uint64_t on,
 		    const struct pc_replay_switch *s)
@@ -369,20 +359,17 @@ static void end_run(struct pc_wall *w, struct wall_thread *t, uint64_t on,
 	size_t i;
 
 	for (i = 0; i < t->nr_run; i++)
-		sum += t->run[i].s.weight;
-	for (i = 0; i < t->nr_run; i++) {
-		struct pc_replay_sample x = t->run[i].s;
-
-		x.chain = x.chain ? t->words + (uintptr_t)x.chain - 1 : NULL;
+		sum += t->run[i].weight;
+	for (i = 0; i < t->nr_run && sum; i++) {
 		/* the last takes what rounding left */
 		part = i + 1 < t->nr_run ?
-		       (uint64_t)((double)on * x.weight / sum) : on - given;
+		       (uint64_t)((double)on * t->run[i].weight / sum) :
+		       on - given;
 		given += part;
-		x.weight = part;
-		if (x.weight)
-			pc_prof_add(w->prof, &x, t->run[i].comm, w->event);
+		pc_prof_reweigh(w->prof, t->run[i].stack, t->run[i].weight,
+				part);
 	}
-	if (!t->nr_run && on && s) {
+	if (!t->nr_run && on) {
 		one.pid = t->pid;
 		one.tid = t->tid;
 		one.ip = t->first_ip;
@@ -394,7 +381,6 @@ static void end_run(struct pc_wall *w, struct wall_thread *t, uint64_t on,
 		pc_prof_add(w->prof, &one, t->comm, w->event);
 	}
 	t->nr_run = 0;
-	t->nr_words = 0;
 }
 
 /**
@@ -457,23 +443,17 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 
 /**
  * pc_wall_done() - the end of the replay
- * @w:		the builder, its replay's tasks not yet freed
+ * @w:		the builder
  *
  * The samples of runs no switch-out ended (the recording stopped, or a
- * thread without switch records) go in as they are.
+ * thread without switch records) stay as they are: their periods.
  */
 void pc_wall_done(struct pc_wall *w)
 {
-	uint64_t sum;
-	size_t k, i;
+	size_t k;
 
-	for (k = 0; k < w->nr; k++) {
-		struct wall_thread *t = &w->t[k];
-
-		for (i = 0, sum = 0; i < t->nr_run; i++)
-			sum += t->run[i].s.weight;
-		end_run(w, t, sum, NULL);
-	}
+	for (k = 0; k < w->nr; k++)
+		w->t[k].nr_run = 0;
 }
 
 /* A function's wall-clock time: in its stacks, and as their leaf. */
@@ -562,7 +542,7 @@ static int by_tid(const void *a, const void *b)
 void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		   int max_lines)
 {
-	char label[PC_FRAME_LABEL_MAX];
+	char label[PC_FRAME_LABEL_MAX], esc[84];
 	struct wall_func *fn;
 	uint64_t all, on = 0, blocked = 0, preempted = 0;
 	uint32_t i;
@@ -599,7 +579,7 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		printf("  %7.2f%%  %7.2f%%  %11.3f  %11.3f  %11.3f  %-20.20s  ",
 		       pct(fn[i].total, all), pct(fn[i].self, all),
 		       ms(fn[i].on), ms(fn[i].blocked), ms(fn[i].preempted),
-		       dso);
+		       pc_escaped(dso, esc, sizeof(esc)));
 		pc_print_escaped(pc_frame_label(fr, label, sizeof(label)));
 		putchar('\n');
 		shown++;
@@ -614,7 +594,8 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		if (t->last == t->first)
 			continue;	/* no switch record: no account */
 		printf("  %7u  %7u  %-16.16s  %11.3f  %11.3f  %11.3f  %11.3f  %11.3f\n",
-		       t->pid, t->tid, t->comm[0] ? t->comm : "?",
+		       t->pid, t->tid,
+		       pc_escaped(t->comm[0] ? t->comm : "?", esc, sizeof(esc)),
 		       ms(t->last - t->first), ms(t->on),
 		       ms(t->blocked + t->preempted), ms(t->blocked),
 		       ms(t->preempted));
@@ -631,7 +612,6 @@ void pc_wall_free(struct pc_wall *w)
 	for (k = 0; k < w->nr; k++) {
 		free(w->t[k].chain);
 		free(w->t[k].run);
-		free(w->t[k].words);
 	}
 	free(w->t);
 	free(w->slot);

@@ -54,6 +54,7 @@ char *pc_strdup(const char *s);
 _Noreturn void pc_die(const char *fmt, ...);
 void pc_warn(const char *fmt, ...);
 void pc_print_escaped(const char *s);
+char *pc_escaped(const char *s, char *buf, size_t len);
 int pc_utf8_char(const char *s, uint32_t *c);
 int pc_utf8_len(const char *s);
 char *pc_commas(uint64_t v, char *buf, size_t len);

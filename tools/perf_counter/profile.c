@@ -218,8 +218,8 @@ static uint64_t stack_rehash(const void *ctx, uint32_t i)
 	return b->st[i].hash;
 }
 
-static void add_stack(struct pc_prof_builder *b, uint32_t thread,
-		      uint32_t event, uint32_t nr, uint64_t weight)
+static uint32_t add_stack(struct pc_prof_builder *b, uint32_t thread,
+			  uint32_t event, uint32_t nr, uint64_t weight)
 {
 	struct stack_key key = { thread, event, nr, b->fr, 0 };
 	struct prof_key k = { b, &key };
@@ -253,6 +253,7 @@ static void add_stack(struct pc_prof_builder *b, uint32_t thread,
 	st = &b->st[*slot - 1];
 	st->samples++;
 	st->weight += weight;
+	return *slot - 1;
 }
 
 /* pc_chain_walk()'s frames into b->fr */
@@ -309,20 +310,40 @@ struct pc_prof_builder *pc_prof_new(const struct pc_rfile *f)
  * @s:		the sample, with its chain if it has one
  * @comm:	its thread's command then
  * @event:	its event
+ *
+ * Return: the index of its stack, for pc_prof_reweigh().
  */
-void pc_prof_add(struct pc_prof_builder *b, const struct pc_replay_sample *s,
-		 const char *comm, uint32_t event)
+uint32_t pc_prof_add(struct pc_prof_builder *b,
+		     const struct pc_replay_sample *s, const char *comm,
+		     uint32_t event)
 {
 	struct prof_walk w = { b, s, 0 };
+	uint32_t at;
 
 	pc_chain_walk(s->ip, s->chain, s->chain ? s->nr : 0, push, &w);
-	add_stack(b, intern_thread(b, s->pid, s->tid, comm), event, w.n,
-		  s->weight);
+	at = add_stack(b, intern_thread(b, s->pid, s->tid, comm), event, w.n,
+		       s->weight);
 	if (!b->have_time || s->time < b->p.start_ns)
 		b->p.start_ns = s->time;
 	if (!b->have_time || s->time > b->p.end_ns)
 		b->p.end_ns = s->time;
 	b->have_time = 1;
+	return at;
+}
+
+/**
+ * pc_prof_reweigh() - a sample added stands for @weight, not @was
+ * @b:		the builder
+ * @stack:	its stack, as pc_prof_add() returned it
+ * @was:	the weight it was added with
+ * @weight:	the weight it stands for
+ */
+void pc_prof_reweigh(struct pc_prof_builder *b, uint32_t stack, uint64_t was,
+		     uint64_t weight)
+{
+	if (stack >= b->nr_st || b->st[stack].weight < was)
+		return;
+	b->st[stack].weight += weight - was;
 }
 
 /**

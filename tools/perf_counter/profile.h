@@ -83,8 +83,11 @@ struct pc_rfile;
 struct pc_replay_sample;
 struct pc_prof_builder;
 struct pc_prof_builder *pc_prof_new(const struct pc_rfile *f);
-void pc_prof_add(struct pc_prof_builder *b, const struct pc_replay_sample *s,
-		 const char *comm, uint32_t event);
+uint32_t pc_prof_add(struct pc_prof_builder *b,
+		     const struct pc_replay_sample *s, const char *comm,
+		     uint32_t event);
+void pc_prof_reweigh(struct pc_prof_builder *b, uint32_t stack, uint64_t was,
+		     uint64_t weight);
 void pc_prof_add_off(struct pc_prof_builder *b,
 		     const struct pc_replay_sample *s, const char *comm,
 		     uint32_t event, int why);

@@ -579,6 +579,7 @@ static void wall(struct rep *r)
 {
 	const struct pc_profile *p;
 	uint32_t ev = r->f.switch_event;
+	char name[256];
 	uint64_t c;
 
 	if (ev >= r->f.nr_ev)
@@ -589,7 +590,8 @@ static void wall(struct rep *r)
 	    (PERF_COUNTER_ID(c) != PERF_COUNT_TASK_CLOCK &&
 	     PERF_COUNTER_ID(c) != PERF_COUNT_CPU_CLOCK))
 		pc_die("%s: the switch records' event, %s, is not a clock: its samples are no time (record --off-cpu -e task-clock)",
-		       r->f.in, r->f.ev[ev].name);
+		       r->f.in, pc_escaped(r->f.ev[ev].name, name,
+					   sizeof(name)));
 	r->prof = pc_prof_new(&r->f);
 	r->wall = pc_wall_new(r->prof, ev, r->f.machine);
 	pc_wall_window(r->wall, r->from, r->to);

@@ -516,6 +516,29 @@ void pc_print_escaped(const char *s)
 }
 
 /**
+ * pc_escaped() - @s as pc_print_escaped() prints it, into @buf
+ * @s:		the name
+ * @buf:	where to
+ * @len:	@buf's size, at least 1; the text is cut to fit
+ *
+ * Return: @buf.
+ */
+char *pc_escaped(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	for (; *p && n + 5 <= len; p++) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '\\')
+			buf[n++] = *p;
+		else
+			n += snprintf(buf + n, len - n, "\\%03o", *p);
+	}
+	buf[n < len ? n : len - 1] = '\0';
+	return buf;
+}
+
+/**
  * pc_utf8_char() - the UTF-8 character at @s
  * @s:		NUL-terminated bytes
  * @c:		set to its code point when it is one
