@@ -13,13 +13,19 @@ static void hw_event_is_64_bytes_of_2009_then_the_extension(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event,
 				       extra_config_len), 40);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event, size), 44);
-	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event_ext), 88);
+	KUNIT_EXPECT_EQ(test, sizeof(struct perf_counter_hw_event_ext), 96);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
 				       callchain_depth), 64);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
 				       sideband), 72);
 	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
 				       sample_freq), 80);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
+				       switch_out), 88);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
+				       switch_stack), 92);
+	KUNIT_EXPECT_EQ(test, offsetof(struct perf_counter_hw_event_ext,
+				       __reserved_7), 94);
 }
 
 static void event_config_fields_round_trip(struct kunit *test)
