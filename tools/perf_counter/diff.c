@@ -313,6 +313,9 @@ static void print_table(struct keys *t, const struct side *d, int stacks,
 	pc_print_escaped(d[1].f.ev[0].name);
 	printf(")\n# per %s; a change when |z| >= %.0f (two-proportion z test on the sample counts)\n",
 	       stacks ? "stack" : "function (its own samples)", DIFF_Z);
+	/* two-sided P(|Z| >= 3) = 0.0027: what noise alone would flag */
+	printf("# %zu compared: sampling noise alone would flag about %.1f of them\n",
+	       t->nr, t->nr * 0.0027);
 	printf("# %zu change%s: %zu up, %zu down\n#\n", up + down,
 	       up + down == 1 ? "" : "s", up, down);
 	printf("#  Baseline       New     Delta         z  Change  %s\n",

@@ -47,7 +47,7 @@ struct wall_thread {
 	char comm[16];		/* when it last left */
 	uint64_t first, last;	/* its first and last switch record */
 	uint64_t seen;		/* the last one's time, uncut */
-	uint64_t on, blocked, preempted;	/* ns */
+	uint64_t on, blocked, preempted, unknown;	/* ns */
 	uint64_t in_at;		/* its last switch-in, while on the CPU */
 	int on_cpu;
 	int out;		/* left the CPU: @chain, @out_at, @why */
@@ -77,6 +77,8 @@ struct pc_wall {
 	uint64_t fixed;		/* chains given callers from the stack */
 	uint64_t sampled;	/* ns the samples stand for */
 	int word_bytes;		/* the stack words' first reading */
+	uint64_t lost;		/* records the replay told lost */
+	uint64_t unpaired;	/* runs or waits a lost record cut */
 	uint64_t from, to;	/* --time: the window counted */
 };
 
@@ -163,6 +165,16 @@ void pc_wall_window(struct pc_wall *w, uint64_t from, uint64_t to)
 {
 	w->from = from;
 	w->to = to;
+}
+
+/**
+ * pc_wall_lost() - the replay's count of records the kernel dropped
+ * @w:		the builder
+ * @lost:	LOST records' sum, of the event's queues
+ */
+void pc_wall_lost(struct pc_wall *w, uint64_t lost)
+{
+	w->lost = lost;
 }
 
 /* The stack word @i of @s as @bytes-sized values: *@n of them at @v. */
@@ -311,6 +323,32 @@ static void keep_chain(struct pc_wall *w, struct wall_thread *t,
 		}
 }
 
+/* The wait @t began at its last switch-out ends at @end (ns). */
+static void end_wait(struct pc_wall *w, struct wall_thread *t, uint64_t end,
+		     const struct pc_maps *maps)
+{
+	struct pc_replay_sample off = { 0 };
+
+	t->out = 0;
+	off.pid = t->pid;
+	off.tid = t->tid;
+	off.ip = t->first_ip;
+	off.time = t->out_at;
+	off.weight = in_window(w, t->out_at, end);
+	if (!off.weight)
+		return;
+	off.chain = t->nr ? t->chain : NULL;
+	off.nr = t->nr;
+	off.maps = maps;
+	if (t->why == PC_FRAME_PREEMPTED)
+		t->preempted += off.weight;
+	else if (t->why == PC_FRAME_BLOCKED)
+		t->blocked += off.weight;
+	else
+		t->unknown += off.weight;
+	pc_prof_add_off(w->prof, &off, t->comm, w->event, t->why);
+}
+
 /**
  * pc_wall_sample() - a sample of the event, on the CPU
  * @w:		the builder
@@ -321,19 +359,29 @@ void pc_wall_sample(struct pc_wall *w, const struct pc_replay_sample *s,
 		    const char *comm)
 {
 	struct wall_thread *t = thread_of(w, s->pid, s->tid);
-
 	/*
 	 * A thread seen first in a sample was on the CPU for the sample's
 	 * period (ns of a clock) before: from there, not from its first
 	 * switch-out.
 	 */
+	uint64_t start = s->time - (s->weight < s->time ? s->weight : 0);
+
+	if (start < w->from)
+		start = w->from;
 	if (!t->first) {
-		t->first = s->time - (s->weight < s->time ? s->weight : 0);
-		if (t->first < w->from)
-			t->first = w->from;
-		t->last = t->first;
+		t->first = start;
+		t->last = start;
 		t->on_cpu = 1;
-		t->in_at = t->first;
+		t->in_at = start;
+	} else if (!t->on_cpu) {
+		/* its switch-in was lost: on the CPU since its period began */
+		if (t->out && start < t->out_at)
+			start = t->out_at;
+		if (t->out)
+			end_wait(w, t, start, s->maps);
+		t->on_cpu = 1;
+		t->in_at = start;
+		w->unpaired++;
 	}
 	w->sampled += s->weight;
 	t->run = pc_grow(t->run, &t->run_cap, t->nr_run + 1, sizeof(*t->run));
@@ -365,6 +413,8 @@ static void end_run(struct pc_wall *w, struct wall_thread *t, uint64_t on,
 		part = i + 1 < t->nr_run ?
 		       (uint64_t)((double)on * t->run[i].weight / sum) :
 		       on - given;
+		if (part > on - given)
+			part = on - given;
 		given += part;
 		pc_prof_reweigh(w->prof, t->run[i].stack, t->run[i].weight,
 				part);
@@ -393,7 +443,6 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		    const char *comm)
 {
 	struct wall_thread *t = thread_of(w, s->pid, s->tid);
-	struct pc_replay_sample off = { 0 };
 	uint64_t at = s->time < w->from ? w->from :
 		      s->time > w->to ? w->to : s->time;
 
@@ -410,7 +459,9 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		t->on_cpu = 0;
 		t->out = 1;
 		t->out_at = s->time;
-		t->why = s->preempted ? PC_FRAME_PREEMPTED : PC_FRAME_BLOCKED;
+		/* a plain switch-out (no chain) does not say why */
+		t->why = !s->chain ? PC_FRAME_UNKNOWN : s->preempted ?
+			 PC_FRAME_PREEMPTED : PC_FRAME_BLOCKED;
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 		t->nr = 0;
 		t->first_ip = 0;
@@ -419,26 +470,15 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		end_run(w, t, on, s);
 		return;
 	}
+	if (t->on_cpu) {
+		/* its switch-out was lost: the run keeps its samples' periods */
+		t->nr_run = 0;
+		w->unpaired++;
+	}
 	t->on_cpu = 1;
 	t->in_at = s->time;
-	if (!t->out)
-		return;			/* off since before the recording */
-	t->out = 0;
-	off.pid = t->pid;
-	off.tid = t->tid;
-	off.ip = t->first_ip;
-	off.time = t->out_at;
-	off.weight = in_window(w, t->out_at, s->time);
-	if (!off.weight)
-		return;
-	off.chain = t->nr ? t->chain : NULL;
-	off.nr = t->nr;
-	off.maps = s->maps;
-	if (t->why == PC_FRAME_PREEMPTED)
-		t->preempted += off.weight;
-	else
-		t->blocked += off.weight;
-	pc_prof_add_off(w->prof, &off, t->comm, w->event, t->why);
+	if (t->out)
+		end_wait(w, t, s->time, s->maps);
 }
 
 /**
@@ -544,7 +584,7 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 {
 	char label[PC_FRAME_LABEL_MAX], esc[84];
 	struct wall_func *fn;
-	uint64_t all, on = 0, blocked = 0, preempted = 0;
+	uint64_t all, on = 0, blocked = 0, preempted = 0, unknown = 0;
 	uint32_t i;
 	int shown = 0;
 	size_t k;
@@ -554,11 +594,20 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		on += w->t[k].on;
 		blocked += w->t[k].blocked;
 		preempted += w->t[k].preempted;
+		unknown += w->t[k].unknown;
 	}
-	printf("# wall-clock profile: %.3f ms of %zu thread%s: on the CPU %.3f ms, off it %.3f ms (blocked %.3f, preempted %.3f)\n",
-	       ms(all), w->nr, w->nr == 1 ? "" : "s", ms(all - blocked -
-	       preempted), ms(blocked + preempted), ms(blocked),
-	       ms(preempted));
+	printf("# wall-clock profile: %.3f ms of %zu thread%s: on the CPU %.3f ms, off it %.3f ms (blocked %.3f, preempted %.3f",
+	       ms(all), w->nr, w->nr == 1 ? "" : "s",
+	       ms(all - blocked - preempted - unknown),
+	       ms(blocked + preempted + unknown), ms(blocked), ms(preempted));
+	if (unknown)
+		printf(", why not said %.3f: past the kernel's sample budget",
+		       ms(unknown));
+	printf(")\n");
+	if (w->lost || w->unpaired)
+		printf("# %llu records lost; %llu runs or waits a lost record cut are counted by their samples only\n",
+		       (unsigned long long)w->lost,
+		       (unsigned long long)w->unpaired);
 	printf("# on the CPU by the switch records %.3f ms, of which the samples' periods %.3f ms (not the modes their event excludes, nor periods a switch cut short): each run on the CPU is shared among the stacks sampled in it\n",
 	       ms(on), ms(w->sampled));
 	if (w->fixed)

@@ -353,7 +353,7 @@ void pc_prof_reweigh(struct pc_prof_builder *b, uint32_t stack, uint64_t was,
  *		first address) and the ns it was off (@s->weight)
  * @comm:	its thread's command then
  * @event:	the event whose switch records told
- * @why:	PC_FRAME_BLOCKED or PC_FRAME_PREEMPTED: the stack's
+ * @why:	PC_FRAME_BLOCKED, _PREEMPTED or _UNKNOWN: the stack's
  *		innermost frame
  */
 void pc_prof_add_off(struct pc_prof_builder *b,
@@ -361,7 +361,8 @@ void pc_prof_add_off(struct pc_prof_builder *b,
 		     uint32_t event, int why)
 {
 	struct pc_frame f = {
-		.name = why == PC_FRAME_PREEMPTED ? "[preempted]" : "[blocked]",
+		.name = why == PC_FRAME_PREEMPTED ? "[preempted]" :
+			why == PC_FRAME_BLOCKED ? "[blocked]" : "[off-cpu]",
 		.dso = "[off-cpu]", .off_cpu = why,
 	};
 	struct prof_walk w = { b, s, 1 };

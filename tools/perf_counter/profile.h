@@ -26,10 +26,13 @@ struct pc_frame {
 /*
  * report --wall: the innermost frame of an off-CPU stack is not a
  * function but why the task was off the CPU, "[blocked]" (it waited)
- * or "[preempted]" (it could have run), in the file "[off-cpu]".
+ * or "[preempted]" (it could have run), or "[off-cpu]" where the record
+ * did not say (a plain switch-out: the kernel's sample budget was
+ * spent), in the file "[off-cpu]".
  */
 #define PC_FRAME_BLOCKED	1
 #define PC_FRAME_PREEMPTED	2
+#define PC_FRAME_UNKNOWN	3
 
 /* A thread, named by its command when the samples were taken. */
 struct pc_thread {
@@ -111,6 +114,7 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		   int max_lines);
 void pc_wall_done(struct pc_wall *w);
+void pc_wall_lost(struct pc_wall *w, uint64_t lost);
 void pc_wall_free(struct pc_wall *w);
 void pc_wall_window(struct pc_wall *w, uint64_t from, uint64_t to);
 

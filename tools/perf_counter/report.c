@@ -177,21 +177,24 @@ static void report_sample(void *ctx, const struct pc_replay_sample *s)
 static uint64_t time_end(const char *s, size_t len, uint64_t open)
 {
 	uint64_t sec = 0, ns = 0, scale = 100000000;
-	size_t i = 0;
+	size_t i = 0, digits = 0;
 
 	if (!len)
 		return open;
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		if (sec > UINT64_MAX / 10000000000ULL)
+		/* seconds whose ns fit 64 bits: 18446744072 at most */
+		if (sec > (UINT64_MAX / 1000000000ULL - 9) / 10)
 			break;
 		sec = sec * 10 + (s[i] - '0');
+		digits++;
 	}
 	if (i < len && s[i] == '.')
 		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 			ns += (s[i] - '0') * scale;
 			scale /= 10;
+			digits++;
 		}
-	if (i != len || !len)
+	if (i != len || !digits)
 		pc_die("--time %s: START,END, each seconds as -D shows them (1234.5), or empty",
 		       s);
 	return sec * 1000000000ULL + ns;
@@ -496,8 +499,10 @@ static void report_event(struct rep *r)
 	}
 out:
 	/* runs the replay left open, while their tasks' mappings live */
-	if (r->wall)
+	if (r->wall) {
 		pc_wall_done(r->wall);
+		pc_wall_lost(r->wall, r->p.lost);
+	}
 	pc_rows_free(&r->rows);
 	pc_replay_done(&r->p);
 	r->samples = r->shown = r->kernel = r->weight = 0;
@@ -585,6 +590,10 @@ static void wall(struct rep *r)
 	if (ev >= r->f.nr_ev)
 		pc_die("%s has no switch records: record with --off-cpu",
 		       r->f.in);
+	/* a run's time goes to its samples: all of them, or none */
+	if (r->o->dsos || r->o->symbols)
+		pc_die("--%s takes --comms and --time, not --dsos or --symbols",
+		       "wall");
 	c = r->f.ev[ev].config;
 	if (PERF_COUNTER_TYPE(c) != PERF_TYPE_SOFTWARE ||
 	    (PERF_COUNTER_ID(c) != PERF_COUNT_TASK_CLOCK &&
