@@ -65,15 +65,10 @@ struct side {
 static void side_sample(void *ctx, const struct pc_replay_sample *s)
 {
 	struct side *d = ctx;
-	const char *comm = pc_tasks_comm(d->p.tasks, s->tid);
 	char anon[16];
 
-	if (!comm) {
-		snprintf(anon, sizeof(anon), s->pid ? ":%u" : "swapper",
-			 s->tid);
-		comm = anon;
-	}
-	pc_prof_add(d->b, s, comm, 0);
+	pc_prof_add(d->b, s, pc_tasks_name(d->p.tasks, s->pid, s->tid, anon,
+					   sizeof(anon)), 0);
 	d->samples++;
 }
 

@@ -265,6 +265,8 @@ void pc_tasks_each(struct pc_tasks *t, void (*fn)(void *ctx, struct pc_task *p),
 const struct pc_maps *pc_task_maps(const struct pc_task *p);
 uint64_t pc_tasks_dropped(const struct pc_tasks *t);
 const char *pc_tasks_comm(struct pc_tasks *t, uint32_t tid);
+const char *pc_tasks_name(struct pc_tasks *t, uint32_t pid, uint32_t tid,
+			  char *buf, size_t len);
 int pc_tasks_mmap(struct pc_tasks *t, const struct perf_counter_mmap *m,
 		  const char *path);
 void pc_tasks_set_comm(struct pc_tasks *t, uint32_t pid, uint32_t tid,

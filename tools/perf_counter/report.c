@@ -128,12 +128,8 @@ static void report_sample(void *ctx, const struct pc_replay_sample *s)
 	row.ip = s->ip;
 	row.pid = s->pid;
 	row.cpu = s->cpu;
-	row.comm = pc_tasks_comm(r->p.tasks, s->tid);
-	if (!row.comm) {
-		snprintf(anon, sizeof(anon), s->pid ? ":%u" : "swapper",
-			 s->tid);
-		row.comm = anon;
-	}
+	row.comm = pc_tasks_name(r->p.tasks, s->pid, s->tid, anon,
+				 sizeof(anon));
 	row.count = s->weight;
 	r->samples++;
 	r->weight += row.count;
@@ -216,14 +212,10 @@ static void parse_time(struct rep *r, const char *arg)
 static void report_switch(void *ctx, const struct pc_replay_switch *s)
 {
 	struct rep *r = ctx;
-	const char *comm = pc_tasks_comm(r->p.tasks, s->tid);
 	char anon[16];
+	const char *comm = pc_tasks_name(r->p.tasks, s->pid, s->tid, anon,
+					 sizeof(anon));
 
-	if (!comm) {
-		snprintf(anon, sizeof(anon), s->pid ? ":%u" : "swapper",
-			 s->tid);
-		comm = anon;
-	}
 	if (pc_filter_match(r->o->comms, comm))
 		pc_wall_switch(r->wall, s, comm);
 }

@@ -207,6 +207,21 @@ const char *pc_tasks_comm(struct pc_tasks *t, uint32_t tid)
 	return p && p->comm[0] ? p->comm : NULL;
 }
 
+/*
+ * The name thread @tid of @pid goes by in a report: its last (as
+ * pc_tasks_comm()), else ":TID" in @buf ("swapper" for pid 0).
+ */
+const char *pc_tasks_name(struct pc_tasks *t, uint32_t pid, uint32_t tid,
+			  char *buf, size_t len)
+{
+	const char *comm = pc_tasks_comm(t, tid);
+
+	if (comm)
+		return comm;
+	snprintf(buf, len, pid ? ":%u" : "swapper", tid);
+	return buf;
+}
+
 static uint32_t path_hash(const struct pc_tasks *t, const char *s)
 {
 	uint32_t h = t->seed;
