@@ -50,6 +50,7 @@ struct wall_thread {
 	uint64_t on, blocked, preempted, unknown;	/* ns */
 	uint64_t in_at;		/* its last switch-in, while on the CPU */
 	int on_cpu;
+	int exited;		/* its EXIT was seen: no wait after */
 	int out;		/* left the CPU: @chain, @out_at, @why */
 	uint64_t out_at;
 	int why;
@@ -350,6 +351,20 @@ static void end_wait(struct pc_wall *w, struct wall_thread *t, uint64_t end,
 }
 
 /**
+ * pc_wall_exit() - a thread of the event's tasks ended
+ * @w:		the builder
+ * @pid:	its process
+ * @tid:	and itself
+ *
+ * Its last switch-out (the exit's, after the record) ends its last run
+ * and no wait: a new thread that takes its number starts afresh.
+ */
+void pc_wall_exit(struct pc_wall *w, uint32_t pid, uint32_t tid)
+{
+	thread_of(w, pid, tid)->exited = 1;
+}
+
+/**
  * pc_wall_sample() - a sample of the event, on the CPU
  * @w:		the builder
  * @s:		the sample
@@ -468,8 +483,11 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		if (s->chain)
 			keep_chain(w, t, s);
 		end_run(w, t, on, s);
+		if (t->exited)
+			t->out = 0;	/* gone: nothing comes back */
 		return;
 	}
+	t->exited = 0;
 	if (t->on_cpu) {
 		/* its switch-out was lost: the run keeps its samples' periods */
 		t->nr_run = 0;

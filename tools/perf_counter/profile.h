@@ -115,6 +115,7 @@ void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		   int max_lines);
 void pc_wall_done(struct pc_wall *w);
 void pc_wall_lost(struct pc_wall *w, uint64_t lost);
+void pc_wall_exit(struct pc_wall *w, uint32_t pid, uint32_t tid);
 void pc_wall_free(struct pc_wall *w);
 void pc_wall_window(struct pc_wall *w, uint64_t from, uint64_t to);
 

@@ -439,6 +439,9 @@ static void replay_sideband(struct pc_replay *p, uint32_t type,
 		else
 			pc_tasks_exit(p->tasks, pc_rfile_u32(f, t.pid),
 				      pc_rfile_u32(f, t.tid));
+		if (type == PC_ITEM_EXIT && p->exited)
+			p->exited(p->ctx, pc_rfile_u32(f, t.pid),
+				  pc_rfile_u32(f, t.tid));
 	} else if (type == PC_ITEM_LOST_SIDEBAND) {
 		const struct pc_item_lost3 *l = body;
 

@@ -103,6 +103,8 @@ struct pc_replay {
 	void (*changed)(void *ctx);
 	/* and each of its SWITCH items, if set */
 	void (*switched)(void *ctx, const struct pc_replay_switch *s);
+	/* and each EXIT item, if set */
+	void (*exited)(void *ctx, uint32_t pid, uint32_t tid);
 	void *ctx;
 
 	struct pc_tasks *tasks;

@@ -216,8 +216,19 @@ static void report_switch(void *ctx, const struct pc_replay_switch *s)
 	const char *comm = pc_tasks_name(r->p.tasks, s->pid, s->tid, anon,
 					 sizeof(anon));
 
+	/* the idle tasks (-a): no thread of anyone's */
+	if (!s->pid && !s->tid)
+		return;
 	if (pc_filter_match(r->o->comms, comm))
 		pc_wall_switch(r->wall, s, comm);
+}
+
+/* --wall: a thread ended */
+static void report_exit(void *ctx, uint32_t pid, uint32_t tid)
+{
+	struct rep *r = ctx;
+
+	pc_wall_exit(r->wall, pid, tid);
 }
 
 /* Side-band items changed the tasks: addresses may name others now. */
@@ -454,6 +465,7 @@ static void report_event(struct rep *r)
 	r->p.sample = report_sample;
 	r->p.changed = report_changed;
 	r->p.switched = r->wall ? report_switch : NULL;
+	r->p.exited = r->wall ? report_exit : NULL;
 	r->p.ctx = r;
 	pc_replay_run(&r->p);
 	if (r->prof)
