@@ -46,7 +46,6 @@ struct wall_thread {
 	uint32_t pid, tid;
 	char comm[16];		/* when it last left */
 	uint64_t first, last;	/* its first and last switch record */
-	uint64_t seen;		/* the last one's time, uncut */
 	uint64_t on, blocked, preempted, unknown;	/* ns */
 	uint64_t in_at;		/* its last switch-in, while on the CPU */
 	int on_cpu;
@@ -461,9 +460,6 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 	uint64_t at = s->time < w->from ? w->from :
 		      s->time > w->to ? w->to : s->time;
 
-	if (s->time < t->seen)		/* out of order: not paired */
-		return;
-	t->seen = s->time;
 	if (!t->first)
 		t->first = at;
 	t->last = at;
@@ -497,21 +493,6 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 	t->in_at = s->time;
 	if (t->out)
 		end_wait(w, t, s->time, s->maps);
-}
-
-/**
- * pc_wall_done() - the end of the replay
- * @w:		the builder
- *
- * The samples of runs no switch-out ended (the recording stopped, or a
- * thread without switch records) stay as they are: their periods.
- */
-void pc_wall_done(struct pc_wall *w)
-{
-	size_t k;
-
-	for (k = 0; k < w->nr; k++)
-		w->t[k].nr_run = 0;
 }
 
 /* A function's wall-clock time: in its stacks, and as their leaf. */

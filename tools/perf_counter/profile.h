@@ -113,7 +113,6 @@ void pc_wall_switch(struct pc_wall *w, const struct pc_replay_switch *s,
 		    const char *comm);
 void pc_wall_print(struct pc_wall *w, const struct pc_profile *p,
 		   int max_lines);
-void pc_wall_done(struct pc_wall *w);
 void pc_wall_lost(struct pc_wall *w, uint64_t lost);
 void pc_wall_exit(struct pc_wall *w, uint32_t pid, uint32_t tid);
 void pc_wall_free(struct pc_wall *w);

@@ -502,11 +502,9 @@ static void report_event(struct rep *r)
 		pc_rows_print(&r->rows, &r->sort, r->weight, r->o->count);
 	}
 out:
-	/* runs the replay left open, while their tasks' mappings live */
-	if (r->wall) {
-		pc_wall_done(r->wall);
+	/* before the replay's counts go */
+	if (r->wall)
 		pc_wall_lost(r->wall, r->p.lost);
-	}
 	pc_rows_free(&r->rows);
 	pc_replay_done(&r->p);
 	r->samples = r->shown = r->kernel = r->weight = 0;
