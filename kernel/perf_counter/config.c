@@ -179,7 +179,8 @@ int pc_check_hw_event_ext(const struct perf_counter_hw_event_ext *desc)
  * PC_CLOCK_PERIOD_MIN ns, so a timer cannot take the machine.
  *
  * Return: 0, or -EINVAL for reserved bits, unknown read_format or
- * record_type bits, half a sampling request, a period of 2^63 or more,
+ * record_type bits, inherit_stat without inherit, half a sampling
+ * request, a period of 2^63 or more,
  * a clock period under the floor, and extra configuration words on
  * other than a raw event, not whole words, or more than PC_EXTRA_WORDS
  * of them.
@@ -194,6 +195,9 @@ int pc_check_hw_event(const struct perf_counter_hw_event *hw_event)
 	if (hw_event->read_format & ~(u64)PERF_COUNTER_FORMAT_MASK)
 		return -EINVAL;
 	if (hw_event->record_type & ~(u64)PERF_COUNTER_RECORD_MASK)
+		return -EINVAL;
+	/* Exits' totals are of the tasks that inherit the counter. */
+	if (hw_event->inherit_stat && !hw_event->inherit)
 		return -EINVAL;
 	/* A sampling counter needs both a period and a record type. */
 	if (!hw_event->irq_period != !hw_event->record_type)
@@ -272,7 +276,8 @@ const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event)
  *
  * A group lives in one context on one CPU filter, is led by a counter
  * that leads (not a member), and is inherited as a whole or not at all.
- * Only a leader may be pinned or exclusive, or record its group.
+ * Only a leader may be pinned or exclusive, record its group, or read it
+ * (PERF_FORMAT_GROUP).
  *
  * Return: 0 or -EINVAL.
  */
@@ -285,7 +290,8 @@ int pc_check_group(const struct perf_counter *leader,
 	if (leader->ctx != ctx || leader->cpu != cpu)
 		return -EINVAL;
 	if (hw_event->pinned || hw_event->exclusive ||
-	    (hw_event->record_type & PERF_RECORD_GROUP))
+	    (hw_event->record_type & PERF_RECORD_GROUP) ||
+	    (hw_event->read_format & PERF_FORMAT_GROUP))
 		return -EINVAL;
 	if (hw_event->inherit != leader->hw_event.inherit)
 		return -EINVAL;
@@ -295,15 +301,22 @@ int pc_check_group(const struct perf_counter *leader,
 /**
  * pc_read_size() - bytes one read() of a counting counter returns
  * @read_format: the counter's PERF_FORMAT_* bits
+ * @nr:		with PERF_FORMAT_GROUP, the counters in the group, its
+ *		leader included (each a counter in memory: 16 bytes of
+ *		read for each cannot wrap a size_t)
  *
- * Return: 8 for the value plus 8 for each time asked for.
+ * Return: 8 for the value, 8 for each time and 8 for the id asked for;
+ * with PERF_FORMAT_GROUP 8 for nr and the times, and per counter 8 for
+ * its value and 8 for its id.
  */
-size_t pc_read_size(u64 read_format)
+size_t pc_read_size(u64 read_format, u32 nr)
 {
-	size_t words = 1;
-
 	/* Not hweight64(): every read() asks, and without POPCNT it is a call. */
-	words += !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED);
-	words += !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
-	return words * sizeof(u64);
+	size_t times = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	size_t id = !!(read_format & PERF_FORMAT_ID);
+
+	if (read_format & PERF_FORMAT_GROUP)
+		return (1 + times + (size_t)nr * (1 + id)) * sizeof(u64);
+	return (1 + times + id) * sizeof(u64);
 }

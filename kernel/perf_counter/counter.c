@@ -13,6 +13,9 @@
 
 #include "internal.h"
 
+/* The last id handed out (PERF_COUNTER_IOC_ID): 2^64 opens never wrap. */
+static atomic64_t pc_last_id;
+
 /**
  * pc_counter_alloc() - make a counter, not yet installed anywhere
  * @desc:	its description, defaults filled in (an inherited copy's
@@ -51,6 +54,8 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 
 	INIT_LIST_HEAD(&counter->group_entry);
 	INIT_LIST_HEAD(&counter->siblings);
+	INIT_LIST_HEAD(&counter->read_members);
+	INIT_LIST_HEAD(&counter->read_entry);
 	INIT_LIST_HEAD(&counter->children);
 	INIT_LIST_HEAD(&counter->child_entry);
 	mutex_init(&counter->child_mutex);
@@ -85,6 +90,7 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	}
 	/* Known to init (an inherited copy); the reference comes after. */
 	counter->parent = parent;
+	counter->id = parent ? parent->id : atomic64_inc_return(&pc_last_id);
 	if (ops->init) {
 		err = ops->init(counter);
 		if (err) {
@@ -146,6 +152,8 @@ void pc_counter_put(struct perf_counter *counter)
 
 	WARN_ON_ONCE(counter->attached);
 	WARN_ON_ONCE(!list_empty(&counter->children));
+	WARN_ON_ONCE(!list_empty(&counter->read_entry));
+	WARN_ON_ONCE(!list_empty(&counter->read_members));
 	if (counter->ops->destroy)
 		counter->ops->destroy(counter);
 	pc_refresh_sync(counter);
@@ -291,18 +299,27 @@ struct pc_read_req {
 	struct pc_values	*vals;
 };
 
-static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
+/**
+ * pc_counter_fold() - bring a counter's value and times up to now
+ * @counter:	the counter, where its context is, under ctx->lock
+ * @now:	the context's time, just updated
+ */
+void pc_counter_fold(struct perf_counter *counter, u64 now)
 {
-	struct pc_read_req *req = info;
-	struct perf_counter *counter = req->counter;
-	u64 now = pc_ctx_update_time(ctx);
-
-	lockdep_assert_held(&ctx->lock);
+	pc_assert_counter_locked(counter);
 	if (counter->state == PC_STATE_ACTIVE)
 		counter->ops->read(counter);
 	pc_counter_update_times(counter, now);
 	pc_page_publish(counter);
+}
 
+static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
+{
+	struct pc_read_req *req = info;
+	struct perf_counter *counter = req->counter;
+
+	lockdep_assert_held(&ctx->lock);
+	pc_counter_fold(counter, pc_ctx_update_time(ctx));
 	req->vals->value += atomic64_read(&counter->count);
 	req->vals->time_enabled += counter->time_enabled;
 	req->vals->time_running += counter->time_running;
@@ -322,12 +339,27 @@ static void __pc_counter_read(struct perf_counter_context *ctx, void *info)
 void pc_counter_read(struct perf_counter *counter, struct pc_values *vals)
 {
 	struct pc_read_req req = { .counter = counter, .vals = vals };
-	struct perf_counter *child;
 
 	vals->value = 0;
 	vals->time_enabled = 0;
 	vals->time_running = 0;
 	pc_ctx_call(counter->ctx, __pc_counter_read, &req);
+	pc_counter_read_children(counter, vals);
+}
+
+/**
+ * pc_counter_read_children() - add what a counter's children counted
+ * @counter:	a top-level counter; the caller holds a reference
+ * @vals:	what to add to
+ *
+ * The exited children's folded values and times, and each live copy's,
+ * read where it is. May sleep.
+ */
+void pc_counter_read_children(struct perf_counter *counter,
+			      struct pc_values *vals)
+{
+	struct pc_read_req req = { .vals = vals };
+	struct perf_counter *child;
 
 	/*
 	 * No child: nothing to add, and no child_mutex. A copy can only

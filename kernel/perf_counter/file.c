@@ -9,9 +9,12 @@
 #include "internal.h"
 
 /*
- * read(): a counting counter gives its 64-bit value, then the times
- * read_format asks for; a sampling counter gives whole records from its
- * queue. A pinned counter in the error state reads as end of file.
+ * read(): a counting counter gives its 64-bit value, then the times and
+ * id read_format asks for, or with PERF_FORMAT_GROUP its group's
+ * (read.c); a counter with a queue (a sampler, a switch log, an
+ * inherit_stat counter) gives whole records from it, and its values to
+ * the READ ioctl. A pinned counter in the error state reads as end of
+ * file.
  *
  * Both read() and readv() come here: read() through pc_read(), with no
  * kiocb or iov_iter for the counting counter's few words, readv() and
@@ -21,28 +24,10 @@
  * (lsm.c); poll() tells only whether a read would wait, and is not.
  */
 
-/* The words a counting counter reads as; @out has room for three. */
-static size_t pc_read_words(struct perf_counter *counter, u64 *out)
-{
-	u64 format = counter->hw_event.read_format;
-	struct pc_values vals;
-	size_t n = 0;
-
-	pc_counter_read(counter, &vals);
-	out[n++] = vals.value;
-	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		out[n++] = vals.time_enabled;
-	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		out[n++] = vals.time_running;
-	return n * sizeof(u64);
-}
-
 static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
 	struct file *file = iocb->ki_filp;
 	struct perf_counter *counter = file->private_data;
-	size_t size;
-	u64 out[3];
 	int err;
 
 	err = pc_lsm_read(counter);
@@ -54,13 +39,7 @@ static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		return pc_queue_read(counter->queue, to,
 				     (file->f_flags & O_NONBLOCK) ||
 				     (iocb->ki_flags & IOCB_NOWAIT));
-	if (iov_iter_count(to) < pc_read_size(counter->hw_event.read_format))
-		return -ENOSPC;
-
-	size = pc_read_words(counter, out);
-	if (copy_to_iter(out, size, to) != size)
-		return -EFAULT;
-	return size;
+	return pc_read_values_iter(counter, to);
 }
 
 /*
@@ -82,7 +61,7 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 {
 	struct perf_counter *counter = file->private_data;
 	u64 format = counter->hw_event.read_format;
-	size_t size = pc_read_size(format);
+	size_t size = pc_read_size(format, 1);
 	u64 __user *out = (u64 __user *)buf;
 	struct pc_values vals;
 	int err;
@@ -95,6 +74,8 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 	if (counter->queue)
 		return pc_read_queue(counter->queue, buf, count,
 				     file->f_flags & O_NONBLOCK);
+	if (format & PERF_FORMAT_GROUP)
+		return pc_read_values(counter, buf, count);
 	if (count < size)
 		return -ENOSPC;
 
@@ -106,9 +87,26 @@ static ssize_t pc_read(struct file *file, char __user *buf, size_t count,
 	    put_user(vals.time_enabled, out++))
 		return -EFAULT;
 	if ((format & PERF_FORMAT_TOTAL_TIME_RUNNING) &&
-	    put_user(vals.time_running, out))
+	    put_user(vals.time_running, out++))
+		return -EFAULT;
+	if ((format & PERF_FORMAT_ID) && put_user(counter->id, out))
 		return -EFAULT;
 	return size;
+}
+
+/* PERF_COUNTER_IOC_READ: the values of any counter, queue or not. */
+static long pc_ioctl_read(struct perf_counter *counter,
+			  struct perf_counter_read_buf __user *arg)
+{
+	struct perf_counter_read_buf rb;
+
+	if (copy_from_user(&rb, arg, sizeof(rb)))
+		return -EFAULT;
+	if (rb.__reserved)
+		return -EINVAL;
+	if (READ_ONCE(counter->state) == PC_STATE_ERROR)
+		return 0;
+	return pc_read_values(counter, u64_to_user_ptr(rb.addr), rb.size);
 }
 
 static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -116,7 +114,11 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct perf_counter *counter = file->private_data;
 	int err;
 
-	err = pc_lsm_write(counter);
+	/* Two ioctls read; the rest change the counter. */
+	if (cmd == PERF_COUNTER_IOC_ID || cmd == PERF_COUNTER_IOC_READ)
+		err = pc_lsm_read(counter);
+	else
+		err = pc_lsm_write(counter);
 	if (err)
 		return err;
 	switch (cmd) {
@@ -153,6 +155,10 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return 0;
 	case PERF_COUNTER_IOC_REFRESH:
 		return pc_counter_refresh(counter, arg);
+	case PERF_COUNTER_IOC_ID:
+		return put_user(counter->id, (u64 __user *)arg);
+	case PERF_COUNTER_IOC_READ:
+		return pc_ioctl_read(counter, (void __user *)arg);
 	}
 	return -ENOTTY;
 }

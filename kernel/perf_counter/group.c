@@ -188,6 +188,8 @@ int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 		counter->leader = leader ?: counter;
 		pc_counter_get(counter);
 		pc_ctx_call_locked(ctx, __pc_install, counter);
+		if (leader)
+			pc_read_group_join(counter, leader);
 	}
 	mutex_unlock(&ctx->mutex);
 	return err;
@@ -209,7 +211,7 @@ static void __pc_remove(struct perf_counter_context *ctx, void *info)
 /**
  * pc_remove() - take a counter out of its context
  * @counter:	the counter; it may have been detached already (its task
- *		exited), in which case nothing happens
+ *		exited), in which case it only leaves its group read
  *
  * Drops the context's reference to the counter. May sleep.
  */
@@ -224,6 +226,7 @@ void pc_remove(struct perf_counter *counter)
 	was_attached = counter->attached;
 	if (was_attached)
 		pc_ctx_call_locked(ctx, __pc_remove, counter);
+	pc_read_group_leave(counter);
 	mutex_unlock(&ctx->mutex);
 	if (was_attached)
 		pc_counter_put(counter);

@@ -330,6 +330,7 @@ void __perf_counter_exit_task_stop(struct task_struct *task)
 		raw_spin_lock_irqsave(&ctx->lock, flags);
 		pc_ctx_stop(ctx);
 		/* after the last sample: the counters are off */
+		pc_totals_exit(ctx, task);
 		pc_sideband_exit(ctx, task);
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		mutex_unlock(&ctx->mutex);

@@ -44,6 +44,7 @@ enum pc_state {
 
 struct perf_counter;
 struct vm_area_struct;
+struct iov_iter;
 struct pc_tp;
 
 /*
@@ -144,6 +145,14 @@ struct pc_ops {
  * @group_entry:	in ctx->groups (leaders) or in leader->siblings
  * @siblings:		the members of a group, on its leader
  * @leader:		group leader; the counter itself when it leads
+ * @read_members:	top-level leaders: the members a PERF_FORMAT_GROUP
+ *			read gives, in the order they joined. Unlike
+ *			@siblings it outlives the task's exit, which
+ *			dissolves the groups on the context: under
+ *			ctx->mutex alone (read.c)
+ * @read_entry:		top-level members: in their leader's @read_members
+ * @id:			PERF_COUNTER_IOC_ID's: unique, never 0; an inherited
+ *			copy has its top-level counter's
  * @hw_event:		what user space asked for
  * @extra_config:	the extra control words that followed it
  *			(hw_event.extra_config_len bytes)
@@ -228,6 +237,9 @@ struct perf_counter {
 	struct list_head		group_entry;
 	struct list_head		siblings;
 	struct perf_counter		*leader;
+	struct list_head		read_members;
+	struct list_head		read_entry;
+	u64				id;
 	struct perf_counter_hw_event	hw_event;
 	u64				extra_config[PC_EXTRA_WORDS];
 	u16				chain_depth;
@@ -357,7 +369,7 @@ const struct pc_ops *pc_event_ops(const struct perf_counter_hw_event *hw_event);
 int pc_check_group(const struct perf_counter *leader,
 		   const struct perf_counter_hw_event *hw_event,
 		   const struct perf_counter_context *ctx, int cpu);
-size_t pc_read_size(u64 read_format);
+size_t pc_read_size(u64 read_format, u32 nr);
 
 /* paranoid.c: kernel.perf_event_paranoid, and who may blind whose counter */
 bool pc_task_could_trace(struct task_struct *task);
@@ -383,7 +395,23 @@ struct pc_values {
 	u64	time_enabled;
 	u64	time_running;
 };
+void pc_counter_fold(struct perf_counter *counter, u64 now);
 void pc_counter_read(struct perf_counter *counter, struct pc_values *vals);
+void pc_counter_read_children(struct perf_counter *counter,
+			      struct pc_values *vals);
+
+/* read.c: the words a counter reads as, alone or with its group */
+size_t pc_read_words(struct perf_counter *counter, u64 *out);
+ssize_t pc_read_values(struct perf_counter *counter, char __user *buf,
+		       size_t count);
+ssize_t pc_read_values_iter(struct perf_counter *counter,
+			    struct iov_iter *to);
+void pc_read_group_join(struct perf_counter *counter,
+			struct perf_counter *leader);
+void pc_read_group_leave(struct perf_counter *counter);
+u32 pc_totals_words(struct perf_counter *counter, u32 joining);
+void pc_totals_exit(struct perf_counter_context *ctx,
+		    struct task_struct *task);
 
 /* group.c: groups on and off the CPU; enable, disable, install, remove */
 int pc_group_sched_in(struct perf_counter *leader, u64 ctx_time);

@@ -17,8 +17,9 @@
  *   counter->child_mutex
  *                      a top-level counter's @children and @released.
  *                      Taken inside a ctx->mutex (fork, the RESET
- *                      ioctl), or alone (read, other ioctls, release, a
- *                      copy's fold at exit), never around one.
+ *                      ioctl, a group read), or alone (read, other
+ *                      ioctls, release, a copy's fold at exit), never
+ *                      around one.
  *   pc_hw_reserve_mutex
  *                      the PMU registers' users (hw_pmu.c); taken
  *                      inside ctx->mutex (a hardware copy made at fork)
@@ -48,6 +49,12 @@
  *                      sleeps copies it first (fork, inherit.c).
  *   leader->siblings   changes under ctx->mutex and ctx->lock together:
  *                      stable under either.
+ *   leader->read_members, counter->read_entry
+ *                      ctx->mutex alone: the group a PERF_FORMAT_GROUP
+ *                      read gives (read.c), which a task's exit leaves
+ *                      as it is. Read where the context is too, by the
+ *                      group read's pc_ctx_call(), whose caller holds
+ *                      the mutex across it.
  *   counter->state, times, period_left, ctx->time, is_active, rotate,
  *   nr_counters        ctx->lock, on the CPU the context is active on
  *                      (pc_ctx_call()), or anywhere while it is not.

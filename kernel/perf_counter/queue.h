@@ -30,10 +30,15 @@ struct pc_queue;
 /* A LOST or LOST_SIDEBAND record: header, count. */
 #define PC_LOST_WORDS		2
 
-/* Side-band records are dropped and told apart from samples. */
+/*
+ * Side-band records, and exits' totals (records about tasks too), are
+ * dropped and told apart from samples.
+ */
 static inline bool pc_kind_is_sideband(u32 type)
 {
-	return type >= PERF_COUNTER_REC_MMAP && type <= PERF_COUNTER_REC_EXIT;
+	return (type >= PERF_COUNTER_REC_MMAP &&
+		type <= PERF_COUNTER_REC_EXIT) ||
+	       type == PERF_COUNTER_REC_TOTALS;
 }
 
 struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009);

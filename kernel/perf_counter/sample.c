@@ -85,10 +85,12 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
 		words++;
 	if (type & PERF_RECORD_PERIOD)
 		words++;
+	if (type & PERF_RECORD_ID)
+		words++;
 	if (type & PERF_RECORD_GROUP) {
 		if (!pc_format_2009(&counter->hw_event, counter->sideband))
 			words++;	/* the number of members */
-		words += 2 * members;
+		words += (type & PERF_RECORD_ID ? 3 : 2) * members;
 	}
 	return words;
 }
@@ -124,9 +126,11 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 		words = max_t(u32, words, PC_SWITCH_OUT_WORDS +
 			      pc_chain_words(counter) + counter->switch_stack);
 	words = max_t(u32, words, pc_sideband_words_max(counter));
+	words = max_t(u32, words, pc_totals_words(counter, joining));
 	if (!pc_format_2009(&counter->hw_event, counter->sideband))
 		words += PC_LOST_WORDS;
-	if (counter->sideband)		/* and a LOST_SIDEBAND one */
+	/* and a LOST_SIDEBAND one */
+	if (counter->sideband || counter->hw_event.inherit_stat)
 		words += PC_LOST_WORDS;
 	return words;
 }
@@ -136,12 +140,14 @@ u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
  * @leader:	a group leader, its group stable (ctx->mutex held)
  *
  * Return: 0, or -ENOSPC if the group records of a leader that samples
- * its group would no longer fit its queue.
+ * its group, or its TOTALS records of the group, would no longer fit
+ * its queue.
  */
 int pc_group_record_fits(struct perf_counter *leader)
 {
 	if (!leader->queue ||
-	    !(leader->hw_event.record_type & PERF_RECORD_GROUP))
+	    (!(leader->hw_event.record_type & PERF_RECORD_GROUP) &&
+	     !(leader->hw_event.read_format & PERF_FORMAT_GROUP)))
 		return 0;
 	if (pc_record_words_max(leader, 1) > pc_queue_words(leader->queue))
 		return -ENOSPC;
@@ -314,6 +320,8 @@ static void __pc_sample_write(struct perf_counter *counter,
 		pc_queue_put(q, &at, atomic64_read(&counter->count));
 	if (type & PERF_RECORD_PERIOD)
 		pc_queue_put(q, &at, counter->period_len);
+	if (type & PERF_RECORD_ID)
+		pc_queue_put(q, &at, counter->id);
 	if (type & PERF_RECORD_GROUP) {
 		bool format_2009 = pc_format_2009(&top->hw_event, top->sideband);
 		unsigned long nr_at = at;
@@ -324,6 +332,8 @@ static void __pc_sample_write(struct perf_counter *counter,
 		pc_for_each_member_here(member, counter) {
 			pc_queue_put(q, &at, member->hw_event.event_config);
 			pc_queue_put(q, &at, pc_member_value(member));
+			if (type & PERF_RECORD_ID)
+				pc_queue_put(q, &at, member->id);
 			n++;
 		}
 		if (!format_2009)

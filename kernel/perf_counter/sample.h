@@ -113,13 +113,16 @@ static inline bool pc_format_2009(const struct perf_counter_hw_event *hw,
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
 		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch &&
-	       !sideband;
+	       !hw->inherit_stat && !sideband;
 }
 
-/* Sampling counters and those asking for switch records have a queue. */
+/*
+ * Sampling counters and those asking for switch records or exits'
+ * totals have a queue.
+ */
 static inline bool pc_has_records(const struct perf_counter_hw_event *hw)
 {
-	return hw->irq_period || hw->context_switch;
+	return hw->irq_period || hw->context_switch || hw->inherit_stat;
 }
 
 #endif /* _KERNEL_PERF_COUNTER_SAMPLE_H */

@@ -73,7 +73,8 @@ void pc_ctx_changed(struct perf_counter_context *ctx)
  * @counter:	an inherited copy
  *
  * Only if nobody could tell. A sampling copy writes its own value and
- * spends its own period, so its records would mix two tasks'. A copy
+ * spends its own period, so its records would mix two tasks', as would
+ * an inherit_stat copy's TOTALS record at its task's exit. A copy
  * that can count kernel events between the two switch hooks — a
  * tracepoint fired by the switch itself, a hardware counter counting
  * the switch's instructions — would count them in a swapped context,
@@ -87,7 +88,7 @@ void pc_ctx_changed(struct perf_counter_context *ctx)
  */
 bool pc_counter_swappable(const struct perf_counter *counter)
 {
-	if (pc_is_sampling(counter))
+	if (pc_is_sampling(counter) || counter->hw_event.inherit_stat)
 		return false;
 	if (pc_has_cap(counter, PC_CAP_SWITCH_QUIET))
 		return true;

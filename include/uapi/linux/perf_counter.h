@@ -53,9 +53,10 @@
 /*
  * The event types — PERF_TYPE_HARDWARE (0), PERF_TYPE_SOFTWARE (1) and
  * PERF_TYPE_TRACEPOINT (2) — and the read_format bits
- * PERF_FORMAT_TOTAL_TIME_ENABLED (1) and PERF_FORMAT_TOTAL_TIME_RUNNING
- * (2) carry the same names and values in <linux/perf_event.h>, included
- * above, so that one program can use both interfaces.
+ * PERF_FORMAT_TOTAL_TIME_ENABLED (1), PERF_FORMAT_TOTAL_TIME_RUNNING (2),
+ * PERF_FORMAT_ID (4) and PERF_FORMAT_GROUP (8) carry the same names and
+ * values in <linux/perf_event.h>, included above, so that one program
+ * can use both interfaces.
  */
 
 /* Generalized hardware events (type PERF_TYPE_HARDWARE). */
@@ -89,8 +90,9 @@ enum sw_event_ids {
  * mask; 0, 1 and 2 keep their first meanings.
  *
  * The 2009 format: with PERF_RECORD_IRQ alone or PERF_RECORD_GROUP
- * alone, and no context_switch bit nor sideband, read() returns the records the
- * first perf_counter ABI defined, with no header: IRQ, one __u64 ip a
+ * alone, and no context_switch or inherit_stat bit nor sideband, read()
+ * returns the records the first perf_counter ABI defined, with no
+ * header: IRQ, one __u64 ip a
  * record; GROUP, a { __u64 event_config, value } pair for every other
  * member of the group (a leader alone writes none). Drops are told by
  * PERF_COUNTER_IOC_LOST.
@@ -108,8 +110,11 @@ enum sw_event_ids {
  *                               clock), which a frequency counter's
  *                               kernel retunes and the PERIOD ioctl
  *                               changes
+ *   ID     __u64 id             the counter's id (PERF_COUNTER_IOC_ID)
  *   GROUP  __u64 nr, then nr x { __u64 event_config, value }
- *                               every other member (leaders only)
+ *                               every other member (leaders only);
+ *                               with ID, nr x { event_config, value,
+ *                               id }
  *   CALLCHAIN struct perf_counter_callchain, then nr x __u64
  *                               where the sample was taken from
  */
@@ -122,9 +127,10 @@ enum perf_counter_record_type {
 	PERF_RECORD_VALUE		= 1U << 4,
 	PERF_RECORD_CALLCHAIN		= 1U << 5,
 	PERF_RECORD_PERIOD		= 1U << 6,
+	PERF_RECORD_ID			= 1U << 7,
 };
 
-#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_PERIOD << 1) - 1)
+#define PERF_COUNTER_RECORD_MASK	((PERF_RECORD_ID << 1) - 1)
 
 /*
  * A sample's call chain: how it ended, then @nr words, innermost first.
@@ -173,6 +179,7 @@ enum perf_counter_record_kind {
 	PERF_COUNTER_REC_EXIT		= 8,	/* struct perf_counter_task */
 	PERF_COUNTER_REC_LOST_SIDEBAND	= 9,	/* __u64 side-band dropped */
 	PERF_COUNTER_REC_SWITCH_OUT_CHAIN = 10,	/* struct perf_counter_switch_out */
+	PERF_COUNTER_REC_TOTALS		= 11,	/* struct perf_counter_totals */
 };
 
 /*
@@ -275,11 +282,52 @@ struct perf_counter_task {
 };
 
 /*
- * read_format: what read() returns after the 64-bit value, in this
- * order: time enabled (ns), then time running (ns).
+ * TOTALS: what an exiting task counted, for a counter with the
+ * inherit_stat bit: written when the counter's own task exits and when
+ * each child that inherited it does, in the counter's queue, with the
+ * task's own counts alone (not its children's). The body is followed by
+ * the words read() of a counting counter with the same read_format
+ * returns (see read_format below), of the task's copy: a group leader
+ * with PERF_FORMAT_GROUP gives its group's, as they were at its fork.
+ */
+struct perf_counter_totals {
+	__u32	pid, tid;		/* the task that exited */
+	__u64	time;			/* CLOCK_MONOTONIC ns */
+};
+
+/*
+ * read_format: what read() of a counting counter returns (and
+ * PERF_COUNTER_IOC_READ, and a TOTALS record) after the 64-bit value,
+ * in this order: time enabled (ns), time running (ns), the counter's id
+ * (PERF_FORMAT_ID). A group leader with PERF_FORMAT_GROUP reads its
+ * whole group at one instant instead:
+ *
+ *   __u64 nr                    the leader and its members
+ *   __u64 time_enabled          the leader's, with TOTAL_TIME_ENABLED
+ *   __u64 time_running          the leader's, with TOTAL_TIME_RUNNING
+ *   nr x { __u64 value;         the leader first, then the members in
+ *          __u64 id; }          the order they joined; id with
+ *                               PERF_FORMAT_ID
+ *
+ * PERF_FORMAT_GROUP is for leaders only (EINVAL on a member); a read
+ * into a buffer too small for the whole group is ENOSPC. Counts of the
+ * counter's own task (or CPU) are taken together, at one instant; an
+ * inherited counter then adds each child's, as read() of one counter
+ * does.
  */
 #define PERF_COUNTER_FORMAT_MASK	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
-					 PERF_FORMAT_TOTAL_TIME_RUNNING)
+					 PERF_FORMAT_TOTAL_TIME_RUNNING | \
+					 PERF_FORMAT_ID | PERF_FORMAT_GROUP)
+
+/*
+ * PERF_COUNTER_IOC_READ's argument: where the words go and how many
+ * bytes fit there.
+ */
+struct perf_counter_read_buf {
+	__u64	addr;			/* a user pointer */
+	__u32	size;			/* bytes at @addr */
+	__u32	__reserved;		/* 0 */
+};
 
 /*
  * The counter description passed to perf_counter_open(): 64 bytes, as in
@@ -316,8 +364,9 @@ struct perf_counter_hw_event {
 		exclude_hv     :  1,	/* ditto hypervisor		*/
 		exclude_idle   :  1,	/* don't count when idle	*/
 		context_switch :  1,	/* switch-out/in records	*/
+		inherit_stat   :  1,	/* TOTALS records at exits	*/
 
-		__reserved_1   : 54;
+		__reserved_1   : 53;
 
 	/*
 	 * Bytes of __u64 control words that follow this struct: raw
@@ -403,7 +452,8 @@ enum perf_counter_sideband {
 #define PERF_COUNTER_IOC_DISABLE	_IO('$', 1)
 /*
  * The size in bytes of a counter's record queue, for any counter that has
- * one (irq_period or context_switch set): a power of two, 4 KiB..1 MiB.
+ * one (irq_period, context_switch or inherit_stat set): a power of two,
+ * 4 KiB..1 MiB.
  */
 #define PERF_COUNTER_IOC_QUEUE_SIZE	_IOW('$', 2, __u32)
 /* Records a counter's queue dropped since it was opened, told or not. */
@@ -432,6 +482,19 @@ enum perf_counter_sideband {
  * an inherited counter, or for @arg out of range.
  */
 #define PERF_COUNTER_IOC_REFRESH	_IO('$', 6)
+/*
+ * The counter's id: unique among the counters of the running kernel,
+ * never 0, the same for the counter's whole life and for its inherited
+ * copies, as PERF_FORMAT_ID, PERF_RECORD_ID and TOTALS records give it.
+ */
+#define PERF_COUNTER_IOC_ID		_IOR('$', 7, __u64)
+/*
+ * The words read() of a counting counter returns, for any counter, one
+ * with a queue too (whose read() gives its records): the value, the
+ * times and the id its read_format asks for, or its group's. Returns
+ * the bytes written; ENOSPC if they do not fit @size.
+ */
+#define PERF_COUNTER_IOC_READ		_IOW('$', 8, struct perf_counter_read_buf)
 
 /*
  * Overflow signals: fcntl(F_SETOWN) (or F_SETOWN_EX), F_SETSIG and

@@ -66,7 +66,7 @@ static void reserved_bits_are_refused(struct kunit *test)
 	int bit;
 
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	for (bit = 0; bit < 54; bit++) {
+	for (bit = 0; bit < 53; bit++) {
 		hw = sw_event(PERF_COUNT_TASK_CLOCK);
 		hw.__reserved_1 = 1ULL << bit;
 		KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
@@ -146,7 +146,7 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
 	hw.record_type = PERF_COUNTER_RECORD_MASK;	/* every field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	hw.record_type = PERF_RECORD_PERIOD << 1;	/* an unknown field */
+	hw.record_type = PERF_RECORD_ID << 1;	/* an unknown field */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 	hw.record_type = PERF_RECORD_SIMPLE;	/* a period, no record */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
@@ -263,16 +263,41 @@ static void hardware_ids_and_raw_events_are_hardware_counters(struct kunit *test
 
 static void read_size_follows_read_format(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, pc_read_size(0), 8);
-	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_TOTAL_TIME_ENABLED), 16);
-	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_TOTAL_TIME_RUNNING), 16);
-	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_COUNTER_FORMAT_MASK), 24);
+	u64 times = PERF_FORMAT_TOTAL_TIME_ENABLED |
+		    PERF_FORMAT_TOTAL_TIME_RUNNING;
+
+	KUNIT_EXPECT_EQ(test, pc_read_size(0, 1), 8);
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_TOTAL_TIME_ENABLED, 1),
+			16);
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_TOTAL_TIME_RUNNING, 1),
+			16);
+	KUNIT_EXPECT_EQ(test, pc_read_size(times | PERF_FORMAT_ID, 1), 32);
+	/* a group: nr and the times once, then value (and id) each */
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_FORMAT_GROUP, 8), 8 + 8 * 8);
+	KUNIT_EXPECT_EQ(test, pc_read_size(PERF_COUNTER_FORMAT_MASK, 64),
+			24 + 64 * 16);
+}
+
+static void inherit_stat_needs_inherit(struct kunit *test)
+{
+	struct perf_counter_hw_event hw = sw_event(PERF_COUNT_PAGE_FAULTS);
+
+	hw.inherit_stat = 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
+	hw.inherit = 1;
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	/* a counting counter with exits' totals has a queue, headered */
+	KUNIT_EXPECT_TRUE(test, pc_has_records(&hw));
+	hw.irq_period = 1000;
+	hw.record_type = PERF_RECORD_IRQ;
+	KUNIT_EXPECT_FALSE(test, pc_format_2009(&hw, 0));
 }
 
 static struct kunit_case pc_config_cases[] = {
 	KUNIT_CASE(hw_event_is_64_bytes_of_2009_then_the_extension),
 	KUNIT_CASE(event_config_fields_round_trip),
 	KUNIT_CASE(reserved_bits_are_refused),
+	KUNIT_CASE(inherit_stat_needs_inherit),
 	KUNIT_CASE(chain_depth_needs_a_chain_and_a_limit),
 	KUNIT_CASE(read_format_and_record_type_are_checked),
 	KUNIT_CASE(clock_sampling_period_has_a_floor),
