@@ -418,8 +418,8 @@ TEST(frequency_refusals)
 	fd = sys_perf_counter_open(&d.hw, 0, -1, -1, 0);
 	EXPECT_GE(fd, 0);
 	close(fd);
-	/* a record_type bit past PERIOD */
-	d.hw.record_type = PERF_RECORD_PERIOD << 1;
+	/* a record_type bit past the last */
+	d.hw.record_type = PERF_RECORD_ID << 1;
 	EXPECT_EQ(-1, sys_perf_counter_open(&d.hw, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	/* a header of before the field: the frequency reads as 0 */

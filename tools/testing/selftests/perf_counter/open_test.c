@@ -97,7 +97,7 @@ TEST(unknown_read_format_is_einval)
 {
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 0);
 
-	hw.read_format = 1 << 2;
+	hw.read_format = PERF_FORMAT_GROUP << 1;
 	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
 	hw.read_format = 1ULL << 63;
 	EXPECT_REFUSED(&hw, 0, -1, -1, 0, EINVAL);
