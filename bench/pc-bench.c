@@ -35,7 +35,14 @@
  *           meanwhile, so that every static key is on in every variant.
  *   fork    fork + exit + wait with N inherited counters, and none
  *   read    read() of each of a group's N counters; perf_events also
- *           with one PERF_FORMAT_GROUP read of the leader
+ *           with one PERF_FORMAT_GROUP read of the leader (read_format
+ *           GROUP alone: read-vs-group); and one PERF_FORMAT_GROUP read
+ *           of the leader on both sides (group-read), with the same
+ *           read_format on both: GROUP, ID, TOTAL_TIME_ENABLED and
+ *           TOTAL_TIME_RUNNING (nr, the two times, then a value and an
+ *           id per counter). A group read goes into a buffer of just
+ *           that size; one that returns any other byte count, or
+ *           another nr, fails the batch
  *   keys    (d) the round trip with no counter open anywhere (the keys
  *           off), in units of a null system call (getppid())
  *   chain   a page fault 16 calls deep sampled with its user call chain
@@ -190,6 +197,12 @@ static const uint64_t sw_theirs[4] = {
 #define F_FMT_GROUP	4	/* perf_events: the leader reads the group */
 #define F_SAMPLE	8	/* a period: ours get a queue of records */
 #define F_QUEUE_4K	16	/* ours: the queue shrunk to 4 KiB */
+#define F_FMT_ALL	32	/* both: the leader reads the group, FMT_ALL */
+
+/* group-read's read_format, the same on both sides */
+#define FMT_ALL		(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
+			 PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 static int open_one(enum who who, int i, int group_fd, unsigned int flags)
 {
@@ -206,6 +219,8 @@ static int open_one(enum who who, int i, int group_fd, unsigned int flags)
 			hw.irq_period = SAMPLE_PERIOD;
 			hw.record_type = PERF_RECORD_IRQ;
 		}
+		if ((flags & F_FMT_ALL) && group_fd < 0)
+			hw.read_format = FMT_ALL;
 		fd = syscall(__NR_perf_counter_open, &hw, 0, -1, group_fd, 0);
 		if (fd >= 0 && (flags & F_QUEUE_4K) &&
 		    ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &bytes)) {
@@ -228,6 +243,8 @@ static int open_one(enum who who, int i, int group_fd, unsigned int flags)
 	}
 	if ((flags & F_FMT_GROUP) && group_fd < 0)
 		attr.read_format = PERF_FORMAT_GROUP;
+	if ((flags & F_FMT_ALL) && group_fd < 0)
+		attr.read_format = FMT_ALL;
 	return syscall(__NR_perf_event_open, &attr, 0, -1, group_fd, 0);
 }
 
@@ -278,6 +295,7 @@ enum op {
 	K_NULL,		/* getppid() */
 	K_READ,		/* read() of each of a group's N counters */
 	K_READ_FMT,	/* one PERF_FORMAT_GROUP read of the leader */
+	K_READ_ALL,	/* ... on both sides, read_format FMT_ALL */
 	K_PIPE_KIDS,	/* round trip between two children of the runner */
 	K_PIPE_PARENT,	/* round trip between the runner and its child */
 	K_FORK,		/* fork + exit + wait */
@@ -359,19 +377,61 @@ static int op_fork(void *arg)
 	return wait_ok(pid);
 }
 
+/* The most a group read returns: nr, two times, a value and an id each. */
+#define GROUP_WORDS	(3 + 2 * MAX_N)
+
 struct group {
-	int *fd, n, fmt;
+	int *fd, n;
+	uint64_t fmt;		/* the leader's read_format; 0: N reads */
+	ssize_t want;		/* bytes of the group read */
 };
+
+/* Bytes of a PERF_FORMAT_GROUP read of @n counters with @fmt. */
+static ssize_t group_size(uint64_t fmt, int n)
+{
+	int words = 1, each = 1;
+
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		words++;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		words++;
+	if (fmt & PERF_FORMAT_ID)
+		each++;
+	return (words + n * each) * sizeof(uint64_t);
+}
+
+/*
+ * A read that gave something else than the group (@got bytes into
+ * @buf): said, and the batch fails rather than time an error path.
+ */
+static int group_wrong(const struct group *g, ssize_t got,
+		       const uint64_t *buf)
+{
+	if (got < 0)
+		printf("pc-bench: group read of %d: %s\n", g->n, strerror(errno));
+	else if (got < 8)
+		printf("pc-bench: group read of %d: %zd bytes, not %zd\n",
+		       g->n, got, g->want);
+	else
+		printf("pc-bench: group read of %d: %zd bytes, nr %llu, not %zd bytes\n",
+		       g->n, got, (unsigned long long)buf[0], g->want);
+	fflush(stdout);
+	return 1;
+}
 
 static int op_read(void *arg)
 {
 	const struct group *g = arg;
-	uint64_t buf[MAX_N + 1];
-	ssize_t want = (g->n + 1) * sizeof(uint64_t);
+	uint64_t buf[GROUP_WORDS];
+	ssize_t got;
 	int j;
 
-	if (g->fmt)
-		return read(g->fd[0], buf, want) != want;
+	if (g->fmt) {
+		got = read(g->fd[0], buf, g->want);
+		if (got != g->want || buf[0] != g->n)
+			return group_wrong(g, got, buf);
+		return 0;
+	}
 	for (j = 0; j < g->n; j++)
 		if (read(g->fd[j], buf, 8) != 8)
 			return 1;
@@ -475,11 +535,20 @@ static int run_fork(const struct variant *v, long ops, int subs)
 
 static int run_read(const struct variant *v, long ops, int subs)
 {
+	unsigned int flags = F_GROUP;
 	int fd[MAX_N];
-	struct group g = { fd, v->n, v->kind == K_READ_FMT };
+	struct group g = { fd, v->n, 0, 0 };
 
-	if (open_counters(v->who, v->n, fd,
-			  F_GROUP | (g.fmt ? F_FMT_GROUP : 0)))
+	if (v->kind == K_READ_FMT) {
+		g.fmt = PERF_FORMAT_GROUP;
+		flags |= F_FMT_GROUP;
+	} else if (v->kind == K_READ_ALL) {
+		g.fmt = FMT_ALL;
+		flags |= F_FMT_ALL;
+	}
+	g.want = group_size(g.fmt, v->n);
+	if (g.want > (ssize_t)(GROUP_WORDS * sizeof(uint64_t)) ||
+	    open_counters(v->who, v->n, fd, flags))
 		return 1;
 	return time_subs(op_read, &g, ops, subs);
 }
@@ -896,11 +965,11 @@ static long tp_lookup(void)
 static void describe(const struct variant *v, char *buf, size_t len)
 {
 	static const char * const kind_name[] = {
-		"null call", "read", "group read", "pipe, two children",
-		"pipe, parent and child", "fork", "self-read, task-clock",
-		"self-read, page-faults", "sampled fault, 16-deep chain",
-		"pipe, switch-out chains", "pipe, PERF_RECORD_SWITCH",
-		"pipe, sched_switch samples, chains",
+		"null call", "read", "group read", "group read, id and times",
+		"pipe, two children", "pipe, parent and child", "fork",
+		"self-read, task-clock", "self-read, page-faults",
+		"sampled fault, 16-deep chain", "pipe, switch-out chains",
+		"pipe, PERF_RECORD_SWITCH", "pipe, sched_switch samples, chains",
 	};
 
 	snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
@@ -950,6 +1019,7 @@ static double measure(const struct variant *v, long ops, int subs)
 			_exit(time_subs(op_null, NULL, ops, subs));
 		case K_READ:
 		case K_READ_FMT:
+		case K_READ_ALL:
 			_exit(run_read(v, ops, subs));
 		case K_PIPE_KIDS:
 		case K_PIPE_PARENT:
@@ -1111,6 +1181,7 @@ static int calibrate(struct set *s)
 			break;
 		case K_READ:
 		case K_READ_FMT:
+		case K_READ_ALL:
 			trial = 20;
 			break;
 		case K_FORK:
@@ -1260,6 +1331,9 @@ static void build_sets(void)
 		fig(s, "read-vs-group", "... against one PERF_FORMAT_GROUP read",
 		    PLAIN, n, var(s, K_READ, OURS, 0, n),
 		    var(s, K_READ_FMT, THEIRS, 0, n), -1);
+		fig(s, "group-read", "one PERF_FORMAT_GROUP read of N, both sides",
+		    PLAIN, n, var(s, K_READ_ALL, OURS, 0, n),
+		    var(s, K_READ_ALL, THEIRS, 0, n), -1);
 	}
 
 	s = &chain_set;
@@ -1542,6 +1616,7 @@ static void print_scale(void)
 		{ &fork_set, "fork", "fork+exit+wait, N inherited" },
 		{ &read_set, "read", "read() of each of a group's N" },
 		{ &read_set, "read-vs-group", "... against PERF_FORMAT_GROUP" },
+		{ &read_set, "group-read", "one PERF_FORMAT_GROUP read, both" },
 	};
 	int r, i, j;
 
@@ -1757,6 +1832,8 @@ int main(int argc, char **argv)
 			print_fig(&read_set.f[i]);
 		printf("  a null call (getppid()): %.0f ns\n",
 		       median_of(read_set.v[0].ns, plan->rounds));
+		printf("  read_format: read-vs-group's GROUP alone (perf_events); group-read's\n"
+		       "  GROUP, ID, TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING on both sides\n");
 	}
 	if (self_set.ran) {
 		printf("\nself: the caller's own counter from its counter page (task-clock: and\n"

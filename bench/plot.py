@@ -21,6 +21,7 @@ CURVES = [
     ('fork', 'fork+exit+wait, N inherited', '#2ca02c'),
     ('read', 'read() of each of a group of N', '#9467bd'),
     ('read-vs-group', 'read() of N vs one GROUP read', '#8c564b'),
+    ('group-read', 'one GROUP read of N, both', '#e377c2'),
 ]
 
 W, H = 760, 440

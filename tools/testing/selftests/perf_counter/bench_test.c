@@ -3,10 +3,11 @@
  * make bench's program, bench/pc-bench.c, in its short mode: the harness
  * builds it into the initramfs as /bin/pc-bench. A smoke test, never a
  * timing check: pc-bench --short must exit 0 and print every figure it
- * has (each switch variant, the fork, read and memory figures at each N
- * of its plan, the null-call units, the self-reads from the counter page,
- * the sampled 16-deep call chain and the off-CPU records against each of
- * perf_events' two) as a "PC-BENCH" line that parses.
+ * has (each switch variant, the fork, read, read-vs-group, group-read
+ * and memory figures at each N of its plan, the null-call units, the
+ * self-reads from the counter page, the sampled 16-deep call chain and
+ * the off-CPU records against each of perf_events' two) as a "PC-BENCH"
+ * line that parses.
  * What the figures say is not checked.
  */
 #include <fcntl.h>
@@ -60,7 +61,7 @@ static int run_short(void)
 
 /* The figures a short run must print at each N of its plan. */
 static const char * const per_n[] = {
-	"switch-a", "switch-c", "fork", "read", "read-vs-group",
+	"switch-a", "switch-c", "fork", "read", "read-vs-group", "group-read",
 };
 static const char * const units[] = {
 	"keys-off-kids", "keys-off-parent", "keys-on-kids", "keys-on-parent",
