@@ -56,6 +56,7 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	INIT_LIST_HEAD(&counter->siblings);
 	INIT_LIST_HEAD(&counter->read_members);
 	INIT_LIST_HEAD(&counter->read_entry);
+	counter->read_nr = 1;
 	INIT_LIST_HEAD(&counter->children);
 	INIT_LIST_HEAD(&counter->child_entry);
 	mutex_init(&counter->child_mutex);
@@ -307,7 +308,9 @@ struct pc_read_req {
 void pc_counter_fold(struct perf_counter *counter, u64 now)
 {
 	pc_assert_counter_locked(counter);
-	if (counter->state == PC_STATE_ACTIVE)
+	/* a kind whose count is always current has nothing to fold */
+	if (counter->state == PC_STATE_ACTIVE &&
+	    !pc_has_cap(counter, PC_CAP_COUNT_CURRENT))
 		counter->ops->read(counter);
 	pc_counter_update_times(counter, now);
 	pc_page_publish(counter);

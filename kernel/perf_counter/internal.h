@@ -151,6 +151,8 @@ struct pc_ops {
  *			dissolves the groups on the context: under
  *			ctx->mutex alone (read.c)
  * @read_entry:		top-level members: in their leader's @read_members
+ * @read_leader:	and that leader, while in them
+ * @read_nr:		leaders: 1 + the members in @read_members
  * @id:			PERF_COUNTER_IOC_ID's: unique, never 0; an inherited
  *			copy has its top-level counter's
  * @hw_event:		what user space asked for
@@ -239,6 +241,8 @@ struct perf_counter {
 	struct perf_counter		*leader;
 	struct list_head		read_members;
 	struct list_head		read_entry;
+	struct perf_counter		*read_leader;
+	u32				read_nr;
 	u64				id;
 	struct perf_counter_hw_event	hw_event;
 	u64				extra_config[PC_EXTRA_WORDS];

@@ -41,6 +41,8 @@ void pc_read_group_join(struct perf_counter *counter,
 {
 	lockdep_assert_held(&leader->ctx->mutex);
 	list_add_tail(&counter->read_entry, &leader->read_members);
+	counter->read_leader = leader;
+	leader->read_nr++;
 }
 
 /**
@@ -56,10 +58,14 @@ void pc_read_group_leave(struct perf_counter *counter)
 	struct perf_counter *member, *tmp;
 
 	lockdep_assert_held(&counter->ctx->mutex);
-	list_del_init(&counter->read_entry);
+	if (!list_empty(&counter->read_entry)) {
+		list_del_init(&counter->read_entry);
+		counter->read_leader->read_nr--;
+	}
 	list_for_each_entry_safe(member, tmp, &counter->read_members,
 				 read_entry)
 		list_del_init(&member->read_entry);
+	counter->read_nr = 1;
 }
 
 /**
@@ -121,32 +127,27 @@ static void __pc_group_read(struct perf_counter_context *ctx, void *info)
 	}
 }
 
-/* The counters of @leader's group read; ctx->mutex held. */
-static u32 pc_read_group_nr(struct perf_counter *leader)
-{
-	struct perf_counter *member;
-	u32 nr = 1;
-
-	list_for_each_entry(member, &leader->read_members, read_entry)
-		nr++;
-	return nr;
-}
-
 /*
- * Add what @counter's children counted to its value at @at, and put its
- * id after it if asked for. Return: the children's times.
+ * Add what @counter's children counted to its value at @at (and their
+ * times to @times), and put its id after it if asked for.
  */
-static struct pc_values pc_read_group_add(struct pc_group_read *req,
-					  struct perf_counter *counter,
-					  size_t at, u64 format)
+static void pc_read_group_add(struct pc_group_read *req,
+			      struct perf_counter *counter, size_t at,
+			      u64 format, struct pc_values *times)
 {
 	struct pc_values child = { };
 
-	pc_counter_read_children(counter, &child);
-	req->word[at] += child.value;
 	if (format & PERF_FORMAT_ID)
 		req->word[at + 1] = counter->id;
-	return child;
+	/* the common case, a counter that never had a child: no call */
+	if (!READ_ONCE(counter->had_children))
+		return;
+	pc_counter_read_children(counter, &child);
+	req->word[at] += child.value;
+	if (times) {
+		times->time_enabled += child.time_enabled;
+		times->time_running += child.time_running;
+	}
 }
 
 /*
@@ -158,19 +159,18 @@ static void pc_read_group_fill(struct pc_group_read *req, u64 format,
 {
 	struct perf_counter *leader = req->leader, *member;
 	size_t at = req->first, n = 0;
-	struct pc_values child;
 
 	pc_ctx_call(leader->ctx, __pc_group_read, req);
-	child = pc_read_group_add(req, leader, at, format);
+	pc_read_group_add(req, leader, at, format, &req->times);
 	list_for_each_entry(member, &leader->read_members, read_entry) {
 		at += req->stride;
-		pc_read_group_add(req, member, at, format);
+		pc_read_group_add(req, member, at, format, NULL);
 	}
 	req->word[n++] = nr;
 	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		req->word[n++] = req->times.time_enabled + child.time_enabled;
+		req->word[n++] = req->times.time_enabled;
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		req->word[n++] = req->times.time_running + child.time_running;
+		req->word[n++] = req->times.time_running;
 }
 
 /*
@@ -196,7 +196,7 @@ static ssize_t pc_values_words(struct perf_counter *counter, size_t count,
 	}
 
 	mutex_lock(&ctx->mutex);
-	nr = pc_read_group_nr(counter);
+	nr = counter->read_nr;
 	size = pc_read_size(format, nr);
 	if (count < size) {
 		mutex_unlock(&ctx->mutex);
