@@ -136,7 +136,9 @@ static void read_format_and_record_type_are_checked(struct kunit *test)
 	hw.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			 PERF_FORMAT_TOTAL_TIME_RUNNING;
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
-	hw.read_format = 1 << 2;
+	hw.read_format = PERF_COUNTER_FORMAT_MASK;	/* ids, the group */
+	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), 0);
+	hw.read_format = PERF_FORMAT_GROUP << 1;	/* an unknown bit */
 	KUNIT_EXPECT_EQ(test, pc_check_hw_event(&hw), -EINVAL);
 
 	hw = sw_event(PERF_COUNT_PAGE_FAULTS);
