@@ -4,6 +4,7 @@
  * forks with inherited counters do not grow kernel memory or use fds.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
@@ -277,6 +278,137 @@ TEST_F_TIMEOUT(forks, switch_out_chains_under_forks_leave_nothing, 300)
 	close(q[1]);
 	free(buf);
 	/* the queue and the chain buffers go after an RCU grace period */
+	usleep(100000);
+	ASSERT_EQ(0, pc_objects_read(&o1));
+	EXPECT_SAME_OBJECTS(o0, o1);
+}
+
+/*
+ * A thread that reads a group while it changes: each round reads the
+ * whole group with the READ ioctl (a leader with an inherit_stat queue
+ * reads records), then opens a member on the leader's task and closes
+ * it. Every read must be a whole group, its ids nonzero.
+ */
+struct group_churn {
+	int leader;
+	pid_t tid;			/* the leader's task */
+	int rounds, bad, reads;
+};
+
+static void *group_churn(void *arg)
+{
+	struct group_churn *g = arg;
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	struct perf_counter_read_buf rb;
+	uint64_t buf[3 + 2 * 16], nr, k;
+	ssize_t got;
+	int i, member;
+
+	hw.inherit = 1;
+	rb = (struct perf_counter_read_buf){ .addr = (uintptr_t)buf,
+					    .size = sizeof(buf) };
+	for (i = 0; i < g->rounds; i++) {
+		got = ioctl(g->leader, PERF_COUNTER_IOC_READ, &rb);
+		nr = buf[0];
+		if (got < 0 || nr < 1 || nr > 16 ||
+		    (size_t)got != (3 + 2 * nr) * 8)
+			g->bad++;
+		for (k = 0; got > 0 && k < nr && k < 16; k++)
+			if (!buf[4 + 2 * k])
+				g->bad++;
+		g->reads++;
+		member = sys_perf_counter_open(&hw, g->tid, -1, g->leader, 0);
+		if (member >= 0)
+			close(member);
+	}
+	return NULL;
+}
+
+/* Read @fd's records: count the TOTALS ones, and any malformed. */
+static void count_totals(int fd, char *buf, int *totals, int *malformed)
+{
+	struct perf_counter_record_header *h;
+	ssize_t got;
+	size_t at;
+
+	while ((got = read(fd, buf, 1 << 16)) > 0) {
+		for (at = 0; at + sizeof(*h) <= (size_t)got; at += h->size) {
+			h = (void *)(buf + at);
+			if (h->size < sizeof(*h) || h->size % 8) {
+				++*malformed;
+				break;
+			}
+			*totals += h->type == PERF_COUNTER_REC_TOTALS;
+		}
+	}
+}
+
+/*
+ * Group reads racing members that come and go, forks that copy the
+ * group and exits that write TOTALS records of it and fold it: every
+ * read whole, every record well formed, and nothing left after.
+ */
+TEST_F_TIMEOUT(forks, group_reads_under_churn_and_exits_leave_nothing, 300)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_TASK_CLOCK, 1);
+	struct group_churn g = { .rounds = 2000 };
+	struct pc_objects o0, o1;
+	int i, m[4], totals = 0, malformed = 0;
+	uint64_t lost = 0;
+	char *buf = malloc(1 << 16);
+	pthread_t t;
+
+	ASSERT_TRUE(buf != NULL);
+	fork_growth(10);
+	/* the opener's own context lives on: made before the count */
+	g.leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(g.leader, 0);
+	close(g.leader);
+	usleep(100000);
+	ASSERT_EQ(0, pc_objects_read(&o0));
+	hw.inherit = 1;
+	hw.inherit_stat = 1;
+	hw.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			 PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING;
+	g.leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(g.leader, 0);
+	fcntl(g.leader, F_SETFL, O_NONBLOCK);
+	hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	hw.inherit = 1;
+	for (i = 0; i < 4; i++) {
+		m[i] = sys_perf_counter_open(&hw, 0, -1, g.leader, 0);
+		ASSERT_GE(m[i], 0);
+	}
+	ASSERT_EQ(0, pc_enable(g.leader));
+	g.tid = syscall(SYS_gettid);
+	ASSERT_EQ(0, pthread_create(&t, NULL, group_churn, &g));
+	for (i = 0; i < 200; i++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			pc_touch_pages(4);
+			_exit(0);
+		}
+		waitpid(pid, &status, 0);
+		count_totals(g.leader, buf, &totals, &malformed);
+	}
+	pthread_join(t, NULL);
+	/* the thread's own record: its exit is done once it is joined */
+	count_totals(g.leader, buf, &totals, &malformed);
+	ioctl(g.leader, PERF_COUNTER_IOC_LOST, &lost);
+	TH_LOG("%d group reads, %d TOTALS records, %llu lost", g.reads,
+	       totals, (unsigned long long)lost);
+	EXPECT_EQ(0, g.bad);
+	EXPECT_EQ(0, malformed);
+	/* the 200 children and the thread */
+	EXPECT_EQ(201, totals + lost);
+	EXPECT_LT(100, totals);
+	for (i = 0; i < 4; i++)
+		close(m[i]);
+	close(g.leader);
+	free(buf);
 	usleep(100000);
 	ASSERT_EQ(0, pc_objects_read(&o1));
 	EXPECT_SAME_OBJECTS(o0, o1);
