@@ -29,8 +29,9 @@ static atomic64_t pc_last_id;
  *
  * The counter starts with one reference, its creator's. A top-level
  * counter takes a reference to current's pid namespace, in which its
- * records name tasks, if it samples or records switches, a queue
- * charged to current (see queue.c), and if it records call chains, the
+ * records name tasks, if it samples or records switches or exits'
+ * totals, a queue charged to current (see queue.c), and if it records
+ * call chains, the
  * buffers they are walked into (callchain.c).
  *
  * Return: the counter or an ERR_PTR(): -ENOMEM without memory or past

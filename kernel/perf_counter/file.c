@@ -39,7 +39,8 @@ static ssize_t pc_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		return pc_queue_read(counter->queue, to,
 				     (file->f_flags & O_NONBLOCK) ||
 				     (iocb->ki_flags & IOCB_NOWAIT));
-	return pc_read_values_iter(counter, to);
+	return pc_read_values_iter(counter, to,
+				   iocb->ki_flags & IOCB_NOWAIT);
 }
 
 /*
@@ -114,7 +115,10 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct perf_counter *counter = file->private_data;
 	int err;
 
-	/* Two ioctls read; the rest change the counter. */
+	/*
+	 * ID and READ give values, judged as read() is; the rest as
+	 * changes, as they have been since before those two.
+	 */
 	if (cmd == PERF_COUNTER_IOC_ID || cmd == PERF_COUNTER_IOC_READ)
 		err = pc_lsm_read(counter);
 	else

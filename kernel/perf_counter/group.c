@@ -171,7 +171,8 @@ static void __pc_install(struct perf_counter_context *ctx, void *info)
  *
  * Return: 0, -ESRCH if the context's task has exited, or -ENOSPC if
  * the group's hardware counters could never all be on at once, or its
- * leader's group records would no longer fit the leader's queue.
+ * leader's group records (samples, TOTALS) would no longer fit the
+ * leader's queue.
  */
 int pc_install(struct perf_counter *counter, struct perf_counter *leader)
 {

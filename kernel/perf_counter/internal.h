@@ -405,11 +405,10 @@ void pc_counter_read_children(struct perf_counter *counter,
 			      struct pc_values *vals);
 
 /* read.c: the words a counter reads as, alone or with its group */
-size_t pc_read_words(struct perf_counter *counter, u64 *out);
 ssize_t pc_read_values(struct perf_counter *counter, char __user *buf,
 		       size_t count);
 ssize_t pc_read_values_iter(struct perf_counter *counter,
-			    struct iov_iter *to);
+			    struct iov_iter *to, bool nowait);
 void pc_read_group_join(struct perf_counter *counter,
 			struct perf_counter *leader);
 void pc_read_group_leave(struct perf_counter *counter);

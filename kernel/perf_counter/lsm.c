@@ -201,7 +201,8 @@ void pc_lsm_free(struct perf_counter *counter)
 }
 
 /**
- * pc_lsm_read() - may current read this counter (read(), mmap())?
+ * pc_lsm_read() - may current read this counter (read(), mmap(), the
+ * ID and READ ioctls)?
  * @counter:	a top-level counter, through its file
  *
  * Return: 0, or the security module's errno.
@@ -212,7 +213,8 @@ int pc_lsm_read(struct perf_counter *counter)
 }
 
 /**
- * pc_lsm_write() - may current change this counter (ioctl(), prctl())?
+ * pc_lsm_write() - may current change this counter (the other ioctls,
+ * prctl())?
  * @counter:	a top-level counter through its file, or a group leader
  *		on current's context
  *

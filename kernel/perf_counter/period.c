@@ -493,7 +493,9 @@ static void pc_reset_one(struct perf_counter *counter)
  * Its value back to 0, and its inherited copies' and the values they
  * folded in at their exits; a leader's whole group's, each member with
  * its copies. Times go on; a sampling counter's period starts again.
- * The group is held still by the context's mutex.
+ * The group is its group read's (@read_members, the same as @siblings
+ * while its task lives, and whole after the task's exit dissolved
+ * those), held still by the context's mutex.
  */
 void pc_counter_reset(struct perf_counter *counter)
 {
@@ -502,9 +504,8 @@ void pc_counter_reset(struct perf_counter *counter)
 
 	mutex_lock(&ctx->mutex);
 	pc_reset_one(counter);
-	if (pc_is_leader(counter))
-		pc_for_each_member(member, counter)
-			pc_reset_one(member);
+	list_for_each_entry(member, &counter->read_members, read_entry)
+		pc_reset_one(member);
 	mutex_unlock(&ctx->mutex);
 }
 

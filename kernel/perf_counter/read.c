@@ -26,9 +26,6 @@
 
 #include "internal.h"
 
-/* Words a group read of a few counters takes on the stack. */
-#define PC_READ_STACK_WORDS	36
-
 /**
  * pc_read_group_join() - a new member joins its leader's group read
  * @counter:	the member, being installed
@@ -61,23 +58,22 @@ void pc_read_group_leave(struct perf_counter *counter)
 	if (!list_empty(&counter->read_entry)) {
 		list_del_init(&counter->read_entry);
 		counter->read_leader->read_nr--;
+		counter->read_leader = NULL;
 	}
 	list_for_each_entry_safe(member, tmp, &counter->read_members,
-				 read_entry)
+				 read_entry) {
 		list_del_init(&member->read_entry);
+		member->read_leader = NULL;
+	}
 	counter->read_nr = 1;
 }
 
-/**
- * pc_read_words() - the words read() of a counting counter returns,
- * not of a group
- * @counter:	a top-level counter; the caller holds a reference
- * @out:	room for four words
- *
- * Return: the bytes: the value, then the times and the id its
- * read_format asks for.
+/*
+ * The words read() of a counting counter returns, not of a group, into
+ * @out (room for four): the value, then the times and the id its
+ * read_format asks for. Return: their bytes.
  */
-size_t pc_read_words(struct perf_counter *counter, u64 *out)
+static size_t pc_read_words(struct perf_counter *counter, u64 *out)
 {
 	u64 format = counter->hw_event.read_format;
 	struct pc_values vals;
@@ -94,19 +90,48 @@ size_t pc_read_words(struct perf_counter *counter, u64 *out)
 	return n * sizeof(u64);
 }
 
+/* Group reads of up to this many counters are built on the stack. */
+#define PC_READ_STACK_NR	16
+
+/* A group read's room: on the stack, or allocated for a larger group. */
+struct pc_read_room {
+	u64			word[3 + 2 * PC_READ_STACK_NR];
+	struct perf_counter	*held[PC_READ_STACK_NR];
+};
+
 /*
  * A group read in the making: the words of the layout (the uapi
- * header's), the counters' values at @word[@first + i * @stride].
+ * header's), the counters' values at @word[@first + i * @stride]; the
+ * counters that had children, each held for its second step (@held[i],
+ * NULL for the others).
  */
 struct pc_group_read {
 	struct perf_counter	*leader;
+	u64			format;
+	u32			nr;
+	size_t			size;		/* bytes of the read */
 	u64			*word;
+	struct perf_counter	**held;
+	void			*alloc;		/* @word and @held, or NULL */
 	size_t			first;
 	size_t			stride;
-	struct pc_values	times;	/* the leader's */
+	struct pc_values	times;		/* the leader's */
 };
 
-/* Where the group's context is: every count of one instant. */
+/* One counter of a group read: its count now, and its id. */
+static void pc_group_read_one(struct pc_group_read *req,
+			      struct perf_counter *counter, size_t at, u64 now)
+{
+	pc_counter_fold(counter, now);
+	req->word[at] = atomic64_read(&counter->count);
+	if (req->format & PERF_FORMAT_ID)
+		req->word[at + 1] = counter->id;
+}
+
+/*
+ * Where the group's context is: every count of one instant, and the
+ * ids. @read_members is stable: the caller holds ctx->mutex.
+ */
 static void __pc_group_read(struct perf_counter_context *ctx, void *info)
 {
 	struct pc_group_read *req = info;
@@ -115,108 +140,144 @@ static void __pc_group_read(struct perf_counter_context *ctx, void *info)
 	size_t at = req->first;
 
 	lockdep_assert_held(&ctx->lock);
-	pc_counter_fold(leader, now);
-	req->word[at] = atomic64_read(&leader->count);
+	pc_group_read_one(req, leader, at, now);
 	req->times.time_enabled = leader->time_enabled;
 	req->times.time_running = leader->time_running;
-	/* @read_members: stable, the caller holds ctx->mutex */
 	list_for_each_entry(member, &leader->read_members, read_entry) {
 		at += req->stride;
-		pc_counter_fold(member, now);
-		req->word[at] = atomic64_read(&member->count);
+		pc_group_read_one(req, member, at, now);
 	}
 }
 
 /*
- * Add what @counter's children counted to its value at @at (and their
- * times to @times), and put its id after it if asked for.
+ * Room for the read of a group of @req->nr counters in @room, or
+ * allocated. Return: 0, -ENOSPC if the read is more than @count bytes,
+ * or -ENOMEM.
  */
-static void pc_read_group_add(struct pc_group_read *req,
-			      struct perf_counter *counter, size_t at,
-			      u64 format, struct pc_values *times)
+static int pc_group_room(struct pc_group_read *req, size_t count,
+			 struct pc_read_room *room)
 {
-	struct pc_values child = { };
-
-	if (format & PERF_FORMAT_ID)
-		req->word[at + 1] = counter->id;
-	/* the common case, a counter that never had a child: no call */
-	if (!READ_ONCE(counter->had_children))
-		return;
-	pc_counter_read_children(counter, &child);
-	req->word[at] += child.value;
-	if (times) {
-		times->time_enabled += child.time_enabled;
-		times->time_running += child.time_running;
+	req->size = pc_read_size(req->format, req->nr);
+	if (count < req->size)
+		return -ENOSPC;
+	if (req->nr <= PC_READ_STACK_NR) {
+		req->word = room->word;
+		req->held = room->held;
+		return 0;
 	}
+	req->alloc = kvmalloc(req->size + req->nr * sizeof(*req->held),
+			      GFP_KERNEL);
+	if (!req->alloc)
+		return -ENOMEM;
+	req->word = req->alloc;
+	req->held = req->alloc + req->size;
+	return 0;
+}
+
+static void pc_group_room_free(struct pc_group_read *req)
+{
+	kvfree(req->alloc);
+	req->alloc = NULL;
 }
 
 /*
- * Fill @req->word, sized for the group, with its read; ctx->mutex held.
- * Children's counts are added after the instant the task's were taken.
+ * Under ctx->mutex: the group's counts of one instant, and a reference
+ * to each counter that ever had an inherited copy, whose children are
+ * read once the mutex is dropped (a fork or exit of the task waits on
+ * it meanwhile, and reading children is a call to each one's CPU).
  */
-static void pc_read_group_fill(struct pc_group_read *req, u64 format,
-			       u32 nr)
+static void pc_group_snapshot(struct pc_group_read *req)
 {
-	struct perf_counter *leader = req->leader, *member;
+	struct perf_counter *counter = req->leader;
+	u32 i = 0;
+
+	pc_ctx_call(req->leader->ctx, __pc_group_read, req);
+	req->held[i++] = NULL;
+	if (READ_ONCE(counter->had_children)) {
+		pc_counter_get(counter);
+		req->held[0] = counter;
+	}
+	list_for_each_entry(counter, &req->leader->read_members, read_entry) {
+		req->held[i] = NULL;
+		if (READ_ONCE(counter->had_children)) {
+			pc_counter_get(counter);
+			req->held[i] = counter;
+		}
+		i++;
+	}
+}
+
+/* After the mutex: the children's counts, and the header words. */
+static void pc_group_children(struct pc_group_read *req)
+{
+	struct pc_values child;
 	size_t at = req->first, n = 0;
+	u32 i;
 
-	pc_ctx_call(leader->ctx, __pc_group_read, req);
-	pc_read_group_add(req, leader, at, format, &req->times);
-	list_for_each_entry(member, &leader->read_members, read_entry) {
-		at += req->stride;
-		pc_read_group_add(req, member, at, format, NULL);
+	for (i = 0; i < req->nr; i++, at += req->stride) {
+		if (!req->held[i])
+			continue;
+		child = (struct pc_values){ };
+		pc_counter_read_children(req->held[i], &child);
+		req->word[at] += child.value;
+		if (i == 0) {
+			req->times.time_enabled += child.time_enabled;
+			req->times.time_running += child.time_running;
+		}
+		pc_counter_put(req->held[i]);
 	}
-	req->word[n++] = nr;
-	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+	req->word[n++] = req->nr;
+	if (req->format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		req->word[n++] = req->times.time_enabled;
-	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+	if (req->format & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		req->word[n++] = req->times.time_running;
 }
 
 /*
- * The words of @counter's read, into @stack (PC_READ_STACK_WORDS) or a
- * buffer allocated here: *@out says which, to free if not @stack.
+ * @leader's group read into @req's room (@room, or allocated: to free
+ * with pc_group_room_free()). The room is found before the mutex is
+ * taken, for the group as it is then; a group that changed meanwhile
+ * gets its room again under the mutex.
  *
- * Return: the bytes, -ENOSPC if more than @count, or -ENOMEM.
+ * Return: the bytes, -ENOSPC if more than @count, -EAGAIN if @nowait
+ * and the group is being changed, or -ENOMEM.
  */
-static ssize_t pc_values_words(struct perf_counter *counter, size_t count,
-			       u64 *stack, u64 **out)
+static ssize_t pc_group_words(struct perf_counter *leader, size_t count,
+			      bool nowait, struct pc_group_read *req,
+			      struct pc_read_room *room)
 {
-	struct perf_counter_context *ctx = counter->ctx;
-	u64 format = counter->hw_event.read_format;
-	struct pc_group_read req = { .leader = counter };
-	size_t size;
-	u32 nr;
+	struct perf_counter_context *ctx = leader->ctx;
+	int err;
 
-	*out = stack;
-	if (!(format & PERF_FORMAT_GROUP)) {
-		if (count < pc_read_size(format, 1))
-			return -ENOSPC;
-		return pc_read_words(counter, stack);
+	req->leader = leader;
+	req->format = leader->hw_event.read_format;
+	req->first = 1 + !!(req->format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		     !!(req->format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	req->stride = 1 + !!(req->format & PERF_FORMAT_ID);
+	req->nr = READ_ONCE(leader->read_nr);
+	err = pc_group_room(req, count, room);
+	if (err)
+		return err;
+	if (!nowait) {
+		mutex_lock(&ctx->mutex);
+	} else if (!mutex_trylock(&ctx->mutex)) {
+		pc_group_room_free(req);
+		return -EAGAIN;
 	}
-
-	mutex_lock(&ctx->mutex);
-	nr = counter->read_nr;
-	size = pc_read_size(format, nr);
-	if (count < size) {
-		mutex_unlock(&ctx->mutex);
-		return -ENOSPC;
-	}
-	if (size > PC_READ_STACK_WORDS * sizeof(u64)) {
-		*out = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-		if (!*out) {
+	if (req->nr != leader->read_nr) {
+		pc_group_room_free(req);
+		req->nr = leader->read_nr;
+		err = pc_group_room(req, count, room);
+		if (err) {
 			mutex_unlock(&ctx->mutex);
-			return -ENOMEM;
+			return err;
 		}
 	}
-	req.word = *out;
-	req.first = 1 + !!(format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-		    !!(format & PERF_FORMAT_TOTAL_TIME_RUNNING);
-	req.stride = 1 + !!(format & PERF_FORMAT_ID);
-	pc_read_group_fill(&req, format, nr);
-	/* copied out after: a fault may not be taken under ctx->mutex */
+	pc_group_snapshot(req);
+	/* copied out after, too: no fault is taken under ctx->mutex */
 	mutex_unlock(&ctx->mutex);
-	return size;
+	pc_group_children(req);
+	return req->size;
 }
 
 /**
@@ -235,14 +296,22 @@ static ssize_t pc_values_words(struct perf_counter *counter, size_t count,
 ssize_t pc_read_values(struct perf_counter *counter, char __user *buf,
 		       size_t count)
 {
-	u64 stack[PC_READ_STACK_WORDS], *out;
+	struct pc_group_read req = { };
+	struct pc_read_room room;
 	ssize_t size;
 
-	size = pc_values_words(counter, count, stack, &out);
-	if (size > 0 && copy_to_user(buf, out, size))
+	if (!(counter->hw_event.read_format & PERF_FORMAT_GROUP)) {
+		if (count < pc_read_size(counter->hw_event.read_format, 1))
+			return -ENOSPC;
+		size = pc_read_words(counter, room.word);
+		if (copy_to_user(buf, room.word, size))
+			return -EFAULT;
+		return size;
+	}
+	size = pc_group_words(counter, count, false, &req, &room);
+	if (size > 0 && copy_to_user(buf, req.word, size))
 		size = -EFAULT;
-	if (out != stack)
-		kvfree(out);
+	pc_group_room_free(&req);
 	return size;
 }
 
@@ -250,20 +319,32 @@ ssize_t pc_read_values(struct perf_counter *counter, char __user *buf,
  * pc_read_values_iter() - pc_read_values() for readv() and the like
  * @counter:	a top-level counter; the caller holds a reference
  * @to:		where to
+ * @nowait:	IOCB_NOWAIT: -EAGAIN rather than wait for a group being
+ *		changed
  *
- * Return: as pc_read_values().
+ * Return: as pc_read_values(), or -EAGAIN.
  */
 ssize_t pc_read_values_iter(struct perf_counter *counter,
-			    struct iov_iter *to)
+			    struct iov_iter *to, bool nowait)
 {
-	u64 stack[PC_READ_STACK_WORDS], *out;
+	struct pc_group_read req = { };
+	struct pc_read_room room;
 	ssize_t size;
 
-	size = pc_values_words(counter, iov_iter_count(to), stack, &out);
-	if (size > 0 && copy_to_iter(out, size, to) != size)
+	if (!(counter->hw_event.read_format & PERF_FORMAT_GROUP)) {
+		if (iov_iter_count(to) <
+		    pc_read_size(counter->hw_event.read_format, 1))
+			return -ENOSPC;
+		size = pc_read_words(counter, room.word);
+		if (copy_to_iter(room.word, size, to) != size)
+			return -EFAULT;
+		return size;
+	}
+	size = pc_group_words(counter, iov_iter_count(to), nowait, &req,
+			      &room);
+	if (size > 0 && copy_to_iter(req.word, size, to) != size)
 		size = -EFAULT;
-	if (out != stack)
-		kvfree(out);
+	pc_group_room_free(&req);
 	return size;
 }
 
@@ -313,7 +394,11 @@ static void pc_totals_put_one(struct pc_queue *q, unsigned long *at,
 		pc_queue_put(q, at, counter->id);
 }
 
-/* @counter's TOTALS record for @task, if it asked; under ctx->lock. */
+/*
+ * @counter's TOTALS record for @task, if it asked; under ctx->lock. A
+ * group's is written a word at a time with irqs off: a few words a
+ * member, and no record is larger than its queue (1 MiB at most).
+ */
 static void pc_totals_write(struct perf_counter *counter,
 			    struct task_struct *task, u64 now)
 {
@@ -324,6 +409,9 @@ static void pc_totals_write(struct perf_counter *counter,
 	unsigned long flags, at;
 
 	if (!counter->hw_event.inherit_stat || !q)
+		return;
+	/* a counter in error reads as end of file: none would be read */
+	if (READ_ONCE(top->state) == PC_STATE_ERROR)
 		return;
 	pc_counter_update_times(counter, now);
 	pc_queue_lock(q, &flags);

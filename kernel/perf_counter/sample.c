@@ -101,10 +101,11 @@ static u32 pc_sample_words(struct perf_counter *counter, u64 type,
  *		(ctx->mutex held)
  * @joining:	members about to join its group
  *
- * A sample with every field its record_type asks for, a switch record
- * or a side-band record, and, in the extended format, the LOST record
- * (and with side-band records the LOST_SIDEBAND one) that may have to go
- * first: a queue smaller than that could never take the record.
+ * A sample with every field its record_type asks for, a switch record,
+ * a side-band record or a TOTALS record, and, in the extended format,
+ * the LOST record (and with side-band or TOTALS records the
+ * LOST_SIDEBAND one) that may have to go first: a queue smaller than
+ * that could never take the record.
  */
 u32 pc_record_words_max(struct perf_counter *counter, u32 joining)
 {

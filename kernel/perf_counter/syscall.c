@@ -220,6 +220,9 @@ SYSCALL_DEFINE5(perf_counter_open,
 	err = pc_check_hw_event_ext(&desc);
 	if (err)
 		return err;
+	/* Exits' totals are of tasks: a CPU-wide counter has none. */
+	if (pid < 0 && hw->inherit_stat)
+		return -EINVAL;
 	pc_hw_event_defaults(&desc);
 	/* The extra control words follow the description in user memory. */
 	if (hw->extra_config_len &&

@@ -177,7 +177,7 @@ enum perf_counter_record_kind {
 	PERF_COUNTER_REC_COMM		= 6,	/* struct perf_counter_comm */
 	PERF_COUNTER_REC_FORK		= 7,	/* struct perf_counter_task */
 	PERF_COUNTER_REC_EXIT		= 8,	/* struct perf_counter_task */
-	PERF_COUNTER_REC_LOST_SIDEBAND	= 9,	/* __u64 side-band dropped */
+	PERF_COUNTER_REC_LOST_SIDEBAND	= 9,	/* __u64 side-band, TOTALS dropped */
 	PERF_COUNTER_REC_SWITCH_OUT_CHAIN = 10,	/* struct perf_counter_switch_out */
 	PERF_COUNTER_REC_TOTALS		= 11,	/* struct perf_counter_totals */
 };
@@ -288,7 +288,14 @@ struct perf_counter_task {
  * task's own counts alone (not its children's). The body is followed by
  * the words read() of a counting counter with the same read_format
  * returns (see read_format below), of the task's copy: a group leader
- * with PERF_FORMAT_GROUP gives its group's, as they were at its fork.
+ * with PERF_FORMAT_GROUP gives its group's (a child's: the members it
+ * got at its fork and still has; the counter's own task's: the group at
+ * its exit). Task counters only (EINVAL for a CPU-wide counter). Once
+ * every task has exited, the records sum to the counter's value, but
+ * for records dropped (told by LOST_SIDEBAND), a RESET meanwhile, and a
+ * task whose counting an exec of a program its openers may not trace
+ * ended (it writes none). None is written while the counter is in the
+ * error state.
  */
 struct perf_counter_totals {
 	__u32	pid, tid;		/* the task that exited */
@@ -309,7 +316,8 @@ struct perf_counter_totals {
  *          __u64 id; }          the order they joined; id with
  *                               PERF_FORMAT_ID
  *
- * PERF_FORMAT_GROUP is for leaders only (EINVAL on a member); a read
+ * PERF_FORMAT_GROUP is for leaders only: EINVAL on a member, where
+ * perf_events takes it and reads the member's leader's group. A read
  * into a buffer too small for the whole group is ENOSPC. Counts of the
  * counter's own task (or CPU) are taken together, at one instant; an
  * inherited counter then adds each child's, as read() of one counter
@@ -486,13 +494,17 @@ enum perf_counter_sideband {
  * The counter's id: unique among the counters of the running kernel,
  * never 0, the same for the counter's whole life and for its inherited
  * copies, as PERF_FORMAT_ID, PERF_RECORD_ID and TOTALS records give it.
+ * Its number is perf_events' PERF_EVENT_IOC_ID's on 64-bit machines,
+ * another on 32-bit ones (its size is a __u64's, not a pointer's): each
+ * fd answers its own subsystem's ioctls, so the two never mix.
  */
 #define PERF_COUNTER_IOC_ID		_IOR('$', 7, __u64)
 /*
  * The words read() of a counting counter returns, for any counter, one
  * with a queue too (whose read() gives its records): the value, the
  * times and the id its read_format asks for, or its group's. Returns
- * the bytes written; ENOSPC if they do not fit @size.
+ * the bytes written (0 for a counter in the error state, as read()
+ * gives); ENOSPC if they do not fit @size.
  */
 #define PERF_COUNTER_IOC_READ		_IOW('$', 8, struct perf_counter_read_buf)
 

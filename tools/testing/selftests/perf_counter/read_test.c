@@ -208,10 +208,13 @@ TEST(group_read_rules)
 	EXPECT_EQ(24, read(leader, buf, sizeof(buf)));
 	EXPECT_EQ(1, buf[0]);
 	EXPECT_EQ(id, buf[2]);
-	/* inherit_stat is for inherited counters */
+	/* inherit_stat is for inherited counters, of tasks */
 	hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
 	hw.inherit_stat = 1;
 	EXPECT_EQ(-1, sys_perf_counter_open(&hw, 0, -1, -1, 0));
+	EXPECT_EQ(EINVAL, errno);
+	hw.inherit = 1;
+	EXPECT_EQ(-1, sys_perf_counter_open(&hw, -1, 0, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 	close(leader);
 }
@@ -360,6 +363,11 @@ TEST(inherit_stat_totals_name_each_child_and_sum_to_the_total)
 	TH_LOG("total %llu faults, the records' sum %llu; %llu ms",
 	       (unsigned long long)g.cnt[1].value, (unsigned long long)sum,
 	       (unsigned long long)sum_ms);
+	/* the group stays whole after the exit: RESET reaches the member */
+	ASSERT_EQ(0, ioctl(fd[0], PERF_COUNTER_IOC_RESET, 0));
+	ASSERT_EQ(3 * 8 + 2 * 16, ioctl(fd[0], PERF_COUNTER_IOC_READ, &rb));
+	EXPECT_EQ(0, g.cnt[0].value);
+	EXPECT_EQ(0, g.cnt[1].value);
 	close_all(fd, 2);
 }
 
