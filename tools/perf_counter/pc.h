@@ -44,6 +44,8 @@ struct pc_open_args {
 	int context_switch;		/* switch records */
 	uint32_t switch_out;		/* PERF_SWITCH_OUT_* */
 	uint16_t switch_stack;		/* user stack words with each */
+	uint64_t read_format;		/* PERF_FORMAT_ID, _GROUP (counting) */
+	int inherit_stat;		/* TOTALS records at each task's exit */
 };
 
 /* util.c */
@@ -55,6 +57,7 @@ _Noreturn void pc_die(const char *fmt, ...);
 void pc_warn(const char *fmt, ...);
 void pc_print_escaped(const char *s);
 char *pc_escaped(const char *s, char *buf, size_t len);
+void pc_json_str(FILE *f, const char *s);
 int pc_utf8_char(const char *s, uint32_t *c);
 int pc_utf8_len(const char *s);
 char *pc_commas(uint64_t v, char *buf, size_t len);

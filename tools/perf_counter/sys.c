@@ -26,7 +26,8 @@ static unsigned int pc_kernel_hw_size;
  * The description is the 64 bytes of 2009 (size 0) unless a field past
  * them is set: callchain_depth, sideband, sample_freq or switch_out, in struct
  * perf_counter_hw_event_ext with its size. The extra control word
- * follows the description.
+ * follows the description. A counting counter reads its times, and
+ * what @a->read_format adds.
  */
 int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 {
@@ -42,7 +43,7 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->record_type = a->record_type;
 	if (!a->period && !a->freq)
 		hw->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-				  PERF_FORMAT_TOTAL_TIME_RUNNING;
+				  PERF_FORMAT_TOTAL_TIME_RUNNING | a->read_format;
 	hw->disabled = !!a->disabled;
 	hw->inherit = !!a->inherit;
 	hw->exclude_user = !!ev->exclude_user;
@@ -50,6 +51,7 @@ int pc_open(const struct pc_event *ev, const struct pc_open_args *a)
 	hw->exclude_idle = !!a->exclude_idle;
 	hw->exclusive = !!a->exclusive;
 	hw->context_switch = !!a->context_switch;
+	hw->inherit_stat = !!a->inherit_stat;
 	if (a->chain_depth || a->sideband || a->freq || a->switch_out) {
 		hw->size = sizeof(*d);
 		d->callchain_depth = a->chain_depth;
@@ -137,6 +139,14 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 			"  page-faults, ...) can\n", pc_cpu_identity());
 		break;
 	case E2BIG:
+		if (a->inherit_stat) {
+			fprintf(stderr,
+				"  this kernel knows a %u-byte counter description: it has\n"
+				"  no side-band records, which stat --per-thread names the\n"
+				"  threads by (plain stat works on it)\n",
+				pc_kernel_hw_size);
+			break;
+		}
 		if (a->switch_out &&
 		    pc_kernel_hw_size >= PERF_COUNTER_HW_EVENT_SIZE_VER3) {
 			fprintf(stderr,
@@ -161,6 +171,10 @@ void pc_open_error(const struct pc_event *ev, const struct pc_open_args *a,
 		break;
 	case EINVAL:
 	case EOPNOTSUPP:
+		if (a->inherit_stat)
+			fprintf(stderr,
+				"  stat --per-thread: a kernel before TOTALS records\n"
+				"  (inherit_stat) refuses them\n");
 		if (a->record_type & PERF_RECORD_CALLCHAIN)
 			explain_chain(a);
 		if (a->freq) {

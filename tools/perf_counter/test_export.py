@@ -17,7 +17,10 @@ record_g_exports_every_format_and_a_portable_file printed on each
 test boot's console (PC-ARTIFACT ... PC-ARTIFACT-END, base64 with a
 CRC-32) are checked the same way, with chain_test's functions, and the
 host-built tool reports each guest's record file, of whatever byte
-order and word size, to the table the guest printed.
+order and word size, to the table the guest printed; and the stat -j
+output of stat_j_prints_a_json_object_a_line (a plain run, -I and
+--per-thread) is parsed line by line and checked against the schema of
+Documentation/perf_counter/tool.rst.
 
 Run: python3 test_export.py [-v]          (unittest's own output)
      python3 test_export.py --tap         (KTAP, for harness/host-tests.sh)
@@ -587,6 +590,104 @@ class Hostile(unittest.TestCase):
         self.assertGreater(runs, 50)
 
 
+# -- stat -j: the schema of Documentation/perf_counter/tool.rst -----------
+
+NUMBER = (int, float)
+# a count object's keys, in the order they come, and their types
+STAT_COUNT = {
+    'interval': NUMBER, 'thread': (str,), 'pid': (int,), 'tid': (int,),
+    'counter-value': NUMBER + (str,), 'unit': (str,), 'event': (str,),
+    'event-runtime': (int,), 'pcnt-running': NUMBER, 'variance': NUMBER,
+    'metric-value': NUMBER, 'metric-unit': (str,),
+}
+STAT_COUNT_ALWAYS = ('counter-value', 'unit', 'event', 'event-runtime',
+                     'pcnt-running')
+# the run's object
+STAT_RUN = {
+    'target': (str,), 'runs': (int,), 'seconds-time-elapsed': NUMBER,
+    'variance': NUMBER, 'intervals': (int,), 'threads': (int,),
+    'lost': (int,),
+}
+STAT_RUN_ALWAYS = ('target', 'runs', 'seconds-time-elapsed')
+STAT_NOT_THERE = ('<not supported>', '<not counted>')
+
+
+def check_keys(t, obj, schema, always, line):
+    """@obj has @always, no key @schema has not, in @schema's order,
+    each of its type (a bool is no number)."""
+    keys = list(obj)
+    t.assertEqual([k for k in schema if k in obj], keys,
+                  f'unknown keys or out of order: {line}')
+    for k in always:
+        t.assertIn(k, obj, line)
+    for k, v in obj.items():
+        t.assertTrue(isinstance(v, schema[k]) and not isinstance(v, bool),
+                     f'{k} is {type(v).__name__}: {line}')
+
+
+def check_count(t, obj, mode, line):
+    """One count object of stat -j in @mode ('plain', 'interval',
+    'thread')."""
+    check_keys(t, obj, STAT_COUNT, STAT_COUNT_ALWAYS, line)
+    value = obj['counter-value']
+    if isinstance(value, str):
+        t.assertIn(value, STAT_NOT_THERE, line)
+        t.assertNotIn('metric-value', obj, line)
+    else:
+        t.assertGreaterEqual(value, 0, line)
+    t.assertIn(obj['unit'], ('msec', ''), line)
+    t.assertEqual('metric-value' in obj, 'metric-unit' in obj, line)
+    t.assertGreaterEqual(obj['event-runtime'], 0, line)
+    t.assertTrue(0 <= obj['pcnt-running'] <= 100, line)
+    t.assertNotIn('variance', obj, line)       # one run each
+    threaded = mode == 'thread'
+    for k in ('thread', 'pid', 'tid'):
+        t.assertEqual(k in obj, threaded, line)
+    if threaded:
+        t.assertTrue(obj['thread'].endswith(f'-{obj["tid"]}'), line)
+    if mode != 'interval':
+        t.assertNotIn('interval', obj, line)
+
+
+def check_stat_json(t, text, mode):
+    """stat -j's output: an object a line, the counts (an interval's
+    all together and in time order, then the whole count's, one an
+    event), the run's object last with the keys of @mode."""
+    lines = text.splitlines()
+    t.assertGreaterEqual(len(lines), 2)
+    objs = []
+    for line in lines:
+        obj = json.loads(line)
+        t.assertIsInstance(obj, dict, line)
+        objs.append(obj)
+    *counts, run = objs
+    check_keys(t, run, STAT_RUN, STAT_RUN_ALWAYS, lines[-1])
+    t.assertNotIn('event', run)
+    t.assertEqual(run['runs'], 1)
+    t.assertGreater(run['seconds-time-elapsed'], 0)
+    for obj, line in zip(counts, lines):
+        check_count(t, obj, mode, line)
+    events = list(dict.fromkeys(o['event'] for o in counts))
+    ticks = [o for o in counts if 'interval' in o]
+    whole = counts[len(ticks):]
+    t.assertEqual(counts[:len(ticks)], ticks, 'the intervals come first')
+    t.assertEqual('intervals' in run, mode == 'interval')
+    t.assertEqual('threads' in run and 'lost' in run, mode == 'thread')
+    if mode == 'interval':
+        times = list(dict.fromkeys(o['interval'] for o in ticks))
+        t.assertEqual(times, sorted(times))
+        t.assertEqual(run['intervals'], len(times))
+        t.assertEqual([o['event'] for o in ticks], events * len(times))
+        t.assertEqual([o['event'] for o in whole], events)
+    elif mode == 'thread':
+        threads = list(dict.fromkeys(o['thread'] for o in counts))
+        t.assertEqual(run['threads'], len(threads))
+        t.assertEqual(len(counts), len(threads) * len(events))
+    else:
+        t.assertEqual([o['event'] for o in counts], events)
+    return objs
+
+
 # -- the guests' files -----------------------------------------------------
 
 ARTIFACT = re.compile(r'^PC-ARTIFACT (\S+) (\d+) ([0-9a-f]{8})$')
@@ -684,7 +785,24 @@ def guest_tests():
             self.assertGreaterEqual(len(want), 2)
             self.assertEqual(table(p.stdout), want)
 
+        def test_stat_json(self):
+            a = artifacts(log)
+            for name, mode in (('stat.json', 'plain'),
+                               ('stat-interval.json', 'interval'),
+                               ('stat-per-thread.json', 'thread')):
+                if name not in a:
+                    self.fail(f'{log}: no {name} (tool_test did not '
+                              'print it)')
+                with self.subTest(name):
+                    check_stat_json(self, a[name].decode(), mode)
+            # the command line, escaped, comes back whole
+            run = json.loads(a['stat.json'].decode().splitlines()[-1])
+            self.assertEqual(run['target'],
+                             "'/bin/tool_test q\"b\\s\tt\x01c \u00e9'")
+
         safe = re.sub(r'\W', '_', where)
+        setattr(Guest, f'test_{safe}_stat_json_follows_the_schema',
+                test_stat_json)
         setattr(Guest, f'test_{safe}_exports_check_on_the_host', test_exports)
         setattr(Guest, f'test_{safe}_file_reports_on_the_host_as_in_the_guest',
                 test_report_on_the_host_is_the_guests)

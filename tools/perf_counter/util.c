@@ -539,6 +539,35 @@ char *pc_escaped(const char *s, char *buf, size_t len)
 }
 
 /**
+ * pc_json_str() - @s as a JSON string, quotes and all
+ * @f:		where to
+ * @s:		the text, any bytes (a task's name, a command line)
+ *
+ * The quote and the backslash are escaped, and so are control bytes
+ * (\u00XX); UTF-8 is kept, and any other byte past ASCII is written as
+ * the code point of its value, so that the line always parses.
+ */
+void pc_json_str(FILE *f, const char *s)
+{
+	int n;
+
+	putc('"', f);
+	while (*s) {
+		unsigned char c = *s;
+
+		n = pc_utf8_len(s);
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f || !n)
+			fprintf(f, "\\u%04x", c);
+		else
+			fwrite(s, n, 1, f);
+		s += n ? n : 1;
+	}
+	putc('"', f);
+}
+
+/**
  * pc_utf8_char() - the UTF-8 character at @s
  * @s:		NUL-terminated bytes
  * @c:		set to its code point when it is one

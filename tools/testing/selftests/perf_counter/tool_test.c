@@ -6,11 +6,13 @@
  * list; top; the errors a person can act on.
  *
  * The workloads are this program itself, run again with PC_TOOL_SPIN
- * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages), PC_TOOL_EXIT (a
- * status), PC_TOOL_KILL (a signal), PC_TOOL_CPU (ms of CPU time in
- * tool_cpu_loop()), PC_TOOL_FORKS (children that exec copies of it,
- * each spinning PC_TOOL_CHILD_MS of CPU time, default 10) or
- * PC_TOOL_THREADS (threads that name themselves) in its environment.
+ * (ms in tool_spin_loop()), PC_TOOL_TOUCH (pages, spread over
+ * PC_TOOL_TOUCH_MS ms if set), PC_TOOL_EXIT (a status), PC_TOOL_KILL (a
+ * signal), PC_TOOL_CPU (ms of CPU time in tool_cpu_loop()),
+ * PC_TOOL_FORKS (children that exec copies of it, each spinning
+ * PC_TOOL_CHILD_MS of CPU time, default 10), PC_TOOL_CHILD_PAGES
+ * (children that touch pages: 100,200 for two) or PC_TOOL_THREADS
+ * (threads that name themselves) in its environment.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -115,6 +117,66 @@ static void named_threads(int n)
 		pthread_join(t[i], NULL);
 }
 
+/*
+ * Touch @pages fresh pages evenly over @ms of CLOCK_MONOTONIC, one at a
+ * time: page faults in each interval of a stat -I, not all at its
+ * start.
+ */
+static void touch_paced(int pages, int ms)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, pages * psz, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t t0 = pc_now_ns();
+	int i;
+
+	if (p == MAP_FAILED)
+		return;
+	for (i = 0; i < pages; i++) {
+		uint64_t due = t0 + ms * 1000000ULL * i / pages;
+
+		while (pc_now_ns() < due)
+			pc_spin(1000);
+		p[i * psz] = 1;
+	}
+	munmap(p, pages * psz);
+}
+
+/*
+ * A child for each number N of @list ("100,200"), all at once: it names
+ * itself "pages-N" (a COMM record), touches N fresh pages and exits;
+ * each waited for. The child is made by the system call, not fork():
+ * glibc's fork() runs its handlers in the child, whose writes to its
+ * data are copy-on-write faults of their own; and its name is written
+ * before, so that the child's faults are its pages and few more.
+ */
+static void page_children(const char *list)
+{
+	const char *p = list;
+	int n = 0;
+
+	while (*p) {
+		int pages = atoi(p);
+		char name[16];
+		pid_t pid;
+
+		snprintf(name, sizeof(name), "pages-%d", pages);
+		pid = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+		if (!pid) {
+			prctl(PR_SET_NAME, name, 0, 0, 0);
+			pc_touch_pages(pages);
+			_exit(0);
+		}
+		if (pid < 0)
+			_exit(1);
+		n++;
+		p += strcspn(p, ",");
+		p += *p == ',';
+	}
+	while (n-- > 0)
+		wait(NULL);
+}
+
 __attribute__((constructor(101))) static void tool_workload(void)
 {
 	const char *forks = getenv("PC_TOOL_FORKS");
@@ -124,12 +186,17 @@ __attribute__((constructor(101))) static void tool_workload(void)
 	const char *cpu = getenv("PC_TOOL_CPU");
 	const char *status = getenv("PC_TOOL_EXIT");
 	const char *sig = getenv("PC_TOOL_KILL");
+	const char *paced = getenv("PC_TOOL_TOUCH_MS");
+	const char *children = getenv("PC_TOOL_CHILD_PAGES");
 
 	if (touch) {
 		struct timespec ts;
 		FILE *f;
 
-		pc_touch_pages(atoi(touch));
+		if (paced)
+			touch_paced(atoi(touch), atoi(paced));
+		else
+			pc_touch_pages(atoi(touch));
 		pc_spin_ns(100000000ULL);
 		/*
 		 * The CPU time this process has run, exec and all, for an
@@ -162,6 +229,10 @@ __attribute__((constructor(101))) static void tool_workload(void)
 	}
 	if (threads) {
 		named_threads(atoi(threads));
+		_exit(0);
+	}
+	if (children) {
+		page_children(children);
 		_exit(0);
 	}
 	if (status)
@@ -568,6 +639,274 @@ TEST(csv_separator_that_could_be_in_a_field_is_refused)
 	}
 	EXPECT_EQ(0, run_tool("PC_TOOL_EXIT=0", "stat", "-x", ";", "-e",
 			      "task-clock", SELF));
+}
+
+static int print_artifact(const char *name, const char *path);
+
+/* One line of @text at a time: its start and length, 0 at the end. */
+static int next_line(const char **at, const char **line, size_t *len)
+{
+	const char *end;
+
+	if (!**at)
+		return 0;
+	end = strchrnul(*at, '\n');
+	*line = *at;
+	*len = end - *at;
+	*at = *end ? end + 1 : end;
+	return 1;
+}
+
+/*
+ * The CSV fields of stat -I and --per-thread: what the line is of (the
+ * time, "summary" or comm-tid), then the ten of stat -x.
+ */
+enum { CSV_AT, CSV_EVENT = 3, CSV_RAW = 5, CSV_FIELDS = 11 };
+
+/*
+ * stat -I 100 over a command that touches 1000 pages evenly over 800 ms
+ * and then spins 100 ms: an interval line for each event every 100 ms
+ * and one when the command ends (10, or 11 with a slow exec), the time
+ * first; the intervals' raw page faults (field 6) add up exactly to the
+ * count of the "summary" line printed after them, and most intervals
+ * have some. -I under 10 ms and -I with -r are refused.
+ */
+TEST(stat_I_intervals_add_up_to_the_count)
+{
+	static const char csv[] = "/tmp/tool_test.interval.csv";
+	static const char * const ev[] = { "task-clock", "page-faults" };
+	unsigned long long sum = 0, total = 0, faults;
+	int lines[2] = { 0 }, busy = 0, summaries = 0, status, e;
+	double last[2] = { 0, 0 }, t;
+	const char *at = out_buf, *line;
+	struct csv c;
+	size_t len;
+
+	EXPECT_EQ(1, run_tool(NULL, "stat", "-I", "9", SELF));
+	EXPECT_TRUE(strstr(err_buf, "-I 9: a number from 10") != NULL);
+	EXPECT_EQ(1, run_tool(NULL, "stat", "-I", "100", "-r", "2", SELF));
+	EXPECT_TRUE(strstr(err_buf, "-I and -r") != NULL);
+	status = run_tool("PC_TOOL_TOUCH=1000 PC_TOOL_TOUCH_MS=800", "stat",
+			  "-I", "100", "-x", ",", "-o", csv, "-e",
+			  "task-clock,page-faults", SELF);
+	slurp(csv, out_buf, sizeof(out_buf));
+	show_output();
+	ASSERT_EQ(0, status);
+	while (next_line(&at, &line, &len)) {
+		ASSERT_EQ(CSV_FIELDS, csv_split(line, len, ',', &c));
+		for (e = 0; e < 2 && strcmp(c.f[CSV_EVENT], ev[e]); e++)
+			;
+		ASSERT_LT(e, 2) TH_LOG("%s", c.f[CSV_EVENT]);
+		faults = strtoull(c.f[CSV_RAW], NULL, 10);
+		if (!strcmp(c.f[CSV_AT], "summary")) {
+			summaries++;
+			if (e == 1)
+				total = faults;
+			continue;
+		}
+		t = strtod(c.f[CSV_AT], NULL);
+		EXPECT_GT(t, last[e]);
+		last[e] = t;
+		lines[e]++;
+		if (e == 1) {
+			sum += faults;
+			busy += faults > 0;
+		}
+	}
+	TH_LOG("%d and %d intervals, the last at %.3f s; page faults: %llu in intervals (%d with some), %llu in all",
+	       lines[0], lines[1], last[1], sum, busy, total);
+	EXPECT_EQ(2, summaries);
+	for (e = 0; e < 2; e++) {
+		EXPECT_GE(lines[e], 9);
+		EXPECT_LE(lines[e], 11);
+	}
+	EXPECT_GE(total, 1000ULL);
+	EXPECT_EQ(total, sum);
+	EXPECT_GE(busy, 6);
+	unlink(csv);
+}
+
+/* Does JSON line @l have "@key" : , and the number after it, if any? */
+static int json_key(const char *l, const char *key, double *num)
+{
+	char pat[64], *end;
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\" : ", key);
+	p = strstr(l, pat);
+	if (!p)
+		return 0;
+	p += strlen(pat);
+	if (num) {
+		*num = strtod(p, &end);
+		if (end == p || (*end != ',' && *end != '}'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Each line of stat -j's @path as far as C can check it: an object,
+ * the count objects with their keys (the interval's or the thread's
+ * too, if @want), numbers where numbers are, and a last object of the
+ * run. Return: the count objects.
+ */
+static int check_json_lines(struct __test_metadata *_metadata,
+			    const char *path, const char *want)
+{
+	static const char * const num[] = { "event-runtime", "pcnt-running" };
+	const char *at = out_buf, *line;
+	char l[1024];
+	int counts = 0, summaries = 0, k;
+	double v;
+	size_t len;
+
+	slurp(path, out_buf, sizeof(out_buf));
+	while (next_line(&at, &line, &len)) {
+		ASSERT_LT(len, sizeof(l));
+		memcpy(l, line, len);
+		l[len] = '\0';
+		ASSERT_TRUE(len > 2 && l[0] == '{' && l[len - 1] == '}')
+			TH_LOG("%s: not an object: %s", path, l);
+		if (!json_key(l, "event", NULL)) {
+			EXPECT_TRUE(json_key(l, "target", NULL)) TH_LOG("%s", l);
+			EXPECT_TRUE(json_key(l, "runs", &v)) TH_LOG("%s", l);
+			EXPECT_TRUE(json_key(l, "seconds-time-elapsed", &v));
+			EXPECT_GT(v, 0);
+			summaries++;
+			continue;
+		}
+		EXPECT_EQ(0, summaries) TH_LOG("a count after the run's line");
+		EXPECT_TRUE(json_key(l, "unit", NULL)) TH_LOG("%s", l);
+		EXPECT_TRUE(json_key(l, "counter-value", &v) ||
+			    strstr(l, "\"counter-value\" : \"<not ")) TH_LOG("%s", l);
+		for (k = 0; k < 2; k++)
+			EXPECT_TRUE(json_key(l, num[k], &v)) TH_LOG("%s", l);
+		EXPECT_EQ(json_key(l, "metric-value", &v),
+			  json_key(l, "metric-unit", NULL)) TH_LOG("%s", l);
+		if (want && !strcmp(want, "interval") &&
+		    !json_key(l, "interval", &v))
+			continue;	/* the whole count, after them */
+		if (want)
+			EXPECT_TRUE(json_key(l, want, strcmp(want, "thread") ?
+					     &v : NULL)) TH_LOG("%s", l);
+		counts++;
+	}
+	EXPECT_EQ(1, summaries);
+	return counts;
+}
+
+/*
+ * stat -j: a plain run of the default events (some may be "<not
+ * supported>"), with a command line that needs escaping; a -I run; a
+ * --per-thread run. Each line is checked here as far as C can, and the
+ * three files go to the host (print_artifact()), whose test_export.py
+ * parses every line and checks it against tool.rst's schema.
+ */
+TEST(stat_j_prints_a_json_object_a_line)
+{
+	static const char plain[] = "/tmp/tool_test.stat.json";
+	static const char interval[] = "/tmp/tool_test.interval.json";
+	static const char thread[] = "/tmp/tool_test.thread.json";
+	/*
+	 * A quote, a backslash, a tab, a control byte and UTF-8 (run_tool()
+	 * writes it to the console as it is: no byte that is not UTF-8)
+	 */
+	static const char arg[] = "q\"b\\s\tt\001c \303\251";
+	int status;
+
+	status = run_tool("PC_TOOL_TOUCH=100", "stat", "-j", "-o", plain,
+			  SELF, arg);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(10, check_json_lines(_metadata, plain, NULL));
+	EXPECT_TRUE(strstr(out_buf, "\"target\" : \"'" SELF
+			   " q\\\"b\\\\s\\u0009t\\u0001c \303\251'\"")
+		    != NULL) TH_LOG("%s", out_buf);
+
+	status = run_tool("PC_TOOL_SPIN=300", "stat", "-j", "-I", "100",
+			  "-o", interval, "-e", "task-clock,page-faults",
+			  SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	EXPECT_GE(check_json_lines(_metadata, interval, "interval"), 6);
+
+	status = run_tool("PC_TOOL_CHILD_PAGES=100,200,300,400", "stat", "-j",
+			  "--per-thread", "-o", thread, "-e",
+			  "task-clock,page-faults", SELF);
+	show_output();
+	ASSERT_EQ(0, status);
+	/* the command and its four children, two events each */
+	EXPECT_EQ(10, check_json_lines(_metadata, thread, "thread"));
+	EXPECT_TRUE(strstr(out_buf, "\"thread\" : \"pages-400-") != NULL);
+
+	ASSERT_EQ(0, print_artifact("stat.json", plain));
+	ASSERT_EQ(0, print_artifact("stat-interval.json", interval));
+	ASSERT_EQ(0, print_artifact("stat-per-thread.json", thread));
+	unlink(plain);
+	unlink(interval);
+	unlink(thread);
+}
+
+/*
+ * stat --per-thread over a command whose four children, all at once,
+ * name themselves pages-N and touch N = 100, 200, 300 and 400 fresh
+ * pages: a line for each of them and event, "pages-N-TID", each
+ * child's page faults its N and at most 16 more (its copy-on-write and
+ * exit faults), its task-clock counted too (the second group's
+ * TOTALS, joined by tid); and the command's own line. Without a
+ * command, --per-thread is refused.
+ */
+TEST(stat_per_thread_counts_each_child_at_its_exit)
+{
+	static const char csv[] = "/tmp/tool_test.thread.csv";
+	int found[4] = { 0 }, clocks = 0, parent = 0, status, i, n;
+	const char *at = out_buf, *line;
+	unsigned long long faults;
+	unsigned int tid;
+	char comm[32];
+	struct csv c;
+	size_t len;
+
+	EXPECT_EQ(1, run_tool(NULL, "stat", "--per-thread", "-a", "-e",
+			      "task-clock"));
+	EXPECT_TRUE(strstr(err_buf, "--per-thread") != NULL);
+	status = run_tool("PC_TOOL_CHILD_PAGES=100,200,300,400", "stat",
+			  "--per-thread", "-x", ",", "-o", csv, "-e",
+			  "page-faults,task-clock", SELF);
+	slurp(csv, out_buf, sizeof(out_buf));
+	show_output();
+	ASSERT_EQ(0, status);
+	while (next_line(&at, &line, &len)) {
+		ASSERT_EQ(CSV_FIELDS, csv_split(line, len, ',', &c));
+		/* "comm-tid": the comm may hold a '-' itself */
+		ASSERT_TRUE(strrchr(c.f[CSV_AT], '-') != NULL);
+		tid = strtoul(strrchr(c.f[CSV_AT], '-') + 1, NULL, 10);
+		snprintf(comm, sizeof(comm), "%.*s",
+			 (int)(strrchr(c.f[CSV_AT], '-') - c.f[CSV_AT]), c.f[CSV_AT]);
+		ASSERT_GT(tid, 0);
+		if (!strcmp(comm, "tool_test"))
+			parent++;
+		if (sscanf(comm, "pages-%d", &n) != 1)
+			continue;
+		i = n / 100 - 1;
+		ASSERT_TRUE(i >= 0 && i < 4 && n == 100 * (i + 1))
+			TH_LOG("%s", comm);
+		if (!strcmp(c.f[CSV_EVENT], "task-clock")) {
+			clocks++;
+			continue;
+		}
+		faults = strtoull(c.f[CSV_RAW], NULL, 10);
+		TH_LOG("%s: %llu page faults", c.f[CSV_AT], faults);
+		found[i]++;
+		EXPECT_GE(faults, (unsigned long long)n);
+		EXPECT_LE(faults, n + 16ULL);
+	}
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(1, found[i]) TH_LOG("pages-%d", 100 * (i + 1));
+	EXPECT_EQ(4, clocks);
+	EXPECT_EQ(2, parent);
+	unlink(csv);
 }
 
 /* Copy @from to @to cut at @len bytes and with @patch at @at (if any). */
