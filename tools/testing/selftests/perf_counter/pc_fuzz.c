@@ -9,7 +9,8 @@
  * CALLS system calls have been made in all or SECONDS have passed:
  * perf_counter_open() with random, mostly valid, counter descriptions at
  * good and bad addresses, for random tasks, CPUs and groups; read(),
- * readv(), ioctl() (PERIOD, RESET and REFRESH among them), poll() and
+ * readv(), ioctl() (PERIOD, RESET, REFRESH, ID and READ among them),
+ * poll() and
  * ppoll(), fcntl(O_NONBLOCK), fcntl(F_SETOWN, F_SETOWN_EX, F_SETSIG and
  * O_ASYNC: overflow signals), dup(), dup2() and close() on the fds;
  * mmap() of a counter's page, its reads and munmap(), the fd closed,
@@ -57,7 +58,8 @@
  *   ENODEV   a hardware counter: no working PMU, or not on that CPU
  *   EBUSY    a hardware counter: the PMU held by perf_events
  *   ENOSPC   joining a group that its hardware registers, or its
- *            leader's group records, could not hold
+ *            leader's group records (PERF_RECORD_GROUP samples; a
+ *            PERF_FORMAT_GROUP leader's TOTALS), could not hold
  *   ESRCH    another task (pid > 0, not this process), which may exit
  *   EINTR    a task's counter: a signal while waiting for its exec lock
  *   ENOMEM   under injection; a counter with a queue (RLIMIT_MEMLOCK)
@@ -67,25 +69,54 @@
  * fail with any errno of the ABI (open_errnos), and must fail where a
  * reason is known: flags, an unreadable description, no task and no
  * CPU, a CPU past nr_cpu_ids, a group_fd that is no counter, reserved
- * or unknown bits, half a sampling request, a period of 2^63 or more,
+ * or unknown bits (read_format's are the times, ID and GROUP;
+ * record_type's up to ID), inherit_stat without inherit or on a
+ * CPU-wide counter, half a sampling request, a period of 2^63 or more,
  * a clock period under 50 us, a sample_freq with an irq_period or
  * without a record_type, or above kernel.perf_event_max_sample_rate (a
- * clock's above 20000 too), extra words on other than a raw event or
- * past the page, an unknown type or id; it opening fails the run. The
+ * clock's above 20000 too), side-band records without a queue (a
+ * sampler's, a switch log's, an inherit_stat counter's), extra words on
+ * other than a raw event or past the page, a member (of a group_fd the
+ * worker holds) pinned, exclusive, recording or reading its group
+ * (PERF_FORMAT_GROUP) or inherited where its leader is not or the other
+ * way round, an unknown type or id; it opening fails the run. The
  * sysctl is read before and after each call that depends on it: only
  * perf_events changes it while the fuzzer runs, lowering it when its
  * own interrupts run long, so a valid frequency (drawn under it) may be
  * refused only where the value read after the open is below it.
  *
- * A read() or readv() of a counting counter gives the size its
- * read_format says (or 0, for a pinned counter in error); its time
- * running is not above its time enabled, and no word is below what the
- * fd's last read gave, but the value after a RESET (see below): times
- * only grow, and the value only grows between resets. A sampling
- * counter's records are whole, of the kinds it asked for, each of the
- * size its record_type gives; a sample's PERIOD word is 1 to 2^63 - 1,
- * at least 50000 (ns) for a clock, and for a fixed period the
- * irq_period itself while no PERIOD ioctl can have changed it.
+ * A read() or readv() of a counting counter (and the READ ioctl of any
+ * counter) gives what its read_format says: the value, the times and
+ * the id asked for; or, a leader's with PERF_FORMAT_GROUP, nr, the
+ * times, then a value (and id) for the leader and each member, nr at
+ * least the leader and the members whose fds the worker holds (another
+ * thread, through a number this one closed, and forked children may add
+ * members it does not see, and a member closed here may live on in a
+ * child: nr is not known exactly, only that it is at least that and at
+ * most the counters the worker's process and children can hold), the
+ * size that nr's. ENOSPC exactly where the buffer cannot hold any such
+ * size (may, where it cannot hold some), EFAULT where the writable
+ * bytes cannot (after the VFS's own EFAULT for a kernel address, and a
+ * readv() of 0 bytes is 0), ENOMEM for a group read under injection, 0
+ * only for a pinned counter (in error). Its time running is not above
+ * its time enabled, and no word is below what the fd's last read gave,
+ * but the value after a RESET (see below): times only grow, and the
+ * value only grows between resets; a group read's member values too,
+ * against their own fds' reads. Ids are nonzero, the counter's own
+ * (every fd and every source: PERF_FORMAT_ID, a sample's PERF_RECORD_ID,
+ * a TOTALS record, the ID ioctl) and no other counter's; a group's are
+ * all different, the leader's first, and the members the worker holds
+ * (their ids known) are there in the order they joined. A counter with
+ * a queue's records are whole, of the kinds it asked for, each of the
+ * size its record_type gives (ID a word, GROUP's members 24 bytes with
+ * it); a sample's PERIOD word is 1 to 2^63 - 1, at least 50000 (ns)
+ * for a clock, and for a fixed period the irq_period itself while no
+ * PERIOD ioctl can have changed it; its ID word its counter's, its
+ * members' other ids. An inherit_stat counter's TOTALS records are of
+ * the size its read_format gives (a group's nr at least 1: a child's
+ * copy's group as at its fork, not modelled further), their times and
+ * ids as a read's; it reads in the extended format, and its drops are
+ * told as side-band's (LOST_SIDEBAND).
  *
  * The ioctls on a worker's own counter: ENABLE, DISABLE and RESET
  * succeed; QUEUE_SIZE on a counting counter is EINVAL; PERIOD is
@@ -93,7 +124,11 @@
  * 2^63 or more, a clock period under 50000 ns, or a frequency counter's
  * frequency above its most (as at the open, with the sysctl read before
  * and after), else 0; REFRESH is EINVAL for a counting or an inherited
- * counter, or a count of 0 or above INT_MAX, else 0. A RESET of a
+ * counter, or a count of 0 or above INT_MAX, else 0; ID on any counter
+ * is EFAULT for an argument the kernel cannot write, else 0 and its id
+ * (above); READ is EFAULT for an unreadable argument, EINVAL for
+ * __reserved set, else as a read of its values (above), never with a
+ * random buffer address, which the kernel would write to. A RESET of a
  * counter (a leader: of its group) lets the next read of its value, and
  * its members', start again. Forked children make no RESET and no
  * PERIOD on their parent's counters, and a counter another process or
@@ -316,7 +351,8 @@ struct fz_hw_event {
 		exclude_hv     :  1,
 		exclude_idle   :  1,
 		context_switch :  1,
-		__reserved_1   : 54;
+		inherit_stat   :  1,
+		__reserved_1   : 53;
 	__u32	extra_config_len;
 	__u32	size;
 	__u64	__reserved_2;
@@ -346,6 +382,25 @@ FZ_SAME(sideband, struct perf_counter_hw_event_ext, sideband);
 FZ_SAME(sample_freq, struct perf_counter_hw_event_ext, sample_freq);
 FZ_SAME(switch_out, struct perf_counter_hw_event_ext, switch_out);
 FZ_SAME(__reserved_7, struct perf_counter_hw_event_ext, __reserved_7);
+
+/*
+ * Do the bit-fields lie where the uapi header's do? offsetof() cannot
+ * tell of them, and an ABI may put the first in the top bit (32-bit
+ * PowerPC): a copy of a description with the last flag, inherit_stat,
+ * and the top reserved bit set must read so through the uapi struct.
+ */
+static int hw_bits_match(void)
+{
+	struct perf_counter_hw_event k;
+	struct fz_hw_event f;
+
+	memset(&f, 0, sizeof(f));
+	f.inherit_stat = 1;
+	f.__reserved_1 = 1ULL << 52;
+	memcpy(&k, &f, sizeof(k));
+	return k.inherit_stat && k.__reserved_1 == 1ULL << 52 &&
+	       !k.context_switch && !k.disabled;
+}
 
 /* The largest size a description may say it has. */
 #define HW_SIZE_MAX	4096
@@ -528,12 +583,14 @@ static const int open_errnos[] = {
 	ENOENT, EOPNOTSUPP,		/* tracepoint ids */
 };
 
+/* ENOMEM: a group read under injection (read.c allocates for a big one) */
 static const int read_errnos[] = {
-	EAGAIN, EINVAL, EFAULT, ENOSPC, EINTR, EBADF,
+	EAGAIN, EINVAL, EFAULT, ENOSPC, EINTR, EBADF, ENOMEM,
 };
 
+/* ENOSPC: the READ ioctl's buffer too small */
 static const int ioctl_errnos[] = {
-	ENOTTY, EINVAL, EFAULT, EBUSY, ENOMEM, EBADF, EPERM,
+	ENOTTY, EINVAL, EFAULT, EBUSY, ENOMEM, EBADF, EPERM, ENOSPC,
 };
 
 static const int poll_errnos[] = {
@@ -579,6 +636,10 @@ struct pc_shared {
 	unsigned long	reads_data;	/* read()s and readv()s with bytes */
 	unsigned long	records;	/* sampling records parsed whole */
 	unsigned long	pages_read;	/* counter pages mapped and read */
+	unsigned long	group_reads;	/* PERF_FORMAT_GROUP reads checked */
+	unsigned long	ioctl_reads;	/* READ ioctls whose words were checked */
+	unsigned long	ids_checked;	/* ids held to their counter's */
+	unsigned long	totals;		/* TOTALS records checked */
 	unsigned long	no_syscall;	/* opens: no such syscall */
 	unsigned long	faulted_calls;	/* calls made with faults on */
 	unsigned long	sig_in;		/* overflow signals: POLL_IN */
@@ -596,11 +657,18 @@ struct pc_shared {
 /* An fd a worker thread opened (or dup'ed): what its counter counts. */
 struct fd_slot {
 	int		fd;
-	int		read_size;	/* bytes of a count; 0: records; -1: unknown */
+	/*
+	 * bytes of a count (with PERF_FORMAT_GROUP, a group of one's, the
+	 * least); 0: records; -1: unknown
+	 */
+	int		read_size;
+	int		group_read;	/* PERF_FORMAT_GROUP: its group's counts */
 	int		fmt2009;	/* records in the 2009 format: no headers */
 	pid_t		task;		/* the thread counted, or -1: a whole CPU */
 	int		cpu;
 	int		inherit;
+	int		inherit_stat;	/* TOTALS records at exits */
+	int		pinned;		/* it may be in the error state */
 	int		leader;		/* it leads its group */
 	int		hw;		/* a hardware counter: its driver decides */
 	int		switches;	/* it writes switch records */
@@ -613,6 +681,7 @@ struct fd_slot {
 	int		has_last;	/* last[] holds the latest read */
 	uint64_t	last[3];	/* value, time enabled, time running */
 	unsigned int	id;		/* its counter's: dups share it */
+	uint64_t	kernel_id;	/* PERF_COUNTER_IOC_ID's, or 0: not seen */
 	unsigned int	group_id;	/* its leader's id, or 0: unknown */
 	int		sampling;	/* irq_period or sample_freq set */
 	int		freq;		/* sample_freq: PERIOD sets one */
@@ -656,7 +725,8 @@ struct worker {
 	char		*page_map;	/* a counter page mapped, or NULL */
 	union {				/* an ioctl's argument */
 		uint32_t	ioctl_val;	/* QUEUE_SIZE reads it */
-		uint64_t	ioctl_out;	/* LOST writes, PERIOD reads */
+		uint64_t	ioctl_out;	/* LOST, ID write, PERIOD reads */
+		struct perf_counter_read_buf ioctl_rb;	/* READ reads it */
 	};
 	struct f_owner_ex owner_ex;	/* F_SETOWN_EX reads it */
 	unsigned int	next_id;	/* the last fd_slot.id given */
@@ -1110,20 +1180,90 @@ static int map_buffers(struct worker *w)
 	return 0;
 }
 
-/* Does @hw read the 2009 format's records: IRQ or GROUP alone, no switches? */
+/*
+ * Does @hw read the 2009 format's records: IRQ or GROUP alone, no
+ * switches, no exits' totals, no side-band (pc_format_2009())?
+ */
 static int format_2009_of(const struct fz_hw_event *hw)
 {
 	return (hw->record_type == PERF_RECORD_IRQ ||
 		hw->record_type == PERF_RECORD_GROUP) && !hw->context_switch &&
-	       !hw_seen(hw).sideband;
+	       !hw->inherit_stat && !hw_seen(hw).sideband;
 }
 
-/* Bytes a read of a counter opened with @hw gives; 0 if it samples. */
+/*
+ * Bytes of the words a counting read gives (read(), the READ ioctl, a
+ * TOTALS record after its task and time) with read_format @fmt, for a
+ * group of @nr with PERF_FORMAT_GROUP (pc_read_size()): the value, the
+ * times and the id asked for; or nr, the times, then each counter's
+ * value and id.
+ */
+static uint64_t values_size(uint64_t fmt, uint64_t nr)
+{
+	uint64_t times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			 !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t id = !!(fmt & PERF_FORMAT_ID);
+
+	if (fmt & PERF_FORMAT_GROUP)
+		return 8 * (1 + times + nr * (1 + id));
+	return 8 * (1 + times + id);
+}
+
+/*
+ * Bytes a read of a counter opened with @hw gives (a group of one's,
+ * with PERF_FORMAT_GROUP); 0 if it has a queue, whose records read()
+ * gives: a sampler's, a switch log's, an inherit_stat counter's
+ * (pc_has_records()).
+ */
 static int read_size_of(const struct fz_hw_event *hw)
 {
-	if (hw->record_type || hw->irq_period || hw->context_switch)
+	if (hw->record_type || hw->irq_period || hw->context_switch ||
+	    hw->inherit_stat)
 		return 0;
-	return 8 * (1 + __builtin_popcountll(hw->read_format & 3));
+	return values_size(hw->read_format, 1);
+}
+
+/*
+ * The fewest counters a group read of @s (the worker's own leader) can
+ * give: the leader and every member the worker holds an fd of, which
+ * stays in the read until its last fd is closed (read.c). Another
+ * thread of its process (through a number this one closed) and its
+ * forked children (through their copies of its fds) may add members the
+ * model does not see, and a member closed here may live on in a child:
+ * nr is at least this, not known to be it.
+ */
+static uint64_t group_nr_least(const struct worker *w, const struct fd_slot *s)
+{
+	const struct fd_slot *m;
+	uint64_t nr = 1;
+	int i, j;
+
+	if (!s->group_id || s->group_id != s->id)
+		return 1;
+	for (i = 0; i < w->nfds; i++) {
+		m = &w->fds[i];
+		if (m->group_id != s->group_id || m->id == s->id)
+			continue;
+		for (j = 0; j < i && w->fds[j].id != m->id; j++)
+			;
+		nr += j == i;	/* a dup of one counted before: not again */
+	}
+	return nr;
+}
+
+/*
+ * The most counters a group read can give. A member is opened through
+ * an fd of its leader, which only the leader's worker process and that
+ * process's children hold (no fd is passed on), and lives as long as an
+ * fd or a counter page of it: the leader, each thread's fds, its short-
+ * lived threads' and its page, and those of the children alive at once
+ * (at most MAX_KIDS, and one more a thread while it forks), each of
+ * which opens at most KID_MAX_OPS.
+ */
+static uint64_t group_nr_most(void)
+{
+	return 1 + (uint64_t)opt_threads * (MAX_FDS + MAX_HELPERS + 1) +
+	       (uint64_t)(MAX_KIDS + opt_threads) * (KID_MAX_OPS + 1);
 }
 
 /* The fd table of a worker thread. */
@@ -1297,10 +1437,11 @@ static uint32_t random_extra_len(struct worker *w, uint64_t config)
 	return rnd(w);
 }
 
+/* Mostly known bits: the times, ID, GROUP (a member's is refused). */
 static uint64_t random_read_format(struct worker *w)
 {
 	if (chance(w, 95))
-		return rnd_below(w, 4);
+		return rnd_below(w, PERF_COUNTER_FORMAT_MASK + 1);
 	return rnd(w);
 }
 
@@ -1316,6 +1457,8 @@ static void random_bits(struct worker *w, struct fz_hw_event *hw)
 	hw->exclude_hv = chance(w, 10);
 	hw->exclude_idle = chance(w, 10);
 	hw->context_switch = chance(w, 10);
+	/* with inherit or without it (refused) */
+	hw->inherit_stat = chance(w, 10);
 	if (chance(w, 4))
 		hw->__reserved_1 = rnd(w);
 }
@@ -1700,9 +1843,12 @@ static uint64_t sane_freq(struct worker *w, uint64_t config)
 	return max - rnd_below(w, max < 16 ? max : 16);
 }
 
-/* A valid description; a member's must not be pinned, exclusive... */
+/*
+ * A valid description; a member's must not be pinned, exclusive...; a
+ * CPU-wide counter's (@task 0) has no exits' totals.
+ */
 static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
-			  const struct fd_slot *leader)
+			  const struct fd_slot *leader, int task)
 {
 	unsigned int r = rnd_below(w, 100);
 	unsigned int sw = rnd_below(w, PERF_SW_EVENTS_MAX);
@@ -1725,7 +1871,10 @@ static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 		if (!hw->record_type)
 			hw->record_type = PERF_RECORD_IRQ;
 	}
-	hw->read_format = rnd_below(w, 4);
+	/* the times, ID and, for a leader, GROUP: its group's counts */
+	hw->read_format = rnd_below(w, PERF_COUNTER_FORMAT_MASK + 1);
+	if (leader)
+		hw->read_format &= ~(uint64_t)PERF_FORMAT_GROUP;
 	hw->disabled = chance(w, 20);
 	hw->nmi = chance(w, 10);
 	hw->inherit = leader ? leader->inherit : chance(w, 30);
@@ -1737,6 +1886,8 @@ static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 	hw->exclude_hv = chance(w, 10);
 	hw->exclude_idle = chance(w, 10);
 	hw->context_switch = chance(w, 10);
+	/* exits' totals, in a queue: for an inherited task counter only */
+	hw->inherit_stat = task && hw->inherit && chance(w, 25);
 	/* the 2009 size, or a later one's, with a chain's depth */
 	r = rnd_below(w, 100);
 	hw->size = r < 45 ? 0 : r < 55 ? PERF_COUNTER_HW_EVENT_SIZE_2009 :
@@ -1752,9 +1903,10 @@ static void sane_hw_event(struct worker *w, struct fz_hw_event *hw,
 		hw->sample_freq = sane_freq(w, hw->event_config);
 		hw->irq_period = 0;
 	}
-	/* side-band records, for a counter with a queue (a sampler's) */
+	/* side-band records, for a counter with a queue */
 	if (hw->size >= PERF_COUNTER_HW_EVENT_SIZE_VER2 &&
-	    (hw->irq_period || hw->sample_freq || hw->context_switch) &&
+	    (hw->irq_period || hw->sample_freq || hw->context_switch ||
+	     hw->inherit_stat) &&
 	    chance(w, 30))
 		hw->sideband = (1 + rnd_below(w, PERF_SIDEBAND_MASK)) &
 			       (hw->exclude_user ? ~PERF_SIDEBAND_MMAP : ~0U);
@@ -1787,7 +1939,7 @@ static const struct fd_slot *sane_open_args(struct worker *w,
 				     a->cpu);
 	a->group = leader ? leader->fd : -1;
 	a->flags = 0;
-	sane_hw_event(w, &a->hw, leader);
+	sane_hw_event(w, &a->hw, leader, a->pid >= 0);
 	/* Extra words follow the struct: only AT_PAGE has room for them. */
 	a->place = chance(w, 80) || a->hw.extra_config_len ? AT_PAGE :
 							     AT_PAGE_END;
@@ -1875,20 +2027,38 @@ static int valid_errno_ok(const struct fz_hw_event *hw, pid_t pid,
 		return pid >= 0;
 	case ENOMEM:	/* injected; a queue past RLIMIT_MEMLOCK */
 		return injected_faults || hw->irq_period || freq ||
-		       hw->context_switch;
+		       hw->context_switch || hw->inherit_stat;
 	case EMFILE:	/* only where RLIMIT_NOFILE set the fd cap */
 		return fd_cap < MAX_FDS;
 	}
 	return 0;
 }
 
+/* The worker's own slot of @fd, or NULL. */
+static const struct fd_slot *own_slot(const struct worker *w, int fd)
+{
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].fd == fd)
+			return &w->fds[i];
+	return NULL;
+}
+
 /*
  * A reason known to refuse an open of random arguments, or NULL: then
  * the open must fail. Only what the fuzzer knows for sure counts: a
- * random address, pid or group fd may hold anything.
+ * random address, pid or group fd may hold anything. A group fd of the
+ * worker's own is a counter, whose group a member pinned, exclusive,
+ * recording its group or reading it (PERF_FORMAT_GROUP) may not join,
+ * nor one inherited where the leader is not or the other way round
+ * (pc_check_group()); whether it still leads (a task's exit dissolves
+ * its groups) is not known.
  */
-static const char *known_refusal(const struct open_args *a)
+static const char *known_refusal(const struct worker *w,
+				 const struct open_args *a)
 {
+	const struct fd_slot *lead = own_slot(w, a->group);
 	struct fz_hw_event seen = hw_seen(&a->hw);
 	const struct fz_hw_event *hw = &seen;
 	size_t n = hw_bytes(hw);
@@ -1921,6 +2091,10 @@ static const char *known_refusal(const struct open_args *a)
 		return "unknown read_format bits";
 	if (hw->record_type & ~(uint64_t)PERF_COUNTER_RECORD_MASK)
 		return "unknown record_type bits";
+	if (hw->inherit_stat && !hw->inherit)
+		return "inherit_stat without inherit";
+	if (hw->inherit_stat && a->pid < 0)
+		return "inherit_stat on a CPU-wide counter";
 	/*
 	 * A frequency counter's period is the kernel's, checked as the
 	 * rest (config.c): a clock's 10^9 / sample_freq ns, any other's
@@ -1950,7 +2124,8 @@ static const char *known_refusal(const struct open_args *a)
 		return "a chain where kernel.perf_event_max_stack is 0";
 	if (hw->sideband & ~(uint64_t)PERF_SIDEBAND_MASK)
 		return "unknown side-band bits";
-	if (hw->sideband && !period && !hw->context_switch)
+	if (hw->sideband && !period && !hw->context_switch &&
+	    !hw->inherit_stat)
 		return "side-band records without a queue";
 	if ((hw->sideband & PERF_SIDEBAND_MMAP) && hw->exclude_user)
 		return "mapping records for a counter of no user mode";
@@ -1970,6 +2145,12 @@ static const char *known_refusal(const struct open_args *a)
 	if (hw->extra_config_len &&
 	    n + hw->extra_config_len > (a->place == AT_PAGE ? page_size : n))
 		return "extra words past the page";
+	if (lead && (hw->pinned || hw->exclusive ||
+		     (hw->record_type & PERF_RECORD_GROUP) ||
+		     (hw->read_format & PERF_FORMAT_GROUP)))
+		return "a member pinned, exclusive, or recording or reading its group";
+	if (lead && lead->read_size >= 0 && lead->inherit != hw->inherit)
+		return "a member inherited apart from its leader";
 	if (raw)
 		return NULL;
 	if (type == PERF_TYPE_SOFTWARE && id >= PERF_SW_EVENTS_MAX)
@@ -1989,10 +2170,13 @@ static void fill_slot(struct fd_slot *slot, int fd,
 	memset(slot, 0, sizeof(*slot));
 	slot->fd = fd;
 	slot->read_size = read_size_of(hw);
+	slot->group_read = !!(hw->read_format & PERF_FORMAT_GROUP);
 	slot->fmt2009 = format_2009_of(hw);
 	slot->task = pid < 0 ? -1 : task_of(pid);
 	slot->cpu = cpu;
 	slot->inherit = hw->inherit;
+	slot->inherit_stat = hw->inherit_stat;
+	slot->pinned = hw->pinned;
 	slot->leader = group == -1;
 	slot->hw = is_hw_config(hw->event_config);
 	slot->switches = hw->context_switch;
@@ -2059,11 +2243,18 @@ static void op_open(struct worker *w)
 	make_room(w);
 	if (sane) {
 		leader = sane_open_args(w, &a);
+		/*
+		 * Records of the group in the leader's queue: its samples'
+		 * (PERF_RECORD_GROUP), its TOTALS records' (a queue and
+		 * PERF_FORMAT_GROUP); a member more may not fit them
+		 * (pc_group_record_fits()).
+		 */
 		leader_rec = leader &&
-			     (leader->record_type & PERF_RECORD_GROUP);
+			     ((leader->record_type & PERF_RECORD_GROUP) ||
+			      (leader->group_read && !leader->read_size));
 	} else {
 		random_open_args(w, &a);
-		refusal = known_refusal(&a);
+		refusal = known_refusal(w, &a);
 	}
 
 	faults_on(w);
@@ -2159,20 +2350,29 @@ static int readable_now(struct worker *w, int fd)
 	return ret == 1 && (pfd.revents & POLLIN);
 }
 
-/* The buffer a read goes to; *good if it is valid for READ_BUF bytes. */
-static char *read_buffer(struct worker *w, int *good)
+/*
+ * The buffer a read goes to; *good if it is valid for READ_BUF bytes,
+ * *room the bytes the kernel can write there (then PROT_NONE, or none:
+ * NULL, a kernel address).
+ */
+static char *read_buffer(struct worker *w, int *good, size_t *room)
 {
 	unsigned int r = rnd_below(w, 100);
 
 	*good = r < 80;
-	if (r < 80)
+	*room = 0;
+	if (r < 80) {
+		*room = READ_BUF;
 		return w->rbuf;
+	}
 	if (r < 85)
 		return NULL;
 	if (r < 90)
 		return w->rbuf + READ_BUF;
-	if (r < 95)
+	if (r < 95) {
+		*room = 12;
 		return w->rbuf + READ_BUF - 12;
+	}
 	return (char *)KERNEL_ADDR;
 }
 
@@ -2239,25 +2439,36 @@ static int switch_chain_size_ok(const struct fd_slot *s, const char *rec,
 	       chain_ok(s, rec + at, head.nr, head.flags);
 }
 
-/* Is a sample record of @size bytes at @rec the size @s's record_type gives it? */
+/* The words of a sample's fields from IRQ to ID: those before GROUP. */
+static size_t sample_head_words(uint64_t rt)
+{
+	return !!(rt & PERF_RECORD_IRQ) + !!(rt & PERF_RECORD_TID) +
+	       !!(rt & PERF_RECORD_TIME) + !!(rt & PERF_RECORD_VALUE) +
+	       !!(rt & PERF_RECORD_PERIOD) + !!(rt & PERF_RECORD_ID);
+}
+
+/*
+ * Is a sample record of @size bytes at @rec the size @s's record_type
+ * gives it? Its fields to ID, then GROUP's nr and nr members of 16
+ * bytes each (24 with ID: their ids), then a chain.
+ */
 static int sample_size_ok(const struct fd_slot *s, const char *rec,
 			  size_t size)
 {
 	size_t want = sizeof(struct perf_counter_record_header);
 	struct perf_counter_callchain head;
 	uint64_t rt = s->record_type;
+	size_t stride = rt & PERF_RECORD_ID ? 24 : 16;
 	uint64_t nr;
 
-	want += 8 * (!!(rt & PERF_RECORD_IRQ) + !!(rt & PERF_RECORD_TID) +
-		     !!(rt & PERF_RECORD_TIME) + !!(rt & PERF_RECORD_VALUE) +
-		     !!(rt & PERF_RECORD_PERIOD));
+	want += 8 * sample_head_words(rt);
 	if (rt & PERF_RECORD_GROUP) {
 		if (size < want + 8)
 			return 0;
 		memcpy(&nr, rec + want, sizeof(nr));
-		if (nr > (size - want - 8) / 16)
+		if (nr > (size - want - 8) / stride)
 			return 0;
-		want += 8 + 16 * nr;
+		want += 8 + stride * nr;
 	}
 	if (rt & PERF_RECORD_CALLCHAIN) {
 		if (size < want + sizeof(head))
@@ -2299,17 +2510,171 @@ static int period_word_ok(const struct fd_slot *s, const char *rec,
 }
 
 /*
- * Records from a sampling counter: whole, of the kinds it asked for,
- * each the size its kind and the counter's record_type give (uapi
- * header), back to back, a sample's PERIOD word as period_word_ok()
- * says; the number parsed is counted.
+ * @id, read from @s's counter (PERF_FORMAT_ID, a sample's ID word, a
+ * TOTALS record, the ID ioctl): never 0, the counter's own for its
+ * whole life (every fd of it, every inherited copy: a copy's samples
+ * and records carry its parent's), and no other counter's: no other of
+ * the worker's counters has it. Every fd of the counter learns it the
+ * first time it is seen. 1 if it is as it should be; else a failure.
  */
-static void check_records(struct worker *w, const struct fd_slot *s,
+static int learn_id(struct worker *w, struct fd_slot *s, uint64_t id,
+		    const char *what)
+{
+	unsigned int sid = s->id;
+	int i;
+
+	if (!id) {
+		fail(w, "%s of fd %d: id 0", what, s->fd);
+		return 0;
+	}
+	__atomic_fetch_add(&shared->ids_checked, 1, __ATOMIC_RELAXED);
+	if (s->kernel_id) {
+		if (id == s->kernel_id)
+			return 1;
+		fail(w, "%s of fd %d: id %llu, not the %llu its counter had",
+		     what, s->fd, (unsigned long long)id,
+		     (unsigned long long)s->kernel_id);
+		return 0;
+	}
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].id != sid && w->fds[i].kernel_id == id) {
+			fail(w, "%s of fd %d: id %llu, fd %d's, another counter's",
+			     what, s->fd, (unsigned long long)id,
+			     w->fds[i].fd);
+			return 0;
+		}
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].id == sid)
+			w->fds[i].kernel_id = id;
+	s->kernel_id = id;	/* a short-lived thread's, not in the table */
+	return 1;
+}
+
+/* The @i-th word at @p. */
+static uint64_t word_at(const char *p, size_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, p + 8 * i, sizeof(v));
+	return v;
+}
+
+/*
+ * Are the @nr ids at @p, @stride words apart, each nonzero and unlike
+ * the others (counters of one group, each its own id)? Up to 64 of them
+ * are compared; NULL, or what is wrong.
+ */
+static const char *ids_wrong(const char *p, uint64_t nr, size_t stride)
+{
+	uint64_t i, j, a;
+
+	for (i = 0; i < nr; i++) {
+		a = word_at(p, i * stride);
+		if (!a)
+			return "an id 0";
+		for (j = 0; j < i && i < 64; j++)
+			if (word_at(p, j * stride) == a)
+				return "two counters of one id";
+	}
+	return NULL;
+}
+
+/*
+ * The ids of a sample of @s with PERF_RECORD_ID, whose size is right, at
+ * @rec: its ID word the counter's (learn_id()); with GROUP, its
+ * members' {event_config, value, id}, each id nonzero, the member's own
+ * (not the counter's, nor another member's). 1 if so.
+ */
+static int sample_ids_ok(struct worker *w, struct fd_slot *s,
+			 const char *rec, size_t at)
+{
+	uint64_t rt = s->record_type, id, nr, i;
+	size_t off = sizeof(struct perf_counter_record_header) +
+		     8 * (sample_head_words(rt) - 1);
+	const char *why;
+	char what[48];
+
+	id = word_at(rec + off, 0);
+	snprintf(what, sizeof(what), "read(): the sample at %zu", at);
+	if (!learn_id(w, s, id, what))
+		return 0;
+	if (!(rt & PERF_RECORD_GROUP))
+		return 1;
+	/* nr, then nr x { event_config, value, id } */
+	nr = word_at(rec + off, 1);
+	why = ids_wrong(rec + off + 8 * 4, nr, 3);
+	for (i = 0; !why && i < nr; i++)
+		if (word_at(rec + off, 4 + 3 * i) == id)
+			why = "a member of the counter's own id";
+	if (why) {
+		fail(w, "read(%d): the sample at %zu, group of %llu: %s",
+		     s->fd, at, (unsigned long long)nr, why);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A TOTALS record of @size bytes at @rec, of @s (an inherit_stat
+ * counter): its task and time, then the words a counting read with
+ * @s's read_format gives, of the exiting task's own counts; with
+ * PERF_FORMAT_GROUP its copy's group as it was at the fork (nr 1 to
+ * group_nr_most(), not modelled further). Time running not above time
+ * enabled; with PERF_FORMAT_ID the counter's own id first (into *@id,
+ * for learn_id()), every id nonzero and unlike the others. NULL, or
+ * what is wrong.
+ */
+static const char *totals_wrong(const struct fd_slot *s, const char *rec,
+				size_t size, uint64_t *id)
+{
+	uint64_t fmt = s->read_format, nr = 1, en = 0, run = 0;
+	size_t at = sizeof(struct perf_counter_record_header) +
+		    sizeof(struct perf_counter_totals);
+	int group = !!(fmt & PERF_FORMAT_GROUP), p = 1;
+
+	*id = 0;
+	if (size < at + 8)
+		return "no words after its task and time";
+	rec += at;
+	if (group) {
+		nr = word_at(rec, 0);
+		if (!nr || nr > group_nr_most())
+			return "a group of none, or of more than can be";
+	}
+	if (size - at != values_size(fmt, nr))
+		return "not the size its read_format gives";
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		en = word_at(rec, p++);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		run = word_at(rec, p++);
+	if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
+	    (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) && run > en)
+		return "time running above time enabled";
+	if (!(fmt & PERF_FORMAT_ID))
+		return NULL;
+	if (!group) {
+		*id = word_at(rec, p);
+		return NULL;
+	}
+	*id = word_at(rec, p + 1);	/* the leader's, after its value */
+	return ids_wrong(rec + 8 * (p + 1), nr, 2);
+}
+
+/*
+ * Records from a counter with a queue: whole, of the kinds it asked
+ * for, each the size its kind and the counter's record_type (a TOTALS
+ * record's: read_format) give (uapi header), back to back, a sample's
+ * PERIOD word as period_word_ok() says, its ids and a TOTALS record's
+ * as sample_ids_ok() and totals_wrong() say; the number parsed is
+ * counted.
+ */
+static void check_records(struct worker *w, struct fd_slot *s,
 			  const char *buf, size_t len)
 {
 	struct perf_counter_record_header h;
 	unsigned long n = 0;
-	uint64_t period;
+	uint64_t period, id;
+	const char *why;
 	size_t at = 0;
 	int ok;
 
@@ -2364,7 +2729,24 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 				       sizeof(struct perf_counter_task);
 			break;
 		case PERF_COUNTER_REC_LOST_SIDEBAND:
-			ok = s->sideband && h.size == 16;
+			/* exits' totals are dropped as side-band is */
+			ok = (s->sideband || s->inherit_stat) && h.size == 16;
+			break;
+		case PERF_COUNTER_REC_TOTALS:
+			ok = s->inherit_stat;
+			if (!ok)
+				break;
+			why = totals_wrong(s, buf + at, h.size, &id);
+			if (why) {
+				fail(w, "read(%d): TOTALS record of size %u at %zu of %zu bytes (read_format %#llx): %s",
+				     s->fd, h.size, at, len,
+				     (unsigned long long)s->read_format, why);
+				return;
+			}
+			if (id && !learn_id(w, s, id, "read(): a TOTALS record"))
+				return;
+			__atomic_fetch_add(&shared->totals, 1,
+					   __ATOMIC_RELAXED);
 			break;
 		default:
 			ok = 0;
@@ -2387,6 +2769,10 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 			     (unsigned long long)s->period);
 			return;
 		}
+		if (h.type == PERF_COUNTER_REC_SAMPLE &&
+		    (s->record_type & PERF_RECORD_ID) &&
+		    !sample_ids_ok(w, s, buf + at, at))
+			return;
 		at += h.size;
 		n++;
 	}
@@ -2394,44 +2780,245 @@ static void check_records(struct worker *w, const struct fd_slot *s,
 }
 
 /*
- * A counting counter's words: time running never above time enabled,
- * and no word below what the last read of the same fd gave. Only
+ * A member's value @v in a group read, where @m (one of its fds) last
+ * read less: as a read of its own, it is not below what the member's
+ * fds read last (but after a RESET, or for a member another may reset),
+ * and they hold it as their last from now on. 1 if so.
+ */
+static int member_value_ok(struct worker *w, const struct fd_slot *m,
+			   uint64_t v)
+{
+	unsigned int id = m->id;
+	struct fd_slot *f;
+	int i;
+
+	for (i = 0; i < w->nfds; i++) {
+		f = &w->fds[i];
+		if (f->id != id || f->shared)
+			continue;
+		if (f->has_last && v < f->last[0])
+			return 0;
+	}
+	for (i = 0; i < w->nfds; i++) {
+		f = &w->fds[i];
+		if (f->id != id)
+			continue;
+		if (!f->has_last)
+			f->last[1] = f->last[2] = 0;
+		f->last[0] = v;
+		f->has_last = 1;
+	}
+	return 1;
+}
+
+/*
+ * The members of @s (the worker's own leader) that the worker holds fds
+ * of and knows the ids of, in a group read's @nr entries at @ent (a
+ * value and an id each, the leader's first): each is there, in the
+ * order they joined (of their slots' ids: each joined as it was opened
+ * here), its value as member_value_ok() says. Whether a member no fd
+ * here holds is gone is not known: a child or another thread may hold
+ * it yet. NULL, or what is wrong.
+ */
+static const char *members_wrong(struct worker *w, const struct fd_slot *s,
+				 const char *ent, uint64_t nr)
+{
+	const struct fd_slot *m;
+	unsigned int ids[MAX_FDS];
+	uint64_t pos[MAX_FDS], i;
+	int n = 0, k, j;
+
+	if (!s->group_id || s->group_id != s->id)
+		return NULL;
+	for (k = 0; k < w->nfds; k++) {
+		m = &w->fds[k];
+		if (m->group_id != s->group_id || m->id == s->id ||
+		    !m->kernel_id)
+			continue;
+		for (j = 0; j < n && ids[j] != m->id; j++)
+			;
+		if (j < n)
+			continue;	/* a dup of one found */
+		for (i = 1; i < nr && word_at(ent, 2 * i + 1) != m->kernel_id;
+		     i++)
+			;
+		if (i >= nr)
+			return "a member the worker holds an fd of is not there";
+		if (!member_value_ok(w, m, word_at(ent, 2 * i)))
+			return "a member's value below what its own fd read last";
+		ids[n] = m->id;
+		pos[n++] = i;
+	}
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			if (ids[k] < ids[j] && pos[k] > pos[j])
+				return "members out of the order they joined";
+	return NULL;
+}
+
+/*
+ * A counting read's words (read(), readv(), the READ ioctl: @what), @len
+ * bytes at @buf, of a size the read_format gives: with PERF_FORMAT_ID
+ * the counter's id (learn_id()); with PERF_FORMAT_GROUP nr, the leader's
+ * times, its value and id first, every id nonzero and unlike the
+ * others, the members held there in order (members_wrong()). Time
+ * running never above time enabled, and no word below what the last
+ * read of the same fd gave (a group's: the leader's). Only
  * PERF_COUNTER_IOC_RESET sets a value back, never a time (ENABLE and
  * DISABLE keep them, and exited children only fold into the parent's
  * sums, pc_counter_read()): the worker's own RESETs zero last[0]
  * (reset_values()), and a shared counter's value, which another may
  * reset, is not held to its last. The rest only grows.
  */
-static void check_values(struct worker *w, struct fd_slot *s, const char *buf)
+static void check_values(struct worker *w, struct fd_slot *s,
+			 const char *buf, const char *what)
 {
-	static const char * const what[3] = {
+	static const char * const names[3] = {
 		"value", "time enabled", "time running",
 	};
-	uint64_t v[3] = { 0, 0, 0 };
-	int n = 1, k;
+	uint64_t fmt = s->read_format, v[3] = { 0, 0, 0 }, nr = 1;
+	int group = !!(fmt & PERF_FORMAT_GROUP), p = 0, k;
+	const char *why = NULL;
 
-	memcpy(&v[0], buf, 8);
-	if (s->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		memcpy(&v[1], buf + 8 * n++, 8);
-	if (s->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		memcpy(&v[2], buf + 8 * n++, 8);
-	if ((s->read_format & PERF_COUNTER_FORMAT_MASK) ==
-	    PERF_COUNTER_FORMAT_MASK && v[2] > v[1])
-		fail(w, "read(%d): time running %llu > time enabled %llu",
-		     s->fd, (unsigned long long)v[2],
+	if (group)
+		nr = word_at(buf, p++);
+	else
+		v[0] = word_at(buf, p++);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		v[1] = word_at(buf, p++);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		v[2] = word_at(buf, p++);
+	if (group)
+		v[0] = word_at(buf, p++);	/* the leader's value */
+	if (fmt & PERF_FORMAT_ID) {
+		if (group) {
+			why = ids_wrong(buf + 8 * p, nr, 2);
+			if (!why)
+				why = members_wrong(w, s, buf + 8 * (p - 1),
+						    nr);
+		}
+		if (why) {
+			fail(w, "%s of fd %d, a group of %llu: %s", what,
+			     s->fd, (unsigned long long)nr, why);
+			return;
+		}
+		if (!learn_id(w, s, word_at(buf, p), what))
+			return;
+	}
+	if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) &&
+	    (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) && v[2] > v[1])
+		fail(w, "%s of fd %d: time running %llu > time enabled %llu",
+		     what, s->fd, (unsigned long long)v[2],
 		     (unsigned long long)v[1]);
 	for (k = 0; s->has_last && k < 3; k++)
 		if (v[k] < s->last[k] && !(k == 0 && s->shared))
-			fail(w, "read(%d): %s went back from %llu to %llu",
-			     s->fd, what[k], (unsigned long long)s->last[k],
+			fail(w, "%s of fd %d: %s went back from %llu to %llu",
+			     what, s->fd, names[k],
+			     (unsigned long long)s->last[k],
 			     (unsigned long long)v[k]);
 	memcpy(s->last, v, sizeof(v));
 	s->has_last = 1;
 }
 
+/*
+ * Is @ret (@err) what a counting read of @s's counter (@what: read(),
+ * readv() or the READ ioctl of any counter) may give into @size bytes
+ * at @buf, @room of them writable (pc_read(), pc_read_values())? 0
+ * only for a pinned counter, which may be in the error state; else
+ * ENOSPC where @size cannot hold the words, EFAULT where @room cannot
+ * (and @size can), ENOMEM for a group read under injection (a big one
+ * is allocated), else the words, of the size the read_format gives. A
+ * group's nr is known to be from group_nr_least() to group_nr_most()
+ * only: each outcome some nr there gives is allowed, a size for nr
+ * within them, and nr the size's. The words, where @buf is @good, as
+ * check_values() says.
+ */
+static void check_values_result(struct worker *w, struct fd_slot *s,
+				const char *what, const char *buf, int good,
+				uint64_t size, uint64_t room, ssize_t ret,
+				int err)
+{
+	uint64_t fmt = s->read_format, least = 1, most = 1, lo, hi, stride;
+	uint64_t hdr, nr;
+	const char *why = NULL;
+	char got[32], name[24];
+
+	if (s->group_read) {
+		least = group_nr_least(w, s);
+		most = group_nr_most();
+		if (most < least)
+			most = least;
+	}
+	lo = values_size(fmt, least);
+	hi = values_size(fmt, most);
+	if (ret < 0) {
+		switch (err) {
+		case ENOSPC:
+			if (size >= hi)
+				why = "ENOSPC, though the words fit";
+			break;
+		case EFAULT:
+			if (size < lo)
+				why = "EFAULT, where ENOSPC comes first";
+			else if (room >= (size < hi ? size : hi))
+				why = "EFAULT, though the buffer takes the words";
+			break;
+		case ENOMEM:
+			if (!injected_faults || !s->group_read)
+				why = "ENOMEM, with nothing to allocate";
+			break;
+		default:
+			why = "not an errno of a counting read";
+			break;
+		}
+	} else if (!ret) {
+		if (!s->pinned)
+			why = "nothing, though only a pinned counter is ever in error";
+	} else if ((uint64_t)ret > size || (uint64_t)ret < lo ||
+		   (uint64_t)ret > hi) {
+		why = "not the size its read_format gives";
+	} else if ((uint64_t)ret > room) {
+		why = "more than the buffer could take";
+	} else if (s->group_read) {
+		hdr = values_size(fmt, 0);
+		stride = values_size(fmt, 1) - hdr;
+		nr = ((uint64_t)ret - hdr) / stride;
+		if (((uint64_t)ret - hdr) % stride)
+			why = "not a whole group's size";
+		else if (good && word_at(buf, 0) != nr)
+			why = "an nr that is not the size's";
+	}
+	if (!why) {
+		if (ret <= 0 || !good)
+			return;
+		check_values(w, s, buf, what);
+		if (s->group_read)
+			__atomic_fetch_add(&shared->group_reads, 1,
+					   __ATOMIC_RELAXED);
+		if (what[0] == 'i')	/* "ioctl(READ)" */
+			__atomic_fetch_add(&shared->ioctl_reads, 1,
+					   __ATOMIC_RELAXED);
+		return;
+	}
+	if (ret < 0)
+		snprintf(got, sizeof(got), "-1 %s",
+			 errno_name(err, name, sizeof(name)));
+	else
+		snprintf(got, sizeof(got), "%zd", ret);
+	fail(w, "%s(%d, %p, %llu) of its counter (read_format %#llx, nr %llu to %llu, %llu bytes writable) = %s: %s",
+	     what, s->fd, buf, (unsigned long long)size,
+	     (unsigned long long)fmt, (unsigned long long)least,
+	     (unsigned long long)most, (unsigned long long)room, got, why);
+}
+
+/*
+ * A read() (@vec: readv()) of @size bytes into @buf, @room of them
+ * writable. The VFS answers some first: a kernel address is EFAULT
+ * (access_ok()), and readv() of 0 bytes is 0.
+ */
 static void check_read(struct worker *w, const struct target *t,
-		       const char *buf, int good, size_t size, ssize_t ret,
-		       int err)
+		       const char *buf, int good, size_t room, int vec,
+		       size_t size, ssize_t ret, int err)
 {
 	size_t rec = t->slot && t->slot->record_type == PERF_RECORD_GROUP ?
 		     16 : 8;
@@ -2446,9 +3033,16 @@ static void check_read(struct worker *w, const struct target *t,
 		 * Only the worker's own counters are held to the table.
 		 */
 		if (!errno_in(err, read_errnos, ARRAY_SIZE(read_errnos)) &&
-		    !(err == ESRCH && !t->slot && t->fd != devnull_fd))
+		    !(err == ESRCH && !t->slot && t->fd != devnull_fd)) {
 			fail(w, "read(%d, %p, %zu) = -1 %s", t->fd, buf, size,
 			     errno_name(err, name, sizeof(name)));
+			return;
+		}
+		if (t->read_size > 0 &&
+		    !(err == EFAULT && buf == (char *)KERNEL_ADDR))
+			check_values_result(w, t->slot,
+					    vec ? "readv" : "read", buf, good,
+					    size, room, ret, err);
 		return;
 	}
 	if ((size_t)ret > size) {
@@ -2458,13 +3052,13 @@ static void check_read(struct worker *w, const struct target *t,
 	}
 	if (ret > 0 && t->read_size >= 0)
 		__atomic_fetch_add(&shared->reads_data, 1, __ATOMIC_RELAXED);
-	if (t->read_size > 0 && ret && ret != t->read_size) {
-		fail(w, "read(%d, %p, %zu) of a counting counter = %zd, not %d or 0",
-		     t->fd, buf, size, ret, t->read_size);
+	if (t->read_size > 0) {
+		if (!(vec && !size))
+			check_values_result(w, t->slot,
+					    vec ? "readv" : "read", buf, good,
+					    size, room, ret, err);
 		return;
 	}
-	if (t->read_size > 0 && good && ret)
-		check_values(w, t->slot, buf);
 	if (!t->read_size && good && ret > 0 && !t->fmt2009)
 		check_records(w, t->slot, buf, ret);
 	/*
@@ -2484,10 +3078,10 @@ static void op_read(struct worker *w)
 {
 	static const size_t sizes[] = { 0, 1, 7, 8, 16, 24, 25, 4096, 65536 };
 	struct target t = pick_target(w);
-	size_t size = sizes[rnd_below(w, ARRAY_SIZE(sizes))], cut;
+	size_t size = sizes[rnd_below(w, ARRAY_SIZE(sizes))], cut, room;
 	unsigned int mode = rnd_below(w, 4);
 	int good, may_block = t.read_size <= 0, err;
-	char *buf = read_buffer(w, &good);
+	char *buf = read_buffer(w, &good, &room);
 	struct iovec iov[2];
 	ssize_t ret;
 
@@ -2516,7 +3110,7 @@ static void op_read(struct worker *w)
 	faults_off(w);
 	if (may_block)
 		guard_set(w, 0);
-	check_read(w, &t, buf, good, size, ret, err);
+	check_read(w, &t, buf, good, room, mode == 3, size, ret, err);
 }
 
 static void op_nonblock(struct worker *w)
@@ -2565,21 +3159,25 @@ static unsigned long random_ioctl_cmd(struct worker *w)
 	unsigned int r = rnd_below(w, 100);
 	unsigned long cmd;
 
-	if (r < 20)
+	if (r < 17)
 		return PERF_COUNTER_IOC_ENABLE;
-	if (r < 40)
+	if (r < 34)
 		return PERF_COUNTER_IOC_DISABLE;
-	if (r < 56)
+	if (r < 48)
 		return PERF_COUNTER_IOC_QUEUE_SIZE;
-	if (r < 60)
+	if (r < 52)
 		return PERF_COUNTER_IOC_LOST;
-	if (r < 69)
+	if (r < 60)
 		return PERF_COUNTER_IOC_PERIOD;
-	if (r < 75)
+	if (r < 66)
 		return PERF_COUNTER_IOC_RESET;
-	if (r < 81)
+	if (r < 72)
 		return PERF_COUNTER_IOC_REFRESH;
-	if (r < 91)
+	if (r < 77)
+		return PERF_COUNTER_IOC_ID;
+	if (r < 85)
+		return PERF_COUNTER_IOC_READ;
+	if (r < 93)
 		return _IOC(dirs[rnd_below(w, ARRAY_SIZE(dirs))], '$',
 			    rnd_below(w, 256), rnd_below(w, 64));
 	cmd = (uint32_t)rnd(w);
@@ -2660,6 +3258,122 @@ static unsigned long period_arg(struct worker *w, const struct fd_slot *s,
 		return (unsigned long)(w->hwbuf + page_size - 4);
 	*readable = -1;
 	return rnd(w);
+}
+
+/*
+ * PERF_COUNTER_IOC_ID's argument: where the id goes, or an address the
+ * kernel cannot write 8 bytes at (*@writable 0: EFAULT). Never a random
+ * one: the kernel would write there, and might hit this process's
+ * memory.
+ */
+static unsigned long id_arg(struct worker *w, int *writable)
+{
+	unsigned int r = rnd_below(w, 100);
+
+	w->ioctl_out = 0;
+	*writable = r < 85;
+	if (r < 85)
+		return (unsigned long)&w->ioctl_out;
+	if (r < 88)
+		return 0;
+	if (r < 91)
+		return KERNEL_ADDR;
+	if (r < 95)
+		return (unsigned long)(w->hwbuf + page_size);
+	return (unsigned long)(w->hwbuf + page_size - 4);	/* 4 bytes */
+}
+
+/*
+ * PERF_COUNTER_IOC_READ's argument, in @w->ioctl_rb: a buffer of
+ * read_buffer()'s (*@good, *@room as there; never a random address,
+ * which the kernel would write), a size about what @s reads as (the
+ * least for a group: its members may be more), or a small or big one,
+ * __reserved mostly 0; or an address of it the kernel cannot read
+ * (*@readable 0: EFAULT).
+ */
+static unsigned long read_arg(struct worker *w, const struct fd_slot *s,
+			      int *readable, int *good, size_t *room)
+{
+	static const uint32_t sizes[] = {
+		0, 7, 8, 16, 24, 32, 40, 4096, READ_BUF, UINT32_MAX,
+	};
+	struct perf_counter_read_buf *rb = &w->ioctl_rb;
+	uint64_t need = 8;
+	unsigned int r = rnd_below(w, 100);
+
+	if (s && s->read_size >= 0)
+		need = values_size(s->read_format,
+				   s->group_read ? group_nr_least(w, s) : 1);
+	rb->addr = (uintptr_t)read_buffer(w, good, room);
+	if (r < 45)
+		rb->size = need;
+	else if (r < 55)
+		rb->size = need - 8;
+	else if (r < 95)
+		rb->size = sizes[rnd_below(w, ARRAY_SIZE(sizes))];
+	else
+		rb->size = rnd(w);
+	rb->__reserved = chance(w, 6) ? (uint32_t)rnd(w) | 1 : 0;
+	r = rnd_below(w, 100);
+	*readable = r < 88;
+	if (r < 88)
+		return (unsigned long)rb;
+	if (r < 90)
+		return 0;
+	if (r < 92)
+		return KERNEL_ADDR;
+	if (r < 96)
+		return (unsigned long)(w->hwbuf + page_size);
+	return (unsigned long)(w->hwbuf + page_size - 8);	/* half of it */
+}
+
+/*
+ * The ID ioctl on the worker's own counter @s (of any kind: every fd
+ * it keeps is a counter's): EFAULT where the id cannot be written, else
+ * 0 and the id, as learn_id() says.
+ */
+static void check_id(struct worker *w, struct fd_slot *s, int writable,
+		     int ret, int err)
+{
+	char name[24];
+	int e = ret ? err : 0;
+
+	if (e != (writable ? 0 : EFAULT)) {
+		fail(w, "ioctl(%d, ID) on its own counter = %s, not %s", s->fd,
+		     e ? errno_name(e, name, sizeof(name)) : "0",
+		     writable ? "0" : "EFAULT");
+		return;
+	}
+	if (!e)
+		learn_id(w, s, w->ioctl_out, "ioctl(ID)");
+}
+
+/*
+ * The READ ioctl on the worker's own counter @s, whose kind is known:
+ * EFAULT for an argument the kernel cannot read, EINVAL for __reserved
+ * set (pc_ioctl_read()), else as a counting read of its values is
+ * (check_values_result()), for a counter with a queue as well.
+ */
+static void check_read_ioctl(struct worker *w, struct fd_slot *s,
+			     int readable, int good, size_t room, long ret,
+			     int err)
+{
+	const struct perf_counter_read_buf *rb = &w->ioctl_rb;
+	int want = !readable ? EFAULT : rb->__reserved ? EINVAL : -1;
+	char name[24], name2[24];
+	int e = ret < 0 ? err : 0;
+
+	if (want < 0) {
+		check_values_result(w, s, "ioctl(READ)",
+				    (const char *)(uintptr_t)rb->addr, good,
+				    rb->size, room, ret, err);
+		return;
+	}
+	if (e != want)
+		fail(w, "ioctl(%d, READ, %s) on its own counter = %s, not %s",
+		     s->fd, readable ? "__reserved set" : "unreadable",
+		     e ? errno_name(e, name, sizeof(name)) : "0 or more",
+		     errno_name(want, name2, sizeof(name2)));
 }
 
 /* PERF_COUNTER_IOC_REFRESH's count: 1 to INT_MAX, or out of range. */
@@ -2777,9 +3491,10 @@ static void check_period(struct worker *w, struct fd_slot *s,
  * counter: ENABLE, DISABLE and RESET succeed, QUEUE_SIZE of a counting
  * counter is EINVAL, PERIOD is as check_period() says, and REFRESH is
  * EINVAL for a counting or an inherited counter and a count of 0 or
- * past INT_MAX (pc_counter_refresh()), else 0. What a RESET or a
- * REFRESH then does is not modelled but for the values it resets (no
- * crash, no leak): a refreshed counter disables itself in time.
+ * past INT_MAX (pc_counter_refresh()), else 0; ID and READ are as
+ * check_id() and check_read_ioctl() say. What a RESET or a REFRESH then
+ * does is not modelled but for the values it resets (no crash, no
+ * leak): a refreshed counter disables itself in time.
  */
 static void op_ioctl(struct worker *w)
 {
@@ -2787,7 +3502,8 @@ static void op_ioctl(struct worker *w)
 	unsigned long cmd = random_ioctl_cmd(w), arg;
 	struct fd_slot *s = t.read_size >= 0 ? t.slot : NULL;
 	uint64_t value = 0, most = 0;
-	int ret, err, readable = -1;
+	int ret, err, readable = -1, good = 0;
+	size_t room = 0;
 	unsigned int c;
 	char name[24];
 
@@ -2798,6 +3514,10 @@ static void op_ioctl(struct worker *w)
 		arg = period_arg(w, t.slot, &value, &readable);
 	else if (c == PERF_COUNTER_IOC_REFRESH)
 		arg = refresh_arg(w);
+	else if (c == PERF_COUNTER_IOC_ID)
+		arg = id_arg(w, &readable);
+	else if (c == PERF_COUNTER_IOC_READ)
+		arg = read_arg(w, s, &readable, &good, &room);
 	else
 		arg = random_ioctl_arg(w);
 	if (s && s->freq && c == PERF_COUNTER_IOC_PERIOD && readable > 0)
@@ -2818,8 +3538,13 @@ static void op_ioctl(struct worker *w)
 	/* a PERIOD that took on a counter of unknown kind: its own slot */
 	if (c == PERF_COUNTER_IOC_PERIOD && !ret && t.slot && !s)
 		period_changed(w, t.slot);
+	/* a counter of any kind has an id */
+	if (c == PERF_COUNTER_IOC_ID && t.slot)
+		check_id(w, t.slot, readable, ret, err);
 	if (!s)
 		return;
+	if (c == PERF_COUNTER_IOC_READ)
+		check_read_ioctl(w, s, readable, good, room, ret, err);
 	if ((c == PERF_COUNTER_IOC_ENABLE || c == PERF_COUNTER_IOC_DISABLE ||
 	     c == PERF_COUNTER_IOC_RESET) && ret)
 		fail(w, "ioctl(%d, %#lx) on its own counter = %d errno %d",
@@ -3070,7 +3795,7 @@ static void op_mmap(struct worker *w)
 	unsigned int r = rnd_below(w, 100);
 	struct perf_counter_page pg;
 	int prot = PROT_READ, i, given, err, closed = 0, want;
-	size_t len = page_size;
+	size_t len = page_size, at;
 	off_t off = 0;
 	struct fd_slot *s;
 	char name[24], name2[24];
@@ -3139,11 +3864,13 @@ static void op_mmap(struct worker *w)
 	if (!read_page(w, p, &pg) || closed || s->shared ||
 	    !(pg.flags & PERF_COUNTER_PAGE_READ))
 		return;
+	/* a group read: nr and the times, then the leader's value */
+	at = s->group_read ? values_size(s->read_format, 0) : 0;
 	faults_on(w);
-	ret = read(s->fd, w->rbuf, s->read_size);
+	ret = read(s->fd, w->rbuf, s->group_read ? READ_BUF : s->read_size);
 	faults_off(w);
-	memcpy(&v, w->rbuf, sizeof(v));
-	if (ret == s->read_size && v < pg.value)
+	memcpy(&v, w->rbuf + at, sizeof(v));
+	if (ret >= s->read_size && v < pg.value)
 		fail(w, "read(%d) = value %llu, below the %llu its page showed before",
 		     s->fd, (unsigned long long)v,
 		     (unsigned long long)pg.value);
@@ -3530,7 +4257,7 @@ static void helper_open(struct helper *h, uint64_t r)
 		hw.irq_period = 50000 + (r >> 32) % 1000000;
 		hw.record_type = PERF_RECORD_IRQ | PERF_RECORD_TID;
 	}
-	hw.read_format = (r >> 24) & 3;
+	hw.read_format = (r >> 24) & PERF_COUNTER_FORMAT_MASK;
 	memcpy(&f, &hw, sizeof(hw));	/* 2009's description */
 	set_faults(&h->mif_fd, 1, h->who);
 	fd = sys_perf_counter_open(&hw, 0, -1, -1, 0);
@@ -4264,6 +4991,10 @@ static unsigned long print_counts(void)
 	for (e = 0; e < MAX_ERRNO; e++)
 		opens += shared->errnos[ERRS_OPEN][e];
 	printf("# opens: %lu succeeded, %lu failed\n", shared->opens_ok, opens);
+	/* what reached the read formats' and ids' oracles */
+	printf("# values: %lu group reads, %lu READ ioctls read, %lu ids, %lu TOTALS records checked\n",
+	       shared->group_reads, shared->ioctl_reads, shared->ids_checked,
+	       shared->totals);
 	for (c = 0; c < ERRS_NR; c++) {
 		snprintf(line, sizeof(line), "# %s errnos:",
 			 errno_class_names[c]);
@@ -4678,6 +5409,10 @@ int main(int argc, char **argv)
 	double secs;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!hw_bits_match()) {
+		printf("TAP version 13\n1..1\nnot ok 1 pc_fuzz: struct fz_hw_event's bit-fields are not where the uapi header's are\n");
+		return 1;
+	}
 	page_size = sysconf(_SC_PAGESIZE);
 	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus < 1)
