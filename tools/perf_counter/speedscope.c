@@ -17,26 +17,6 @@
 #include "pc.h"
 #include "profile.h"
 
-static void json_str(FILE *f, const char *s)
-{
-	int n;
-
-	putc('"', f);
-	while (*s) {
-		unsigned char c = *s;
-
-		n = pc_utf8_len(s);
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f || !n)
-			fprintf(f, "\\u%04x", c);	/* a byte as its code point */
-		else
-			fwrite(s, n, 1, f);
-		s += n ? n : 1;
-	}
-	putc('"', f);
-}
-
 /* The profile whose stacks qsort() orders (it passes no context). */
 static const struct pc_profile *sort_p;
 
@@ -69,7 +49,7 @@ static void write_profile(const struct pc_profile *p, const uint32_t *order,
 	snprintf(name, sizeof(name), "%s %u/%u: %s", t->comm, t->pid, t->tid,
 		 ev->name);
 	fputs("{\"type\":\"sampled\",\"name\":", f);
-	json_str(f, name);
+	pc_json_str(f, name);
 	fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%llu,\n",
 		strcmp(ev->unit, "nanoseconds") ? "none" : "nanoseconds",
 		(unsigned long long)total);
@@ -106,17 +86,17 @@ int pc_write_speedscope(const struct pc_profile *p, FILE *f)
 	fputs("\"exporter\":\"perf-counter\",\"name\":", f);
 	snprintf(name, sizeof(name), "perf-counter: %s",
 		 p->command ? p->command : "a recording");
-	json_str(f, name);
+	pc_json_str(f, name);
 	/* an index of no profile is wrong: none without samples */
 	if (p->nr_stack)
 		fputs(",\"activeProfileIndex\":0", f);
 	fputs(",\n\"shared\":{\"frames\":[", f);
 	for (i = 0; i < p->nr_frame; i++) {
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
-		json_str(f, pc_frame_label(&p->frame[i], label,
+		pc_json_str(f, pc_frame_label(&p->frame[i], label,
 					   sizeof(label)));
 		fputs(",\"file\":", f);
-		json_str(f, p->frame[i].dso);
+		pc_json_str(f, p->frame[i].dso);
 		putc('}', f);
 	}
 	fputs("]},\n\"profiles\":[", f);

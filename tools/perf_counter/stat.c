@@ -67,7 +67,7 @@ static void print_help(FILE *f)
 "                value,unit,event,running%%,raw count,time enabled ns,\n"
 "                time running ns,stddev%%,metric,metric unit\n"
 "                (10 fields always; empty where none; not quoted, so\n"
-"                SEP may not hold letters, digits, . : - _ %% < / > or blanks;\n"
+"                SEP may not hold letters, digits, . : - _ %% < / > \\ or blanks;\n"
 "                -I puts the time first, --per-thread the thread)\n"
 "  -j, --json    JSON lines: an object for each count, then one for\n"
 "                the run (keys: Documentation/perf_counter/tool.rst)\n"
@@ -196,8 +196,12 @@ static int setup_counter(struct stat_state *st, int i, int k, int queued)
 	}
 	if (!queued)
 		return 0;
-	ioctl(s->fd[k], PERF_COUNTER_IOC_QUEUE_SIZE, &qsize);
-	fcntl(s->fd[k], F_SETFL, O_NONBLOCK);
+	/* the default 64 KiB does, if RLIMIT_MEMLOCK will not have more */
+	if (ioctl(s->fd[k], PERF_COUNTER_IOC_QUEUE_SIZE, &qsize) < 0)
+		pc_warn("'%s': its queue stays at 64 KiB: %s; records may be lost",
+			s->ev.name, strerror(errno));
+	if (fcntl(s->fd[k], F_SETFL, O_NONBLOCK) < 0)
+		pc_die("'%s': O_NONBLOCK: %s", s->ev.name, strerror(errno));
 	if (st->th.sb < 0)
 		st->th.sb = i;
 	return 0;
@@ -340,14 +344,28 @@ static void read_counts(struct stat_state *st)
 	for (i = 0; i < st->nr; i++) {
 		if (!stat_leads(st->c, i))
 			continue;
+		st->c[i].read_failed = 0;
 		for (k = 0; k < ncpu; k++) {
 			n = read_group(st, st->c[i].fd[k]);
 			if (n > 0)
 				stat_take_group(st, st->words, n / 8, i, k,
 						st->sum);
+			else
+				st->c[i].read_failed = 1;
 		}
 	}
 	for (i = 0; i < st->nr; i++) {
+		/*
+		 * A group whose read failed keeps the counts it had: an
+		 * interval's delta is never taken from a zero.
+		 */
+		if (st->c[st->c[i].leader].read_failed) {
+			if (!st->read_warned)
+				pc_warn("'%s': a read failed: its group's counts are those of the read before",
+					st->c[i].ev.name);
+			st->read_warned = 1;
+			continue;
+		}
 		st->c[i].val = st->sum[i].val;
 		st->c[i].ena = st->sum[i].ena;
 		st->c[i].run = st->sum[i].run;
@@ -420,10 +438,14 @@ static int counted_since(const struct stat_state *st)
  */
 static void end_run(struct stat_state *st, uint64_t now)
 {
-	if (st->o->per_thread) {
-		stat_drain(st);
+	int pass;
+
+	/* bounded: a task that left the command's wait still writes */
+	for (pass = 0; st->o->per_thread && pass < 1024; pass++)
+		if (!stat_drain(st))
+			break;
+	if (st->o->per_thread)
 		stat_count_lost(st);
-	}
 	read_counts(st);
 	if (st->o->interval_ms && (counted_since(st) || !st->intervals))
 		stat_print_interval(st, now);
@@ -607,9 +629,9 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o,
 		case 'x':
 			/* fields are not quoted: SEP must not occur in one */
 			if (!*optarg ||
-			    strpbrk(optarg, "0123456789.:-_%</> \t\n") ||
+			    strpbrk(optarg, "0123456789.:-_%</>\\ \t\n") ||
 			    has_alpha(optarg))
-				pc_die("-x '%s': a separator may not be empty or hold letters, digits, . : - _ %% < / > or blanks",
+				pc_die("-x '%s': a separator may not be empty or hold letters, digits, . : - _ %% < / > \\ or blanks",
 				       optarg);
 			o->sep = optarg;
 			break;

@@ -21,6 +21,13 @@
 #define STAT_MAX_CPUS		256
 /* --per-thread: each leader's queue, and the buffer it is read into */
 #define STAT_QUEUE_BYTES	(256 * 1024)
+/*
+ * --per-thread: the thread lives kept (a fork bomb under the tool makes
+ * no more); later ones are counted in the total alone, and told.
+ */
+#define STAT_MAX_LIVES		(1 << 20)
+/* --per-thread: reads of one queue a pass, so no queue starves the rest */
+#define STAT_DRAIN_READS	8
 
 /* A counter's value and times, from a group read or a TOTALS record. */
 struct stat_count {
@@ -33,6 +40,7 @@ struct stat_counter {
 	int leader;		/* index of its group's leader */
 	int unsupported;	/* a default event this machine lacks */
 	int quiet;		/* --per-thread: its fd polled no more */
+	int read_failed;	/* a leader: its last group read failed */
 	int *fd;		/* one per CPU counted */
 	uint64_t *id;		/* each fd's PERF_COUNTER_IOC_ID */
 	double *scaled;		/* per run it counted in: runs_counted */
@@ -69,6 +77,7 @@ struct stat_threads {
 	struct pc_tasks *tasks;	/* the names, from the side-band records */
 	int sb;			/* the leader asked for them, or -1 */
 	uint64_t lost;		/* records the queues dropped */
+	uint64_t unlisted;	/* lives past STAT_MAX_LIVES, not kept */
 };
 
 struct stat_state {
@@ -77,6 +86,7 @@ struct stat_state {
 	struct stat_opts *o;
 	FILE *out;
 	struct stat_count *sum;	/* read_counts()'s, per counter */
+	int read_warned;	/* a failed group read has been told */
 	uint64_t *words;	/* a group read: 3 + 2 words a counter */
 	size_t nr_words;
 	uint64_t t0;		/* when the counting began */
@@ -99,8 +109,11 @@ void stat_take_group(const struct stat_state *st, const uint64_t *w,
 
 /* stat_threads.c: --per-thread */
 
-/* Read every leader's queue to its end, without blocking. */
-void stat_drain(struct stat_state *st);
+/*
+ * Read the leaders' queues without blocking, a few reads of each;
+ * return 1 if one may hold more.
+ */
+int stat_drain(struct stat_state *st);
 /* The records the queues dropped, into @st->th.lost; warn if any. */
 void stat_count_lost(struct stat_state *st);
 /* Every thread life, named, by pid and tid; an array to free(). */

@@ -19,9 +19,12 @@
 
 /* The threads by tid: an open hash of each tid's first life. */
 
-static uint32_t tid_hash(uint32_t tid)
+/* Fibonacci hashing: the product's top bits, which all of @tid's move. */
+static size_t tid_hash(uint32_t tid, size_t nr_slot)
 {
-	return tid * 2654435761U;
+	unsigned int bits = __builtin_ctzl(nr_slot);
+
+	return bits ? (uint32_t)(tid * 2654435761U) >> (32 - bits) : 0;
 }
 
 /* The slot of @tid's first life in the hash, or the empty one to use. */
@@ -29,7 +32,7 @@ static int *tid_slot(struct stat_threads *th, uint32_t tid)
 {
 	size_t i, mask = th->nr_slot - 1;
 
-	for (i = tid_hash(tid) & mask; th->slot[i];
+	for (i = tid_hash(tid, th->nr_slot); th->slot[i];
 	     i = (i + 1) & mask)
 		if (th->t[th->slot[i] - 1].tid == tid)
 			break;
@@ -68,11 +71,14 @@ static int new_thread(struct stat_state *st, uint32_t pid, uint32_t tid)
 }
 
 /*
- * The life of thread @tid that leader @lead's TOTALS record is of: the
- * first whose record from @lead has not come yet. A tid is used again
- * once its thread is gone, and each queue tells of the lives in the
- * order they ended; the queues, read one after the other, need not
- * have reached the same one.
+ * The life of thread @tid of process @pid that leader @lead's TOTALS
+ * record is of: the first whose record from @lead has not come yet. A
+ * tid is used again once its thread is gone, and each queue tells of
+ * the lives in the order they ended; the queues, read one after the
+ * other, need not have reached the same one. (Where a queue dropped a
+ * life's record, a later life of the same tid and pid may take it:
+ * the lost records are told.) Return: the life, or -1 past
+ * STAT_MAX_LIVES.
  */
 static int thread_life(struct stat_state *st, uint32_t pid, uint32_t tid,
 		       int lead)
@@ -83,8 +89,12 @@ static int thread_life(struct stat_state *st, uint32_t pid, uint32_t tid,
 	tid_room(th);
 	slot = tid_slot(th, tid);
 	for (i = *slot - 1; i >= 0; last = i, i = th->t[i].next)
-		if (!th->t[i].n[lead].got)
+		if (th->t[i].pid == pid && !th->t[i].n[lead].got)
 			return i;
+	if (th->nr >= STAT_MAX_LIVES) {
+		th->unlisted++;
+		return -1;
+	}
 	i = new_thread(st, pid, tid);
 	if (last >= 0) {
 		th->t[last].next = i;
@@ -125,7 +135,12 @@ static void take_totals(struct stat_state *st, int lead, const char *body,
 	if (words > st->nr_words)
 		return;		/* more than this group has */
 	memcpy(st->words, body + sizeof(tot), words * 8);
+	/* a group read's nr, its times and a value and an id each */
+	if (!words || st->words[0] > (words - 3) / 2)
+		return;
 	i = thread_life(st, tot.pid, tot.tid, lead);
+	if (i < 0)
+		return;
 	stat_take_group(st, st->words, words, lead, 0, st->th.t[i].n);
 	st->th.t[i].n[lead].got = 1;
 	if (lead == st->th.sb)
@@ -179,8 +194,11 @@ static void take_records(struct stat_state *st, int lead, const char *buf,
 
 	while (len - off >= sizeof(h)) {
 		memcpy(&h, buf + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size > len - off)
+		if (h.size < sizeof(h) || h.size > len - off) {
+			pc_warn("a record of %u bytes in a read of %zu: the rest of the read is skipped",
+				h.size, len - off);
 			break;
+		}
 		take_record(st, lead, h.type, buf + off + sizeof(h),
 			    h.size - sizeof(h));
 		off += h.size;
@@ -188,14 +206,18 @@ static void take_records(struct stat_state *st, int lead, const char *buf,
 }
 
 /*
- * Read every leader's queue to its end, without blocking; the side-
- * band leader's first, so that the names come before the TOTALS of
- * the others that a later read of it would give.
+ * Read every leader's queue, without blocking, STAT_DRAIN_READS reads
+ * of each at most (a queue its tasks keep filling does not keep the
+ * tool from the others, nor from the command's end); the side-band
+ * leader's first, so that the names come before the TOTALS of the
+ * others that a later read of it would give.
+ *
+ * Return: 1 if a queue may hold more, else 0.
  */
-void stat_drain(struct stat_state *st)
+int stat_drain(struct stat_state *st)
 {
 	static char buf[STAT_QUEUE_BYTES];
-	int i, lead;
+	int i, lead, reads, more = 0;
 	ssize_t n;
 
 	for (i = -1; i < st->nr; i++) {
@@ -203,9 +225,15 @@ void stat_drain(struct stat_state *st)
 		if (lead < 0 || (i >= 0 && lead == st->th.sb) ||
 		    !stat_leads(st->c, lead))
 			continue;
-		while ((n = read(st->c[lead].fd[0], buf, sizeof(buf))) > 0)
+		for (reads = 0; reads < STAT_DRAIN_READS; reads++) {
+			n = read(st->c[lead].fd[0], buf, sizeof(buf));
+			if (n <= 0)
+				break;
 			take_records(st, lead, buf, n);
+		}
+		more |= reads == STAT_DRAIN_READS;
 	}
+	return more;
 }
 
 /*
@@ -224,8 +252,11 @@ void stat_count_lost(struct stat_state *st)
 	if (all > st->th.lost)
 		st->th.lost = all;
 	if (st->th.lost)
-		pc_warn("%llu records lost (a queue was full): threads may be missing or unnamed",
+		pc_warn("%llu records lost (a queue was full): threads may be missing, unnamed, or a tid's lives merged",
 			(unsigned long long)st->th.lost);
+	if (st->th.unlisted)
+		pc_warn("%llu thread lives past the first %d not listed: counted in the total alone",
+			(unsigned long long)st->th.unlisted, STAT_MAX_LIVES);
 }
 
 static int by_pid_tid(const void *a, const void *b)
