@@ -1390,10 +1390,13 @@ TEST(preempted_switch_outs_are_told_from_blocked_ones)
 		for (;;)
 			sink++;
 	hw.hw.inherit = 0;
+	/* disabled until the queue is sized: the spinner preempts at once */
+	hw.hw.disabled = 1;
 	fd = sys_perf_counter_open(&hw.hw, 0, -1, -1, 0);
 	ASSERT_LE(0, fd);
 	i = 1 << 20;
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &i));
+	ASSERT_EQ(0, pc_enable(fd));
 	chain_compute(100 * 1000000ULL);
 	kill(spinner, SIGKILL);
 	waitpid(spinner, NULL, 0);
