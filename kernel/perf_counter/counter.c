@@ -81,14 +81,22 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 
 	/* Inherited copies write to their top-level counter's queue. */
 	if (pc_has_records(hw) && !parent) {
-		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT,
-						pc_format_2009(hw,
-							desc->sideband));
+		bool format_2009 = pc_format_2009(hw, desc->sideband);
+
+		/*
+		 * A headered queue of a counter opened disabled gets its
+		 * ring at its first use (pc_counter_prepare()); one in the
+		 * 2009 format at once, whose read() may come last.
+		 */
+		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT, format_2009,
+						hw->disabled && !format_2009);
 		if (!counter->queue) {
 			pc_object_ended(PC_OBJ_COUNTER);
 			kmem_cache_free(pc_counter_cache, counter);
 			return ERR_PTR(-ENOMEM);
 		}
+		counter->out = counter->queue;
+		counter->out_writer = true;
 	}
 	/* Known to init (an inherited copy); the reference comes after. */
 	counter->parent = parent;
@@ -96,7 +104,7 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 	if (ops->init) {
 		err = ops->init(counter);
 		if (err) {
-			pc_queue_free(counter->queue);
+			pc_queue_drop(counter->queue);
 			pc_object_ended(PC_OBJ_COUNTER);
 			kmem_cache_free(pc_counter_cache, counter);
 			return ERR_PTR(err);
@@ -169,7 +177,7 @@ void pc_counter_put(struct perf_counter *counter)
 		static_branch_slow_dec_deferred(&pc_sideband_key);
 	if (counter->chain_bufs)
 		pc_chain_bufs_put();
-	pc_queue_free(counter->queue);
+	pc_output_free(counter);
 	pc_page_free(counter);
 	if (counter->pid_ns)
 		put_pid_ns(counter->pid_ns);

@@ -127,6 +127,9 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return err;
 	switch (cmd) {
 	case PERF_COUNTER_IOC_ENABLE:
+		err = pc_counter_prepare(counter);
+		if (err)
+			return err;
 		pc_counter_refresh_end(counter);
 		pc_counter_enable(counter);
 		return 0;
@@ -158,11 +161,26 @@ static long pc_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		pc_counter_reset(counter);
 		return 0;
 	case PERF_COUNTER_IOC_REFRESH:
+		err = pc_counter_prepare(counter);
+		if (err)
+			return err;
 		return pc_counter_refresh(counter, arg);
 	case PERF_COUNTER_IOC_ID:
 		return put_user(counter->id, (u64 __user *)arg);
 	case PERF_COUNTER_IOC_READ:
 		return pc_ioctl_read(counter, (void __user *)arg);
+	case PERF_COUNTER_IOC_SET_OUTPUT:
+		return pc_counter_set_output(counter, (int)arg);
+	case PERF_COUNTER_IOC_WAKEUP: {
+		u32 bytes;
+
+		if (!counter->queue)
+			return -EINVAL;
+		if (get_user(bytes, (u32 __user *)arg))
+			return -EFAULT;
+		pc_queue_set_wakeup(counter->queue, bytes);
+		return 0;
+	}
 	}
 	return -ENOTTY;
 }
@@ -191,7 +209,11 @@ static int pc_fasync(int fd, struct file *file, int on)
 	return pc_queue_fasync(counter->queue, fd, file, on);
 }
 
-/* mmap(): the counter page, see page.c; a read, to a security module. */
+/*
+ * mmap(): a counter with a queue, its ring (queue_map.c), unless its
+ * records go to another's; any other, the counter page (page.c). A
+ * read, to a security module.
+ */
 static int pc_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct perf_counter *counter = file->private_data;
@@ -200,7 +222,9 @@ static int pc_mmap(struct file *file, struct vm_area_struct *vma)
 	err = pc_lsm_read(counter);
 	if (err)
 		return err;
-	return pc_page_mmap(counter, vma);
+	if (!counter->queue)
+		return pc_page_mmap(counter, vma);
+	return pc_output_mmap(counter, vma);
 }
 
 /* The last close ends the counter and every inherited copy of it. */

@@ -199,7 +199,7 @@ static bool pc_records_ended(struct perf_counter *top)
 static void pc_fold_into_parent(struct perf_counter *copy)
 {
 	struct perf_counter *top = copy->parent;
-	bool folded = false, ended = false;
+	bool folded = false;
 
 	mutex_lock(&top->child_mutex);
 	if (!list_empty(&copy->child_entry)) {
@@ -208,11 +208,10 @@ static void pc_fold_into_parent(struct perf_counter *copy)
 		atomic64_add(copy->time_enabled, &top->child_time_enabled);
 		atomic64_add(copy->time_running, &top->child_time_running);
 		folded = true;
-		ended = pc_records_ended(top);
+		if (pc_records_ended(top))
+			pc_output_end(top);
 	}
 	mutex_unlock(&top->child_mutex);
-	if (ended)
-		pc_queue_set_gone(top->queue);
 	if (folded)
 		pc_counter_put(copy);
 }
@@ -220,14 +219,11 @@ static void pc_fold_into_parent(struct perf_counter *copy)
 /* The task of top-level counter @counter has exited. */
 static void pc_task_ended(struct perf_counter *counter)
 {
-	bool ended;
-
 	mutex_lock(&counter->child_mutex);
 	counter->task_ended = true;
-	ended = pc_records_ended(counter);
+	if (pc_records_ended(counter))
+		pc_output_end(counter);
 	mutex_unlock(&counter->child_mutex);
-	if (ended)
-		pc_queue_set_gone(counter->queue);
 }
 
 /* An exiting task's context, or NULL. */

@@ -209,8 +209,17 @@ struct pc_ops {
  *			is to be disabled by @refresh_work
  * @refresh_work:	disables it, where its context is
  * @refresh_late:	or from a workqueue, if the context has moved
- * @queue:		sampling counters: where the records go (top-level
- *			counters only; inherited copies use their parent's)
+ * @queue:		sampling counters: their own record queue, which
+ *			their fd reads and maps (top-level counters only;
+ *			inherited copies use their parent's)
+ * @out:		where their records go: @queue, or another
+ *			counter's (PERF_COUNTER_IOC_SET_OUTPUT, output.c);
+ *			read by producers with irqs off, changed under
+ *			@child_mutex and pc_output_mutex, and an old one
+ *			dropped only after an RCU grace period
+ * @out_writer:		counted among @out's writers: until the records
+ *			end (the task and its copies), or the counter does;
+ *			under @child_mutex
  * @pid_ns:		top-level counters: the opener's pid namespace, in
  *			which records give pids and tids
  * @page:		top-level counters, once mmap()ed: the page user space
@@ -288,6 +297,8 @@ struct perf_counter {
 	struct irq_work			refresh_work;
 	struct work_struct		refresh_late;
 	struct pc_queue			*queue;
+	struct pc_queue			*out;
+	bool				out_writer;
 	struct pid_namespace		*pid_ns;
 	struct perf_counter_page	*page;
 
@@ -424,6 +435,21 @@ void pc_ctx_unlink(struct perf_counter_context *ctx,
 		   struct perf_counter *counter, u64 ctx_time);
 int pc_install(struct perf_counter *counter, struct perf_counter *leader);
 void pc_remove(struct perf_counter *counter);
+int pc_counter_set_output(struct perf_counter *counter, int fd);
+int pc_output_mmap(struct perf_counter *counter, struct vm_area_struct *vma);
+void pc_output_end(struct perf_counter *counter);
+void pc_output_free(struct perf_counter *counter);
+int pc_counter_prepare(struct perf_counter *counter);
+
+/*
+ * The queue a top-level counter's records go to, from a producer (irqs
+ * off: an RCU reader, see output.c).
+ */
+static inline struct pc_queue *pc_counter_out(struct perf_counter *top)
+{
+	return READ_ONCE(top->out);
+}
+
 void pc_counter_enable(struct perf_counter *counter);
 void pc_counter_disable(struct perf_counter *counter);
 void __pc_enable(struct perf_counter_context *ctx, void *info);

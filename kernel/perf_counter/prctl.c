@@ -38,6 +38,48 @@ static void __pc_set_leaders(struct perf_counter_context *ctx, void *enable)
 }
 
 /*
+ * The next leader of @ctx about to be enabled whose records have no
+ * ring yet (opened disabled, not used since), held, or NULL. A copy's
+ * ring is its top-level counter's.
+ */
+static struct perf_counter *pc_task_leader_unprepared(struct perf_counter_context *ctx)
+{
+	struct perf_counter *leader, *top, *found = NULL;
+
+	raw_spin_lock_irq(&ctx->lock);
+	pc_for_each_leader(leader, ctx) {
+		top = leader->parent ?: leader;
+		if (!leader->prctl_exempt && top->queue &&
+		    READ_ONCE(top->out) == top->queue &&
+		    !pc_queue_has_ring(top->queue)) {
+			found = top;
+			pc_counter_get(found);
+			break;
+		}
+	}
+	raw_spin_unlock_irq(&ctx->lock);
+	return found;
+}
+
+/*
+ * The rings of the leaders about to be enabled, made outside ctx->lock
+ * (they may sleep); ctx->mutex, held, keeps the leaders. Each pass
+ * makes one, or fails: no more passes than leaders without one.
+ */
+static int pc_task_prepare_leaders(struct perf_counter_context *ctx)
+{
+	struct perf_counter *top;
+	int err = 0;
+
+	lockdep_assert_held(&ctx->mutex);
+	while (!err && (top = pc_task_leader_unprepared(ctx))) {
+		err = pc_counter_prepare(top);
+		pc_counter_put(top);
+	}
+	return err;
+}
+
+/*
  * prctl(PR_TASK_PERF_COUNTERS_*): every group leader on current, but
  * for those a more privileged monitor opened and those the security
  * module will not let current write (see __pc_set_leaders()). The
@@ -55,9 +97,13 @@ static int pc_task_set_leaders(bool enable)
 	if (!ctx)
 		return 0;
 	mutex_lock(&ctx->mutex);
-	if (IS_ENABLED(CONFIG_PERF_COUNTERS_LSM))
+	if (enable)
+		err = pc_task_prepare_leaders(ctx);
+	if (!err && IS_ENABLED(CONFIG_PERF_COUNTERS_LSM))
 		leaders = pc_ctx_leaders(ctx, false, &nr, NULL);
-	if (IS_ERR(leaders)) {
+	if (err) {
+		leaders = NULL;
+	} else if (IS_ERR(leaders)) {
 		err = PTR_ERR(leaders);
 		leaders = NULL;
 	} else {
@@ -95,9 +141,11 @@ int perf_counter_task_disable(void)
 /**
  * perf_counter_task_enable() - enable every counter group on current
  *
- * The same counters as perf_counter_task_disable() turns off.
+ * The same counters as perf_counter_task_disable() turns off. A queue
+ * opened disabled gets its ring first (pc_counter_prepare()).
  *
- * Return: as perf_counter_task_disable().
+ * Return: as perf_counter_task_disable(), and -ENOMEM for a ring;
+ * nothing changed then.
  */
 int perf_counter_task_enable(void)
 {

@@ -50,39 +50,8 @@
 #include <linux/wait.h>
 
 #include "internal.h"
+#include "queue_impl.h"
 #include "ring.h"
-
-/*
- * Positions are word-sized (acquire/release needs that on 32-bit) and
- * only their differences, never above the ring size, are used: they may
- * wrap.
- */
-struct pc_queue {
-	u64			*ring;
-	u32			mask;		/* ring size in words - 1 */
-	unsigned long		head;		/* words written, under lock */
-	unsigned long		tail;		/* words read, by the reader */
-	u64			lost;		/* records dropped, not reported */
-	u64			lost_sideband;	/* side-band ones, likewise */
-	atomic_long_t		missed;		/* dropped without the lock */
-	u64			dropped;	/* no longer pending, under lock */
-	unsigned long		end;		/* reserved record's end */
-	u32			kind;		/* and its kind */
-	bool			format_2009;	/* read() leaves headers out */
-	bool			error;		/* its counter is in error */
-	bool			gone;		/* its task and copies ended */
-	raw_spinlock_t		lock;		/* producers */
-	/*
-	 * The reader's, held while it copies records to user memory, a
-	 * fault user space may answer late or never: others only trylock.
-	 */
-	struct mutex		read_mutex;
-	wait_queue_head_t	wait;
-	struct irq_work		wakeup;
-	struct fasync_struct	*fasync;	/* overflow signals' owners */
-	unsigned long		signals;	/* PC_SIGNAL_* to send */
-	struct ucounts		*ucounts;	/* charged for the ring */
-};
 
 /* The overflow signals a wakeup sends: records ready, a refresh spent. */
 #define PC_SIGNAL_IN		0
@@ -123,6 +92,40 @@ static void pc_queue_wakeup(struct irq_work *work)
 		kill_fasync(&q->fasync, SIGIO, POLL_HUP);
 	else if (signals & BIT(PC_SIGNAL_IN))
 		kill_fasync(&q->fasync, SIGIO, POLL_IN);
+}
+
+/*
+ * Enough waits for a reader that asked to be woken only past a mark
+ * (PERF_COUNTER_IOC_WAKEUP), or for any other once a record does.
+ */
+static bool pc_queue_past_watermark(struct pc_queue *q)
+{
+	u32 mark = READ_ONCE(q->wakeup_words);
+
+	if (!mark)
+		return true;
+	if (mark > q->mask)		/* more than the ring holds */
+		mark = (q->mask + 1) / 2;
+	return pc_queue_used(q) >= mark;
+}
+
+/* A mapped queue's drops so far, for its reader to see; under q->lock. */
+static void pc_queue_show_lost(struct pc_queue *q)
+{
+	if (q->user)
+		WRITE_ONCE(q->user->lost,
+			   q->dropped + q->lost + q->lost_sideband +
+			   atomic_long_read(&q->missed));
+}
+
+/**
+ * pc_queue_set_wakeup() - PERF_COUNTER_IOC_WAKEUP
+ * @q:		the queue
+ * @bytes:	records waiting that wake a reader; 0 for every record
+ */
+void pc_queue_set_wakeup(struct pc_queue *q, u32 bytes)
+{
+	WRITE_ONCE(q->wakeup_words, DIV_ROUND_UP(bytes, sizeof(u64)));
 }
 
 /*
@@ -181,20 +184,19 @@ int pc_queue_fasync(struct pc_queue *q, int fd, struct file *file, int on)
 	return fasync_helper(fd, file, on, &q->fasync);
 }
 
-static u32 pc_queue_bytes(const struct pc_queue *q)
-{
-	return (q->mask + 1) * sizeof(u64);
-}
-
 /**
  * pc_queue_alloc() - a record queue of @bytes, charged to current
  * @bytes: a power of two between PC_QUEUE_MIN and PC_QUEUE_MAX
  * @format_2009: read() leaves the headers out (pc_format_2009())
+ * @lazy: its ring comes at its first use (pc_queue_prepare()), and what
+ *	producers write before is dropped, and told
+ *
+ * The queue has one reference, and one writer (its counter).
  *
  * Return: the queue, or NULL without memory or past current's
  * RLIMIT_MEMLOCK.
  */
-struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009)
+struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009, bool lazy)
 {
 	/* charged to current's memory cgroup: the cache is SLAB_ACCOUNT */
 	struct pc_queue *q = kmem_cache_zalloc(pc_queue_cache, GFP_KERNEL);
@@ -206,13 +208,17 @@ struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009)
 		kmem_cache_free(pc_queue_cache, q);
 		return NULL;
 	}
-	q->ring = pc_ring_alloc(q->ucounts, bytes);
-	if (!q->ring) {
-		put_ucounts(q->ucounts);
-		kmem_cache_free(pc_queue_cache, q);
-		return NULL;
+	if (!lazy) {
+		q->ring = pc_ring_alloc(q->ucounts, bytes);
+		if (!q->ring) {
+			put_ucounts(q->ucounts);
+			kmem_cache_free(pc_queue_cache, q);
+			return NULL;
+		}
 	}
 	pc_object_made(PC_OBJ_QUEUE);
+	refcount_set(&q->ref, 1);
+	atomic_set(&q->writers, 1);
 	q->mask = bytes / sizeof(u64) - 1;
 	q->format_2009 = format_2009;
 	raw_spin_lock_init(&q->lock);
@@ -222,15 +228,64 @@ struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009)
 	return q;
 }
 
-void pc_queue_free(struct pc_queue *q)
+/**
+ * pc_queue_hold() - another reference to @q
+ * @q:	the queue, of a counter the caller holds
+ */
+void pc_queue_hold(struct pc_queue *q)
 {
-	if (!q)
+	refcount_inc(&q->ref);
+}
+
+/**
+ * pc_queue_drop() - drop a reference; the last frees the queue
+ * @q:	the queue, or NULL; no producer may be left writing to it
+ */
+void pc_queue_drop(struct pc_queue *q)
+{
+	if (!q || !refcount_dec_and_test(&q->ref))
 		return;
 	irq_work_sync(&q->wakeup);
-	pc_ring_free(q->ucounts, q->ring, pc_queue_bytes(q));
+	if (q->user)
+		pc_ring_free_mapped(q->ucounts, q->user, pc_queue_bytes(q));
+	else if (q->ring)
+		pc_ring_free(q->ucounts, q->ring, pc_queue_bytes(q));
 	put_ucounts(q->ucounts);
 	pc_object_ended(PC_OBJ_QUEUE);
 	kmem_cache_free(pc_queue_cache, q);
+}
+
+/**
+ * pc_queue_prepare() - the queue's first use: its ring, if it has none
+ * @q:	the queue; process context, no lock held
+ *
+ * Return: 0, or -ENOMEM (without memory or past RLIMIT_MEMLOCK).
+ */
+int pc_queue_prepare(struct pc_queue *q)
+{
+	unsigned long flags;
+	u32 bytes;
+	u64 *ring;
+
+	if (likely(READ_ONCE(q->ring)))
+		return 0;
+	for (;;) {
+		bytes = READ_ONCE(q->mask) * sizeof(u64) + sizeof(u64);
+		ring = pc_ring_alloc(q->ucounts, bytes);
+		if (!ring)
+			return -ENOMEM;
+		pc_queue_lock(q, &flags);
+		if (!q->ring && pc_queue_bytes(q) == bytes) {
+			q->ring = ring;
+			ring = NULL;
+		}
+		pc_queue_unlock(q, flags);
+		if (!ring)
+			return 0;
+		pc_ring_free(q->ucounts, ring, bytes);
+		if (READ_ONCE(q->ring))		/* another use made it */
+			return 0;
+	}
 }
 
 /**
@@ -248,9 +303,11 @@ void pc_queue_free(struct pc_queue *q)
  * copies records out under read_mutex. A resize that finds a read in
  * progress fails, as one that finds records waiting does.
  *
+ * A mapped queue keeps its ring: its size is the mapping's.
+ *
  * Return: 0, -EINVAL for a size that is not a power of two in range,
- * -EBUSY while records wait to be read or a read is in progress,
- * -ENOMEM without memory or past that limit.
+ * -EBUSY while records wait to be read, a read is in progress or the
+ * queue is mapped, -ENOMEM without memory or past that limit.
  */
 int pc_queue_resize(struct pc_queue *q, u32 bytes)
 {
@@ -271,7 +328,7 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 		return -EBUSY;
 	}
 	pc_queue_lock(q, &flags);
-	if (q->head != q->tail ||
+	if (q->user || q->head != q->tail ||
 	    (!q->format_2009 && (q->lost || q->lost_sideband ||
 				 atomic_long_read(&q->missed)))) {
 		err = -EBUSY;
@@ -287,7 +344,8 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	}
 	pc_queue_unlock(q, flags);
 	mutex_unlock(&q->read_mutex);
-	pc_ring_free(q->ucounts, old, old_bytes);
+	if (old)			/* a lazy queue's first ring: none */
+		pc_ring_free(q->ucounts, old, old_bytes);
 	return err;
 }
 
@@ -377,8 +435,15 @@ void pc_queue_put_words(struct pc_queue *q, unsigned long *at,
  */
 void pc_queue_missed(struct pc_queue *q, u64 n)
 {
+	unsigned long flags;
+
 	/* A long is what the queue keeps: 2^31 losses at once on 32-bit. */
 	atomic_long_add(min_t(u64, n, LONG_MAX), &q->missed);
+	/* A mapped queue's page tells them now, unless a producer is in. */
+	if (READ_ONCE(q->user) && pc_queue_trylock(q, &flags)) {
+		pc_queue_show_lost(q);
+		pc_queue_unlock(q, flags);
+	}
 	pc_queue_wake_waiters(q);
 }
 
@@ -410,9 +475,9 @@ void pc_queue_sideband_lost(struct pc_queue *q)
 bool pc_queue_may_fit(struct pc_queue *q, u32 words)
 {
 	/* unlocked: a producer elsewhere may move the head meanwhile */
-	unsigned long used = data_race(q->head) - READ_ONCE(q->tail);
+	unsigned long used = data_race(q->head) - pc_queue_tail(q);
 
-	return used + words <= q->mask + 1UL;
+	return READ_ONCE(q->ring) && used + words <= q->mask + 1UL;
 }
 
 static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
@@ -443,13 +508,14 @@ static void pc_queue_put_header(struct pc_queue *q, unsigned long *at,
 bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 		      unsigned long *at)
 {
-	/* Pairs with the reader's release: it is done with the words. */
-	unsigned long tail = smp_load_acquire(&q->tail);
+	unsigned long tail = pc_queue_tail(q);
 	u32 need;
 
 	lockdep_assert_held(&q->lock);
-	if (unlikely(atomic_long_read(&q->missed)))
+	if (unlikely(atomic_long_read(&q->missed))) {
 		q->lost += atomic_long_xchg(&q->missed, 0);
+		pc_queue_show_lost(q);
+	}
 	if (q->format_2009) {
 		/* No LOST record in this format: counted, not written. */
 		q->dropped += q->lost;
@@ -458,11 +524,13 @@ bool pc_queue_reserve(struct pc_queue *q, u32 type, u32 words,
 	need = words + (q->lost ? PC_LOST_WORDS : 0) +
 	       (q->lost_sideband ? PC_LOST_WORDS : 0);
 
-	if (q->head - tail + need > q->mask + 1UL) {
+	/* Without a ring yet (a lazy queue not used), as if full. */
+	if (q->head - tail + need > q->mask + 1UL || unlikely(!q->ring)) {
 		if (pc_kind_is_sideband(type))
 			q->lost_sideband++;
 		else
 			q->lost++;
+		pc_queue_show_lost(q);
 		pc_queue_wake_waiters(q);	/* a drop to tell */
 		return false;
 	}
@@ -501,8 +569,16 @@ void pc_queue_commit(struct pc_queue *q, unsigned long at)
 	lockdep_assert_held(&q->lock);
 	if (WARN_ON_ONCE(at != q->end))
 		at = q->end;
+	if (q->user) {
+		q->head_bytes += (u64)(at - q->head) * sizeof(u64);
+		/* The record's words before the head that covers them. */
+		smp_wmb();
+		WRITE_ONCE(q->user->data_head, q->head_bytes);
+	}
 	/* The record's words before the head that covers them. */
 	smp_store_release(&q->head, at);
+	if (!pc_queue_past_watermark(q))
+		return;
 	if (q->kind == PERF_COUNTER_REC_SAMPLE)
 		pc_queue_wake_record(q);
 	else
@@ -530,18 +606,19 @@ u64 pc_queue_dropped(struct pc_queue *q)
 
 static bool pc_queue_empty(struct pc_queue *q)
 {
-	/* Pairs with pc_queue_commit(): see the words below the head. */
-	return smp_load_acquire(&q->head) == READ_ONCE(q->tail);
+	return !pc_queue_used(q);
 }
 
 /*
- * Drops no LOST record has told yet (the extended format's only). A
- * hint, read without the lock (q->lost is a u64 that producers change
- * under it): pc_queue_read_lost() looks again under the lock.
+ * Drops no LOST record has told yet (the extended format's only; a
+ * mapped queue shows them in its control page, and a LOST record is
+ * all read() could add). A hint, read without the lock (q->lost is a
+ * u64 that producers change under it): pc_queue_read_lost() looks
+ * again under the lock.
  */
 static bool pc_queue_lost_pending(struct pc_queue *q)
 {
-	if (q->format_2009)
+	if (q->format_2009 || READ_ONCE(q->user))
 		return false;
 	/* unlocked: a hint, looked at again under the lock */
 	return data_race(q->lost) || data_race(q->lost_sideband) ||
@@ -551,14 +628,14 @@ static bool pc_queue_lost_pending(struct pc_queue *q)
 /* Nothing more can come for now, or ever: read() ends, poll() hangs up. */
 static bool pc_queue_ended(struct pc_queue *q)
 {
-	return READ_ONCE(q->error) || READ_ONCE(q->gone);
+	return READ_ONCE(q->error) || !atomic_read(&q->writers);
 }
 
 /* What a blocked reader waits for. */
 static bool pc_queue_readable(struct pc_queue *q)
 {
-	return !pc_queue_empty(q) || pc_queue_lost_pending(q) ||
-	       pc_queue_ended(q);
+	return (!pc_queue_empty(q) && pc_queue_past_watermark(q)) ||
+	       pc_queue_lost_pending(q) || pc_queue_ended(q);
 }
 
 /**
@@ -576,13 +653,26 @@ void pc_queue_set_error(struct pc_queue *q, bool error)
 }
 
 /**
- * pc_queue_set_gone() - no record can come any more
- * @q:	the queue of a task counter whose task and copies have ended
+ * pc_queue_writer_add() - a counter's records come to @q from now on
+ * @q:	the queue
  */
-void pc_queue_set_gone(struct pc_queue *q)
+void pc_queue_writer_add(struct pc_queue *q)
 {
-	WRITE_ONCE(q->gone, true);
-	irq_work_queue(&q->wakeup);
+	atomic_inc(&q->writers);
+}
+
+/**
+ * pc_queue_writer_end() - a counter's records no longer come to @q
+ * @q:	the queue: of a task counter whose task and copies have ended,
+ *	of a counter sending its records elsewhere from now on, or of
+ *	one being freed
+ *
+ * Once no counter writes to the queue, its readers reach end of file.
+ */
+void pc_queue_writer_end(struct pc_queue *q)
+{
+	if (atomic_dec_and_test(&q->writers))
+		irq_work_queue(&q->wakeup);
 }
 
 /*
@@ -673,6 +763,11 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 	ssize_t done = 0;
 	int err;
 
+	if (READ_ONCE(q->user))
+		return -EBUSY;		/* its records are read in the mapping */
+	err = pc_queue_prepare(q);
+	if (err)
+		return err;
 	for (;;) {
 		/*
 		 * Another reader may be in a fault user space answers:
@@ -683,6 +778,11 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 				return -EAGAIN;
 		} else if (mutex_lock_interruptible(&q->read_mutex)) {
 			return -ERESTARTSYS;
+		}
+		/* Mapped while this reader waited: the ring is user space's. */
+		if (q->user) {
+			mutex_unlock(&q->read_mutex);
+			return -EBUSY;
 		}
 		if (!pc_queue_empty(q))
 			break;
@@ -744,10 +844,13 @@ __poll_t pc_queue_poll(struct pc_queue *q, struct file *file, poll_table *wait)
 {
 	__poll_t mask = 0;
 
+	if (pc_queue_prepare(q))
+		return EPOLLERR;
 	poll_wait(file, &q->wait, wait);
 	/* On the wait queue before the look: pairs with pc_queue_commit() */
 	smp_mb();
-	if (!pc_queue_empty(q) || pc_queue_lost_pending(q))
+	if ((!pc_queue_empty(q) && pc_queue_past_watermark(q)) ||
+	    pc_queue_lost_pending(q))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (pc_queue_ended(q))
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLHUP;

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 struct file;
+struct vm_area_struct;
 struct iov_iter;
 struct pc_queue;
 
@@ -41,9 +42,16 @@ static inline bool pc_kind_is_sideband(u32 type)
 	       type == PERF_COUNTER_REC_TOTALS;
 }
 
-struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009);
-void pc_queue_free(struct pc_queue *q);
+struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009, bool lazy);
+void pc_queue_hold(struct pc_queue *q);
+void pc_queue_drop(struct pc_queue *q);
+int pc_queue_prepare(struct pc_queue *q);
 int pc_queue_resize(struct pc_queue *q, u32 bytes);
+void pc_queue_set_wakeup(struct pc_queue *q, u32 bytes);
+bool pc_queue_is_mapped(struct pc_queue *q);
+bool pc_queue_has_ring(struct pc_queue *q);
+bool pc_queue_format_2009(const struct pc_queue *q);
+int pc_queue_mmap(struct pc_queue *q, struct vm_area_struct *vma);
 u32 pc_queue_words(const struct pc_queue *q);
 void pc_queue_lock(struct pc_queue *q, unsigned long *flags) __acquires(q);
 bool __pc_queue_trylock(struct pc_queue *q, unsigned long *flags);
@@ -63,7 +71,8 @@ bool pc_queue_may_fit(struct pc_queue *q, u32 words);
 void pc_queue_sideband_lost(struct pc_queue *q);
 u64 pc_queue_dropped(struct pc_queue *q);
 void pc_queue_set_error(struct pc_queue *q, bool error);
-void pc_queue_set_gone(struct pc_queue *q);
+void pc_queue_writer_add(struct pc_queue *q);
+void pc_queue_writer_end(struct pc_queue *q);
 void pc_queue_hangup(struct pc_queue *q);
 int pc_queue_fasync(struct pc_queue *q, int fd, struct file *file, int on);
 ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock);

@@ -404,7 +404,7 @@ static void pc_totals_write(struct perf_counter *counter,
 {
 	struct perf_counter *top = counter->parent ?: counter;
 	u64 format = counter->hw_event.read_format;
-	struct pc_queue *q = top->queue;
+	struct pc_queue *q = top->queue ? pc_counter_out(top) : NULL;
 	struct perf_counter *member;
 	unsigned long flags, at;
 

@@ -8,6 +8,10 @@
  * opener's RLIMIT_MEMLOCK count of pinned pages, which its user shares
  * with SHM_LOCK'ed memory in its user namespace. Past the limit a queue
  * is refused with ENOMEM, unless the caller has CAP_IPC_LOCK.
+ *
+ * A ring user space maps (queue_map.c) is a page longer, for the
+ * control page in front, and comes from vmalloc_user(): whole zeroed
+ * pages the mapping may take.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -15,6 +19,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
+#include <linux/vmalloc.h>
 
 #include "ring.h"
 
@@ -75,4 +80,35 @@ void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes)
 {
 	kvfree(ring);
 	pc_ring_uncharge(ucounts, bytes);
+}
+
+/**
+ * pc_ring_alloc_mapped() - a control page and a ring of @bytes after it
+ * @ucounts:	the count to charge, as for pc_ring_alloc()
+ * @bytes:	the ring's size, whole pages
+ *
+ * Return: the control page, the ring following it, or NULL.
+ */
+void *pc_ring_alloc_mapped(struct ucounts *ucounts, u32 bytes)
+{
+	void *base;
+
+	if (!pc_ring_charge(ucounts, PAGE_SIZE + bytes))
+		return NULL;
+	base = vmalloc_user(PAGE_SIZE + bytes);
+	if (!base)
+		pc_ring_uncharge(ucounts, PAGE_SIZE + bytes);
+	return base;
+}
+
+/**
+ * pc_ring_free_mapped() - free what pc_ring_alloc_mapped() gave
+ * @ucounts:	the count it was charged to
+ * @base:	the control page
+ * @bytes:	the ring's size
+ */
+void pc_ring_free_mapped(struct ucounts *ucounts, void *base, u32 bytes)
+{
+	vfree(base);
+	pc_ring_uncharge(ucounts, PAGE_SIZE + bytes);
 }

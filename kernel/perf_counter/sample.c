@@ -229,7 +229,7 @@ void pc_sample_lost(struct perf_counter *counter, u64 n)
 {
 	struct perf_counter *top = counter->parent ?: counter;
 
-	pc_queue_missed(top->queue, n);
+	pc_queue_missed(pc_counter_out(top), n);
 }
 
 /**
@@ -278,7 +278,7 @@ static void __pc_sample_write(struct perf_counter *counter,
 {
 	struct perf_counter *top = counter->parent ?: counter;
 	u64 type = counter->hw_event.record_type;
-	struct pc_queue *q = top->queue;
+	struct pc_queue *q = pc_counter_out(top);
 	struct perf_counter *member;
 	struct pc_chain chain;
 	unsigned long flags;
@@ -437,7 +437,7 @@ static void pc_switch_record(struct perf_counter *counter, u32 kind,
 			     struct task_struct *other)
 {
 	struct perf_counter *top = counter->parent ?: counter;
-	struct pc_queue *q = top->queue;
+	struct pc_queue *q = pc_counter_out(top);
 	unsigned long flags;
 	unsigned long at;
 

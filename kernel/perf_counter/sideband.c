@@ -84,7 +84,7 @@ u32 pc_sideband_words_max(const struct perf_counter *counter)
 static void pc_sb_counter(struct perf_counter *counter, const struct pc_sb *sb)
 {
 	struct perf_counter *top = counter->parent ?: counter;
-	struct pc_queue *q = top->queue;
+	struct pc_queue *q = pc_counter_out(top);
 	unsigned long flags, at;
 
 	pc_assert_counter_locked(counter);

@@ -507,6 +507,25 @@ enum perf_counter_sideband {
  * gives); ENOSPC if they do not fit @size.
  */
 #define PERF_COUNTER_IOC_READ		_IOW('$', 8, struct perf_counter_read_buf)
+/*
+ * Send this counter's records (samples, switch and side-band records,
+ * totals) to the queue of the counter whose fd is @arg from now on, or
+ * back to its own for -1 (2.6.32's PERF_EVENT_IOC_SET_OUTPUT): a
+ * group, every CPU of a system-wide profile, or counters of several
+ * tasks then fill one ring. Both counters must have a queue in the
+ * headered format; the other counter's own records must not go
+ * elsewhere (EINVAL); this counter's queue must not be mapped (EBUSY).
+ * Its inherited copies follow it. Its own queue then gets nothing more:
+ * its fd may still be read for what it holds.
+ */
+#define PERF_COUNTER_IOC_SET_OUTPUT	_IO('$', 9)
+/*
+ * Wake a reader waiting on the queue (poll(), a blocked read()) only
+ * once @arg bytes of records wait in it (0, the default: at each
+ * record; a size the ring cannot hold: at half the ring). Drops to
+ * tell and the counter's end wake it whatever is waiting.
+ */
+#define PERF_COUNTER_IOC_WAKEUP		_IOW('$', 10, __u32)
 
 /*
  * Overflow signals: fcntl(F_SETOWN) (or F_SETOWN_EX), F_SETSIG and
@@ -564,6 +583,49 @@ struct perf_counter_page {
 #define PERF_COUNTER_PAGE_READ		(1U << 0)
 #define PERF_COUNTER_PAGE_RUNNING	(1U << 1)
 #define PERF_COUNTER_PAGE_CLOCK		(1U << 2)
+
+/*
+ * The record ring: mmap() of a counter fd whose counter has a queue in
+ * the headered format (the 2009 one: EOPNOTSUPP), shared and writable, at
+ * offset 0, of 1 + 2^n pages whose 2^n data pages hold at most 1 MiB
+ * (else EINVAL). The first page is this control page, the rest the ring the counter's
+ * records are written to, each a struct perf_counter_record_header and
+ * its words, a record running on from the ring's end at its start. It
+ * replaces the queue's read() ring (records waiting in it: EBUSY), and
+ * from then on read() of records gives EBUSY: they are read here. The
+ * mapping is not inherited by fork(); mapping it again gives the same
+ * ring (another size: EINVAL); unmapping it leaves the ring with the
+ * counter, which goes on writing what fits.
+ *
+ * @data_head and @data_tail count bytes written and read since the ring
+ * was made; only their difference, and each modulo @data_size, is
+ * meaningful. The kernel writes records at @data_head, then moves it (a
+ * reader loads it with acquire semantics: records below it are whole);
+ * the reader reads them from @data_tail & (@data_size - 1) and moves
+ * @data_tail past them with release semantics when done with their
+ * bytes, which the kernel may then overwrite. A record that does not
+ * fit between the two is dropped, and counted: @lost, and a LOST record
+ * ahead of the next record that fits. A @data_tail behind @data_head by
+ * more than @data_size, or not a multiple of 8, leaves the ring full.
+ * A ring too small for the counter's largest record drops it, counted.
+ * poll() says readable when records wait (past the WAKEUP mark): drops
+ * alone are told in @lost, not by poll().
+ * On 32-bit machines @data_head and @lost are written in two halves: a
+ * reader reads each until two reads agree; a writer of @data_tail
+ * stores its high half first when it changes (it does every 4 GiB).
+ */
+struct perf_counter_ring_page {
+	__u32	version;	/* PERF_COUNTER_RING_VERSION */
+	__u32	__reserved_0;
+	__u64	data_offset;	/* where the ring starts: one page in */
+	__u64	data_size;	/* its bytes: 2^n pages */
+	__u64	lost;		/* records dropped since the counter's open */
+	__u64	__reserved[124];
+	__u64	data_head;	/* bytes written: the kernel's, at 1024 */
+	__u64	data_tail;	/* bytes read: the reader's */
+};
+
+#define PERF_COUNTER_RING_VERSION	1
 
 /* prctl() options: the same numbers as PR_TASK_PERF_EVENTS_*. */
 #define PR_TASK_PERF_COUNTERS_DISABLE	31

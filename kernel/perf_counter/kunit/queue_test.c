@@ -121,7 +121,7 @@ static u32 pop(struct pc_queue *q, u32 *type, u64 *payload)
  */
 static void block_of_words_wraps_around_whole(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	u64 block[40], buf[42];
 	union pc_test_header u;
 	unsigned long flags, at;
@@ -148,12 +148,12 @@ static void block_of_words_wraps_around_whole(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, buf[1 + i], block[i]);
 	}
 	KUNIT_EXPECT_EQ(test, pc_queue_kunit_lost(q), 0);
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 static void records_wrap_around_whole(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	u64 seq, got;
 	u32 type;
 
@@ -173,12 +173,12 @@ static void records_wrap_around_whole(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q->lost, 0);
 	KUNIT_EXPECT_EQ(test, q->head, q->tail);
 	KUNIT_EXPECT_GT(test, q->head, 10 * (q->mask + 1UL));
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 static void full_queue_reports_every_drop_before_the_next_record(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	u64 seq = 0, got, dropped = 0;
 	u32 type, i;
 
@@ -212,7 +212,7 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
 	KUNIT_EXPECT_EQ(test, type, PERF_COUNTER_REC_SAMPLE);
 	KUNIT_EXPECT_EQ(test, got, 3000);
 	KUNIT_EXPECT_EQ(test, pop(q, &type, &got), 0);
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 /*
@@ -224,7 +224,7 @@ static void full_queue_reports_every_drop_before_the_next_record(struct kunit *t
  */
 static void sideband_drops_are_told_apart_from_samples(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	u64 seq = 0, got;
 	u32 type, i;
 
@@ -268,12 +268,12 @@ static void sideband_drops_are_told_apart_from_samples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pop(q, &type, &got), 0);
 	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 10);
 	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, SZ_8K), 0);
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 static void format_2009_reads_bare_records_and_counts_drops(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, true);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, true, false);
 	u64 seq = 0, buf[8] = { 0 };
 	u32 i;
 
@@ -305,7 +305,7 @@ static void format_2009_reads_bare_records_and_counts_drops(struct kunit *test)
 	atomic_long_inc(&q->missed);
 	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, 2 * PC_QUEUE_MIN), 0);
 	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 11);
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 /*
@@ -315,7 +315,7 @@ static void format_2009_reads_bare_records_and_counts_drops(struct kunit *test)
  */
 static void drops_with_no_record_after_them_are_read_once_empty(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	u64 seq = 0, got, buf[2];
 	u32 type;
 
@@ -333,12 +333,12 @@ static void drops_with_no_record_after_them_are_read_once_empty(struct kunit *te
 	KUNIT_EXPECT_EQ(test, read_words(q, buf, 2), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, pc_queue_dropped(q), 2);
 	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, SZ_8K), 0);
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 static void resize_rules(struct kunit *test)
 {
-	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	struct pc_queue *q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	u64 got;
 	u32 type;
 
@@ -352,7 +352,7 @@ static void resize_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, SZ_8K), 0);
 	KUNIT_EXPECT_EQ(test, q->mask + 1, SZ_8K / 8);
 	KUNIT_EXPECT_EQ(test, pc_queue_resize(q, PC_QUEUE_MAX), 0);
-	pc_queue_free(q);
+	pc_queue_drop(q);
 }
 
 struct pc_race {
@@ -418,7 +418,7 @@ static bool pc_test_waiter_woken(struct pc_test_waiter *w)
 	bool woken = wait_for_completion_timeout(&w->done, 2 * HZ);
 
 	if (!woken) {
-		pc_queue_set_gone(w->q);
+		pc_queue_writer_end(w->q);
 		wait_for_completion(&w->done);
 	}
 	flush_work(&w->work);
@@ -436,7 +436,7 @@ static void blocked_reader_is_woken_by_a_record_and_by_a_drop(struct kunit *test
 	union pc_test_header u;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	w->q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	w->q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	KUNIT_ASSERT_NOT_NULL(test, w->q);
 	INIT_WORK(&w->work, pc_test_wait_fn);
 	init_completion(&w->done);
@@ -456,7 +456,7 @@ static void blocked_reader_is_woken_by_a_record_and_by_a_drop(struct kunit *test
 	u.word = w->buf[0];
 	KUNIT_EXPECT_EQ(test, u.h.type, PERF_COUNTER_REC_LOST);
 	KUNIT_EXPECT_EQ(test, w->buf[1], 3);
-	pc_queue_free(w->q);
+	pc_queue_drop(w->q);
 }
 
 /*
@@ -471,7 +471,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 	ssize_t n, off;
 
 	KUNIT_ASSERT_NOT_NULL(test, race);
-	race->q = pc_queue_alloc(PC_QUEUE_MIN, false);
+	race->q = pc_queue_alloc(PC_QUEUE_MIN, false, false);
 	KUNIT_ASSERT_NOT_NULL(test, race->q);
 	hrtimer_init(&race->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	race->timer.function = pc_race_tick;
@@ -519,7 +519,7 @@ static void irq_producer_racing_a_reader_loses_only_what_it_reports(struct kunit
 		   race->produced, samples, calls, lost);
 	KUNIT_EXPECT_GT(test, samples, 100);
 	KUNIT_EXPECT_EQ(test, samples + lost, race->produced);
-	pc_queue_free(race->q);
+	pc_queue_drop(race->q);
 }
 
 static struct kunit_case pc_queue_cases[] = {
