@@ -7,16 +7,17 @@
  * refresh delay, -n how many (lines of a report, refreshes of top), -f
  * a file another user owns, -g call chains (record them, show them),
  * -B no build-ids and symbols at the end of a record file, -a every
- * CPU, -p the processes to attach to, -s the sort keys. A command names
+ * CPU, -p the processes to attach to, -s the sort keys, -m the pages of
+ * a mapped record ring. A command names
  * the letters it takes; the others are refused as unknown, with the
  * command's help. The options with only a long name,
  * as perf spells them, have a letter of their own that no short option
  * reaches: G --call-graph, Y --children, N --no-children, K --comms,
  * Q --dsos, Z --symbols, R --format, V --inverted, O --off-cpu,
- * W --wall, T --time. -D is also
+ * W --wall, T --time, M --no-mmap. -D is also
  * --dump-raw-trace. Most letters have perf's long name too
  * (--event, --count, --freq, --output, --input, --cpu, --delay, --force,
- * --all-cpus, --pid, --sort).
+ * --all-cpus, --pid, --sort, --mmap-pages).
  */
 #include <getopt.h>
 #include <limits.h>
@@ -73,6 +74,8 @@ static const struct pc_opt pc_opts[] = {
 	LONG_OPT('V', "inverted", PC_OPT_FLAG, inverted, 1),
 	BOTH_OPT('B', "no-buildid", PC_OPT_FLAG, no_buildid, 1, 0),
 	LONG_OPT('O', "off-cpu", PC_OPT_FLAG, off_cpu, 1),
+	BOTH_OPT('m', "mmap-pages", PC_OPT_STR, mmap_pages, 0, 0),
+	LONG_OPT('M', "no-mmap", PC_OPT_FLAG, no_mmap, 1),
 	LONG_OPT('W', "wall", PC_OPT_FLAG, wall, 1),
 	LONG_OPT('T', "time", PC_OPT_STR, time, 0),
 };

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf-counter record: the records of many queues (one per event and
- * task or CPU) into one stream in time order. Each queue is in order
- * (the kernel takes a record's time under the queue's lock); between
- * queues it is the reading that lags: records are held here and
- * written once no record still to be read can be older. A record is
+ * task or CPU, or per event for all of -p's threads, whose counters
+ * share a ring) into one stream in time order, wherever they were read
+ * from. Each queue is in order (the kernel takes a record's time under
+ * the queue's lock, whichever counter writes it); between queues it is
+ * the reading that lags: records are held here and written once no
+ * record still to be read can be older. A record is
  * committed microseconds after its time is taken, so after every queue
  * was read to its end, whatever is older than the start of that reading
  * by PC_ORDER_SLACK_NS has been read. A record later than that (a

@@ -98,6 +98,8 @@ struct pc_sample_opts {
 	int		inverted;	/* report --inverted: an icicle */
 	int		no_buildid;	/* record -B: no portable symbols */
 	int		off_cpu;	/* record --off-cpu: switch-out chains */
+	const char	*mmap_pages;	/* record -m: a ring's pages, or size */
+	int		no_mmap;	/* record --no-mmap: read() the queues */
 	int		wall;		/* report --wall: on- and off-CPU time */
 	const char	*time;		/* report --time START,END */
 	unsigned int	lists_given;	/* options.c's own */
@@ -129,6 +131,21 @@ struct pc_rec {
 
 void pc_take(const char *buf, size_t len, uint64_t record_type,
 	     void (*fn)(void *ctx, const struct pc_rec *r), void *ctx);
+
+/* ring.c: a record queue read in its mapped ring (perf_counter_ring_page) */
+struct pc_ring {
+	struct perf_counter_ring_page *page;
+	const char *data;	/* the ring: @size bytes */
+	uint64_t size;		/* data_size, a power of two */
+	uint64_t tail;		/* data_tail as last written */
+	size_t len;		/* the mapping's bytes */
+};
+
+int pc_ring_map(struct pc_ring *r, int fd, size_t bytes);
+size_t pc_ring_take(struct pc_ring *r, char *buf, size_t size);
+uint64_t pc_ring_waiting(const struct pc_ring *r);
+uint64_t pc_ring_lost(const struct pc_ring *r);
+void pc_ring_unmap(struct pc_ring *r);
 
 /* order.c: records of many queues into one stream in time order */
 #define PC_ORDER_SLACK_NS	100000000ULL	/* read, if this much older */

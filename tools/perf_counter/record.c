@@ -7,6 +7,7 @@
  * kernel's side-band records (exec, mmap, comm, fork, exit) in time
  * order.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,10 +27,22 @@
 
 #define QUEUE_BYTES	(256 * 1024)
 /*
- * The kernel wakes a waiting reader at every record: the queues are read
+ * A mapped ring's data bytes (-m): by default those of a queue read(),
+ * at most the kernel's 1 MiB. It wakes the tool once a quarter of it
+ * waits (PERF_COUNTER_IOC_WAKEUP).
+ */
+#define RING_BYTES	QUEUE_BYTES
+#define RING_BYTES_MAX	(1024 * 1024)
+#define RING_WAKEUP(b)	((b) / 4)
+/* mappings of a counter that counts already, while records wait (EBUSY) */
+#define RING_TRIES	8
+/*
+ * The kernel wakes a waiting read() at every record: the queues are read
  * in rounds at least this far apart, so that the tool's own work does
  * not grow with the sample rate (a 255-deep chain at 4 kHz fills 80 KiB
- * of a queue in that time).
+ * of a queue in that time). A ring wakes the tool only once a quarter
+ * of it waits: it is read then at once, lest the rest fill meanwhile,
+ * and its records are written in time order at most this often.
  */
 #define READ_GAP_NS	10000000ULL
 
@@ -49,7 +62,7 @@ static void print_help(FILE *f)
 	fprintf(f,
 "usage: perf-counter record [-e EVENT[,EVENT...]] [-c PERIOD | -F FREQ]\n"
 "                           [-o FILE] [-g | --call-graph fp[,DEPTH]]\n"
-"                           [--off-cpu]\n"
+"                           [--off-cpu] [-m PAGES | --no-mmap]\n"
 "                           [-a | -C CPUS | -p PID[,PID...]] [-B]\n"
 "                           [--] [COMMAND ARGS]\n"
 "  -e EVENT   the events to sample (default task-clock); -e may be given\n"
@@ -82,6 +95,13 @@ static void print_help(FILE *f)
 "             with the outgoing task's call chain (implies -g), for\n"
 "             report --wall's off-CPU time; the first event that counts\n"
 "             user mode takes them\n"
+"  -m, --mmap-pages PAGES\n"
+"             the records are read in rings mapped from the kernel, one\n"
+"             per event and CPU (per event for a task's): PAGES of data\n"
+"             each, a power of two (or a size: 512K, 1M), at most 1 MiB;\n"
+"             default 256 KiB. Counts against ulimit -l\n"
+"  --no-mmap  read() the queues instead, as on a kernel without rings\n"
+"             (which record falls back to by itself)\n"
 "With a COMMAND: until it exits (with -a, -C or -p it only says how\n"
 "long); without: until SIGINT or SIGTERM, or -p's processes all end.\n"
 "Every sample has the IP, pid/tid and time (PERF_RECORD_IRQ|TID|TIME);\n"
@@ -164,12 +184,22 @@ struct snap_item {
 	char *body;		/* starts as the kernel's: pid, tid, time */
 };
 
-/* One counter: an event on a task (cpu -1) or on a CPU. */
+/*
+ * One counter: an event on a task (cpu -1) or on a CPU. Its records go
+ * to its own queue, read with read() or in its mapped ring, or since a
+ * SET_OUTPUT to the queue of the first counter of its event and CPU,
+ * whose index @out is then (attach_ring()). @ended: read() said 0, or
+ * its ring hung up: every counter writing there has ended (a task
+ * counter, with its task and every copy).
+ */
 struct rec_counter {
 	int fd;
 	uint32_t event;
 	int cpu;
-	int ended;		/* read() said 0: its task and copies ended */
+	int ended;
+	int out;		/* whose queue has its records (its own) */
+	struct pc_ring *ring;	/* its queue, mapped; NULL: read() */
+	uint64_t told;		/* drops the LOST records of its queue told */
 };
 
 struct rec_state {
@@ -193,6 +223,13 @@ struct rec_state {
 	uint32_t sb_event;	/* whose counters ask for side-band records */
 	uint64_t sb_bits;	/* and which */
 	int off_cpu;		/* and switch records with chains */
+	char *buf;		/* what read() or a ring gives, whole */
+	size_t buf_size;
+	int rings;		/* map the queues: not --no-mmap, nor refused */
+	size_t ring_bytes;	/* -m */
+	int ring_asked;		/* -m was given */
+	int mapped;		/* rings mapped */
+	int ring_warned;	/* a mapping's failure was told */
 };
 
 /*
@@ -341,12 +378,72 @@ static void write_ordered(void *ctx, uint32_t type, const void *body,
 }
 
 /*
- * Read every counter's queue to its end. Return: how many counters are
- * still going (a task counter ends when its task and every copy have).
+ * Counter @c's queue read() to its end. Return: 0 at end of file (its
+ * writers have all ended), -EAGAIN when all is read for now, or another
+ * -errno.
  */
-static int drain(struct rec_state *st, char *buf, size_t size)
+static ssize_t read_queue(struct rec_state *st, struct rec_counter *c)
 {
-	int i, err, going = 0;
+	uint64_t told = st->lost + st->lost_sideband;
+	ssize_t n;
+	int err;
+
+	st->reading = c;
+	while ((n = read(c->fd, st->buf, st->buf_size)) > 0)
+		pc_take(st->buf, n, st->record_type, take_one, st);
+	err = n < 0 ? -errno : 0;
+	c->told += st->lost + st->lost_sideband - told;
+	return err;
+}
+
+/*
+ * The records waiting in counter @c's ring. One look at its head: what
+ * comes while they are taken waits for the next round, so that a round
+ * ends however fast they come (and records older than its start are
+ * all read, as order.c needs).
+ */
+static void read_ring(struct rec_state *st, struct rec_counter *c)
+{
+	uint64_t told = st->lost + st->lost_sideband;
+	size_t n;
+
+	st->reading = c;
+	n = pc_ring_take(c->ring, st->buf, st->buf_size);
+	if (n)
+		pc_take(st->buf, n, st->record_type, take_one, st);
+	c->told += st->lost + st->lost_sideband - told;
+}
+
+/*
+ * A ring's drops that no LOST record in it told: a LOST record goes in
+ * ahead of the next record that fits, and after the last drops no
+ * record may come. read() gives them as a record of their own; here
+ * they are the ring's count (@lost: samples and side-band records
+ * alike, which it does not tell apart) less what its records told, and
+ * taken as read() would give them, as samples'.
+ */
+static void ring_untold(struct rec_state *st, struct rec_counter *c)
+{
+	uint64_t lost = pc_ring_lost(c->ring);
+	struct pc_rec r = { .type = PERF_COUNTER_REC_LOST };
+
+	if (lost <= c->told)
+		return;
+	r.lost = lost - c->told;
+	st->reading = c;
+	take_one(st, &r);
+	c->told = lost;
+}
+
+/*
+ * Read every counter's queue to its end: each ring, and each queue
+ * read() (a counter sent to another's ring is, until it ends: what it
+ * wrote before). Return: how many are still going (a task counter ends
+ * when its task and every copy have; a ring, when all its writers have).
+ */
+static int drain(struct rec_state *st)
+{
+	int i, going = 0;
 
 	for (i = 0; i < st->nr_ctr; i++) {
 		struct rec_counter *c = &st->ctr[i];
@@ -354,13 +451,27 @@ static int drain(struct rec_state *st, char *buf, size_t size)
 
 		if (c->ended)
 			continue;
-		st->reading = c;
-		while ((n = read(c->fd, buf, size)) > 0)
-			pc_take(buf, n, st->record_type, take_one, st);
-		err = n < 0 ? errno : 0;
-		if (n < 0 && err != EAGAIN && err != EINTR) {
+		if (c->ring) {
+			struct pollfd p = { .fd = c->fd, .events = POLLIN };
+			/*
+			 * A task's ring hangs up when no counter can write
+			 * to it any more: what it holds then is the last. A
+			 * CPU's never does.
+			 */
+			int hup = c->cpu < 0 && poll(&p, 1, 0) > 0 &&
+				  (p.revents & POLLHUP);
+
+			read_ring(st, c);
+			if (hup)
+				c->ended = 1;
+			else
+				going++;
+			continue;
+		}
+		n = read_queue(st, c);
+		if (n < 0 && n != -EAGAIN && n != -EINTR) {
 			pc_warn("reading a counter of event %u: %s; it is read no more",
-				c->event, strerror(err));
+				c->event, strerror(-n));
 			c->ended = 1;
 		} else if (n == 0) {
 			c->ended = 1;
@@ -369,6 +480,19 @@ static int drain(struct rec_state *st, char *buf, size_t size)
 		}
 	}
 	return going;
+}
+
+/* Does a ring hold what wakes the tool (a quarter of it)? */
+static int rings_due(const struct rec_state *st)
+{
+	int i;
+
+	for (i = 0; i < st->nr_ctr; i++)
+		if (st->ctr[i].ring && !st->ctr[i].ended &&
+		    pc_ring_waiting(st->ctr[i].ring) >=
+		    RING_WAKEUP(st->ring_bytes))
+			return 1;
+	return 0;
 }
 
 static void snap_add(struct rec_state *st, uint64_t read, uint32_t type,
@@ -465,12 +589,12 @@ static void snapshot_task(struct rec_state *st, pid_t pid)
  * nothing sampled there before it was made; one unmapped meanwhile is
  * missing from the snapshot, and its samples before are unnamed.
  */
-static void snapshot_stamp(struct rec_state *st, char *buf, size_t size)
+static void snapshot_stamp(struct rec_state *st)
 {
 	size_t i;
 	int j;
 
-	drain(st, buf, size);
+	drain(st);
 	st->snap_done = 1;
 	for (i = 0; i < st->nr_snap; i++) {
 		struct snap_item *it = &st->snap[i];
@@ -508,15 +632,114 @@ static void snapshot_all(struct rec_state *st)
 		closedir(dir);
 }
 
-static void add_counter(struct rec_state *st, int fd, uint32_t event,
-			int cpu)
+static struct rec_counter *add_counter(struct rec_state *st, int fd,
+				       uint32_t event, int cpu)
 {
+	struct rec_counter *c;
+
 	st->ctr = pc_realloc(st->ctr, (st->nr_ctr + 1) * sizeof(*st->ctr));
-	st->ctr[st->nr_ctr].fd = fd;
-	st->ctr[st->nr_ctr].event = event;
-	st->ctr[st->nr_ctr].cpu = cpu;
-	st->ctr[st->nr_ctr].ended = 0;
-	st->nr_ctr++;
+	c = &st->ctr[st->nr_ctr];
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->event = event;
+	c->cpu = cpu;
+	c->out = st->nr_ctr++;
+	return c;
+}
+
+/*
+ * Counter @c's own queue mapped as its ring, woken at a quarter of it.
+ * A counter that counts already (-p's) may have records waiting: they
+ * are read() first. Return: 0, or -errno.
+ */
+static int map_ring(struct rec_state *st, struct rec_counter *c)
+{
+	uint32_t wake = RING_WAKEUP(st->ring_bytes);
+	int tries, err;
+
+	c->ring = pc_zalloc(sizeof(*c->ring));
+	for (tries = 0;; tries++) {
+		err = pc_ring_map(c->ring, c->fd, st->ring_bytes);
+		if (err != -EBUSY || tries == RING_TRIES)
+			break;
+		read_queue(st, c);
+	}
+	if (err) {
+		free(c->ring);
+		c->ring = NULL;
+		return err;
+	}
+	ioctl(c->fd, PERF_COUNTER_IOC_WAKEUP, &wake);
+	st->mapped++;
+	return 0;
+}
+
+/*
+ * Counter @c's records to a ring: with SET_OUTPUT to the queue of the
+ * first counter of its event and CPU, if there is one, else to its own,
+ * mapped. Return: 1, or 0 when its own queue is read() (a kernel that
+ * maps none, or that refused).
+ *
+ * Which counters share a ring: take_one() names each SAMPLE, LOST and
+ * SWITCH item with the event and CPU of the counter whose queue it
+ * reads (st->reading), and report counts each event's samples and
+ * drops by them. Counters of one event and one CPU (-p's threads, each
+ * with a counter of every event) lose nothing by sharing: whichever
+ * wrote a record, st->reading names the same event and CPU, and the
+ * ring hangs up once every one has ended, as the last one's read()
+ * said 0 (drain()). Counters of several events (or CPUs) would: the
+ * samples' events could be had from PERF_RECORD_ID, but a LOST record
+ * counts the ring's drops, not whose, so an event's drops could no
+ * longer be told, and the file would not be what read() gives. So a
+ * ring an event and CPU: -a and a COMMAND, a counter each, share none;
+ * -p's counters share one an event.
+ */
+static int attach_ring(struct rec_state *st, struct rec_counter *c)
+{
+	int i = c - st->ctr, o, err;
+
+	for (o = 0; o < i; o++)
+		if (st->ctr[o].out == o && st->ctr[o].event == c->event &&
+		    st->ctr[o].cpu == c->cpu)
+			break;
+	if (o < i && !ioctl(c->fd, PERF_COUNTER_IOC_SET_OUTPUT,
+			    st->ctr[o].fd)) {
+		/*
+		 * What it wrote before is read() from its own queue until
+		 * its end, which comes once that is empty: its own queue
+		 * has no writer left. The ring has one more.
+		 */
+		c->out = o;
+		st->ctr[o].ended = 0;
+		return 1;
+	}
+	if (o < i)
+		return 0;	/* refused: its own queue, read() */
+	err = map_ring(st, c);
+	if (!err)
+		return 1;
+	if (!st->mapped && err != -EBUSY) {
+		/*
+		 * The kernel's answer for them all. EINVAL: it maps a
+		 * counter page at most (one page), ENODEV: nothing at all.
+		 */
+		int none = err == -EINVAL || err == -ENODEV;
+
+		st->rings = 0;
+		if (none && st->ring_asked)
+			pc_warn("-m: this kernel maps no record ring (%s); the queues are read() instead",
+				strerror(-err));
+		else if (!none)
+			pc_warn("mapping a record ring of %zu KiB: %s%s; the queues are read() instead",
+				st->ring_bytes / 1024, strerror(-err),
+				err == -ENOMEM ?
+				" (ulimit -l, or a smaller -m)" : "");
+	} else if (!st->ring_warned) {
+		pc_warn("mapping a record ring of %zu KiB: %s; its queue is read() instead",
+			st->ring_bytes / 1024, strerror(-err));
+		st->ring_warned = 1;
+	}
+	return 0;
 }
 
 /*
@@ -548,7 +771,8 @@ static int open_one(struct rec_state *st, const struct pc_event *ev,
 		    uint32_t event, struct pc_open_args a)
 {
 	uint32_t qsize = QUEUE_BYTES;
-	int fd;
+	struct rec_counter *c;
+	int fd, enable = 0;
 
 	a.sideband = event == st->sb_event ? st->sb_bits : 0;
 	if (st->off_cpu && event == st->sb_event) {
@@ -556,13 +780,28 @@ static int open_one(struct rec_state *st, const struct pc_event *ev,
 		a.switch_out = PERF_SWITCH_OUT_CHAIN;
 		a.switch_stack = ev->exclude_user ? 0 : PC_SWITCH_STACK;
 	}
+	/*
+	 * A ring is mapped while its queue is empty: a CPU-wide counter
+	 * is opened disabled and enabled once its ring is there. -p's
+	 * are not: a thread made meanwhile by one whose side-band event
+	 * was off would have its copies and no FORK record (open_pids());
+	 * what they wrote first is read() (map_ring()). A COMMAND's wait
+	 * disabled for its exec.
+	 */
+	if (st->rings && a.cpu >= 0 && !a.disabled) {
+		a.disabled = 1;
+		enable = 1;
+	}
 	fd = pc_open(ev, &a);
 	if (fd < 0)
 		return -errno;
-	ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize);
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	fcntl(fd, F_SETFD, FD_CLOEXEC);
-	add_counter(st, fd, event, a.cpu);
+	c = add_counter(st, fd, event, a.cpu);
+	if (!st->rings || !attach_ring(st, c))
+		ioctl(fd, PERF_COUNTER_IOC_QUEUE_SIZE, &qsize);
+	if (enable && ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0))
+		return -errno;
 	return 0;
 }
 
@@ -601,8 +840,7 @@ static int watched(const struct rec_state *st, uint32_t event, pid_t tid,
  */
 static int open_pids(struct rec_state *st, const struct pc_event *evs,
 		     int nr_ev, const pid_t *pids, int nr_pids,
-		     struct pc_open_args a, char *buf, size_t size,
-		     pid_t *failed, int *failed_ev)
+		     struct pc_open_args a, pid_t *failed, int *failed_ev)
 {
 	pid_t *tids = NULL, *listed = NULL;
 	int round, p, k, e, nr, added = 1;
@@ -641,7 +879,7 @@ static int open_pids(struct rec_state *st, const struct pc_event *evs,
 			 * made by watched ones: read after the listing, so
 			 * none made before it is missed.
 			 */
-			drain(st, buf, size);
+			drain(st);
 			for (i = 0; i < nr; i++) {
 				/* side-band event first: copies mean a FORK */
 				for (k = 0; k < nr_ev; k++) {
@@ -728,12 +966,58 @@ static int parse_pids(const char *list, pid_t **pids)
 	return nr;
 }
 
+/*
+ * -m, as perf's --mmap-pages: a ring's data pages, a number of pages or
+ * a size (B, K, M or G after it), rounded up to a power of two of
+ * pages, which is said; at most the kernel's 1 MiB. Return: bytes.
+ */
+static size_t mmap_bytes(const char *arg)
+{
+	const unsigned long long max = RING_BYTES_MAX;
+	unsigned long long v, bytes, pages = 1;
+	size_t page = sysconf(_SC_PAGESIZE);
+	const char *units = "BKMG", *u;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)arg[0]) || errno == ERANGE || !v)
+		goto bad;
+	if (*end) {
+		u = strchr(units, toupper((unsigned char)*end));
+		if (!u || end[1] || v > max >> (10 * (u - units)))
+			goto bad;
+		bytes = v << (10 * (u - units));
+		v = (bytes + page - 1) / page;
+	} else {
+		if (v > max / page)
+			goto bad;
+		bytes = v * page;
+	}
+	while (pages < v)
+		pages *= 2;
+	if (pages * page > max)
+		goto bad;
+	if (pages * page != bytes)
+		fprintf(stderr, "perf-counter: -m %s: rounded up to %llu page%s (%llu KiB)\n",
+			arg, pages, pages > 1 ? "s" : "", pages * page / 1024);
+	return pages * page;
+bad:
+	pc_die("-m %s: pages (a power of two) or a size (512K, 1M): 1 to %llu pages of %zu KiB, at most 1 MiB",
+	       arg, max / page, page / 1024);
+}
+
 static void close_all(struct rec_state *st)
 {
 	int i;
 
-	for (i = 0; i < st->nr_ctr; i++)
+	for (i = 0; i < st->nr_ctr; i++) {
+		if (st->ctr[i].ring) {
+			pc_ring_unmap(st->ctr[i].ring);
+			free(st->ctr[i].ring);
+		}
 		close(st->ctr[i].fd);
+	}
 	st->nr_ctr = 0;
 }
 
@@ -750,14 +1034,13 @@ int cmd_record(int argc, char **argv)
 	int opt, go = -1, status = 0, done = 0, i, e, nr_ev = 0, err = 0;
 	int nr_pids = 0, cpus[PC_OPT_MAX_CPUS], nr_cpus = 0;
 	pid_t child = 0, *pids = NULL, failed = 0;
-	uint64_t last_read = 0;
-	static char buf[QUEUE_BYTES];
+	uint64_t last_read = 0, last_flush = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct stat sb;
 	int nr_syms = 0;
 	char switches[48] = "";
 
-	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCpBO", &o, print_help);
+	opt = pc_sample_opts_parse(argc, argv, "+ecFogGaCpBOmM", &o, print_help);
 	if (opt < 0)
 		return opt == -1 ? 0 : 1;
 	argv += opt;
@@ -778,6 +1061,15 @@ int cmd_record(int argc, char **argv)
 	st.off_cpu = o.off_cpu;
 	if (o.off_cpu)
 		o.callchain = 1;	/* the switch-outs' chains need it */
+	if (o.mmap_pages && o.no_mmap)
+		pc_die("-m and --no-mmap: one of them (rings, or read())");
+	st.rings = !o.no_mmap;
+	st.ring_asked = !!o.mmap_pages;
+	st.ring_bytes = o.mmap_pages ? mmap_bytes(o.mmap_pages) : RING_BYTES;
+	if (st.ring_bytes < (size_t)sysconf(_SC_PAGESIZE))
+		st.ring_bytes = sysconf(_SC_PAGESIZE);
+	st.buf_size = st.ring_bytes > QUEUE_BYTES ? st.ring_bytes : QUEUE_BYTES;
+	st.buf = pc_zalloc(st.buf_size);
 	if (pc_parse_event_list(o.event, &evs, &nr_ev))
 		return 1;
 	if (!nr_ev)
@@ -859,8 +1151,8 @@ int cmd_record(int argc, char **argv)
 	if (!err && nr_pids) {
 		a.inherit = 1;
 		e = 0;
-		err = open_pids(&st, evs, nr_ev, pids, nr_pids, a, buf,
-				sizeof(buf), &failed, &e);
+		err = open_pids(&st, evs, nr_ev, pids, nr_pids, a, &failed,
+				&e);
 		e++;
 	}
 	if (err) {
@@ -884,7 +1176,7 @@ int cmd_record(int argc, char **argv)
 		if (child)
 			snapshot_task(&st, child);
 	}
-	snapshot_stamp(&st, buf, sizeof(buf));
+	snapshot_stamp(&st);
 	if (argc)
 		pc_start_command(go);
 
@@ -896,23 +1188,37 @@ int cmd_record(int argc, char **argv)
 			p[i].fd = st.ctr[i].ended ? -1 : st.ctr[i].fd;
 			p[i].events = POLLIN;
 		}
-		if (poll(p, st.nr_ctr, 100) > 0 &&
+		/*
+		 * A ring woken at a quarter is read at once; the rest (a
+		 * read() queue woken by a record, a ring by drops none of
+		 * its records can tell yet) wait for the round's gap.
+		 */
+		if (poll(p, st.nr_ctr, 100) > 0 && !rings_due(&st) &&
 		    pc_now_ns() - last_read < READ_GAP_NS)
 			usleep((READ_GAP_NS - (pc_now_ns() - last_read)) / 1000);
 		last_read = pc_now_ns();
 		free(p);
-		if (!drain(&st, buf, sizeof(buf)) && !argc)
+		if (!drain(&st) && !argc)
 			done = 1;	/* -p: every process ended */
-		pc_order_flush(st.order, round > PC_ORDER_SLACK_NS ?
-			       round - PC_ORDER_SLACK_NS : 0, write_ordered,
-			       st.f);
+		if (!st.mapped || round - last_flush >= READ_GAP_NS) {
+			pc_order_flush(st.order, round > PC_ORDER_SLACK_NS ?
+				       round - PC_ORDER_SLACK_NS : 0,
+				       write_ordered, st.f);
+			last_flush = round;
+		}
 		if (child && waitpid(child, &status, WNOHANG) == child)
 			done = 1;
 		if (stop)
 			done = 1;
 	}
-	/* what is left (a task counter's read() says 0 once it ended) */
-	drain(&st, buf, sizeof(buf));
+	/*
+	 * What is left (a task counter's read() says 0 once it ended, its
+	 * ring hangs up), and the rings' drops no record told.
+	 */
+	drain(&st);
+	for (i = 0; i < st.nr_ctr; i++)
+		if (st.ctr[i].ring)
+			ring_untold(&st, &st.ctr[i]);
 	close_all(&st);
 	pc_order_flush(st.order, UINT64_MAX, write_ordered, st.f);
 	/* what report needs on another machine: the symbols */
@@ -942,6 +1248,7 @@ int cmd_record(int argc, char **argv)
 	free(pids);
 	free(st.ctr);
 	free(st.forked);
+	free(st.buf);
 	if (ferror(st.f) | fclose(st.f))
 		pc_die("%s: cannot write it all: %s", out, strerror(errno));
 	return argc ? pc_wait_status(status) : 0;
