@@ -25,12 +25,15 @@
  * A figure is the median of its rounds' ratios, with their interquartile
  * range (IQR) as a percentage of the median: 10% or more is flagged MISS.
  *
- * The sets, N counters per task (1, 4, 16 and 64):
+ * The sets, N counters per task (1, 4, 16, 64 and 256):
  *
  *   switch  a one-byte pipe round trip, both tasks pinned to CPU 0:
  *           (a) two children of a task with N inherited counters,
  *           (b) a task with N inherited counters and its child,
- *           (c) two tasks, each with N counters of its own, and none.
+ *           (c) two tasks, each with N counters of its own, and none;
+ *           (e) a lap of a byte around a ring of N tasks (N = 4, 16
+ *           and 64), each with RING_N (4) counters of its own, and
+ *           none: the cost of a switch as tasks are added.
  *           A sleeping helper holds counters of both subsystems
  *           meanwhile, so that every static key is on in every variant.
  *   fork    fork + exit + wait with N inherited counters, and none
@@ -125,9 +128,10 @@
 #endif
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define MAX_N		64	/* counters per task, at most */
-#define MAX_VARS	32	/* variants in a set */
-#define MAX_FIGS	16	/* figures in a set */
+#define MAX_N		256	/* counters per task, at most */
+#define RING_N		4	/* counters of each task of the ring */
+#define MAX_VARS	64	/* variants in a set */
+#define MAX_FIGS	32	/* figures in a set */
 #define MAX_ROUNDS	64
 #define MAX_SUB		256	/* sub-batches in a batch */
 #define IQR_TARGET	10.0	/* per cent of the median */
@@ -145,15 +149,15 @@ struct plan {
 	double sub_ms;		/* ... and each of its sub-batches */
 	double sub_q;		/* the sub-batches' quantile a batch gives */
 	int nr_ns;		/* the Ns of the scale */
-	int ns[4];
+	int ns[5];
 	int warm;		/* untimed operations before a batch */
 	int mem_reps;		/* repetitions of each memory measurement */
 	int mem_n;		/* counters opened for a memory figure */
 };
 
 static const struct plan full_plan = {
-	.rounds = 15, .batch_ms = 30, .sub_ms = 1, .sub_q = 0, .nr_ns = 4,
-	.ns = { 1, 4, 16, 64 }, .warm = 20,
+	.rounds = 15, .batch_ms = 30, .sub_ms = 1, .sub_q = 0, .nr_ns = 5,
+	.ns = { 1, 4, 16, 64, 256 }, .warm = 20,
 	.mem_reps = 3, .mem_n = 512,
 };
 
@@ -198,6 +202,10 @@ static const uint64_t sw_theirs[4] = {
 #define F_SAMPLE	8	/* a period: ours get a queue of records */
 #define F_QUEUE_4K	16	/* ours: the queue shrunk to 4 KiB */
 #define F_FMT_ALL	32	/* both: the leader reads the group, FMT_ALL */
+#define F_HW		128	/* hardware: cycles and instructions in turn */
+#define F_UNUSED	64	/* opened disabled, never read nor mapped;
+				 * ours headered: its queue comes at first use
+				 */
 
 /* group-read's read_format, the same on both sides */
 #define FMT_ALL		(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
@@ -214,10 +222,18 @@ static int open_one(enum who who, int i, int group_fd, unsigned int flags)
 		memset(&hw, 0, sizeof(hw));
 		hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_SOFTWARE,
 						      sw_ours[i % 4]);
+		if (flags & F_HW)
+			hw.event_config = PERF_COUNTER_CONFIG(PERF_TYPE_HARDWARE,
+				i % 2 ? PERF_COUNT_INSTRUCTIONS :
+					PERF_COUNT_CPU_CYCLES);
 		hw.inherit = !!(flags & F_INHERIT);
 		if (flags & F_SAMPLE) {
 			hw.irq_period = SAMPLE_PERIOD;
 			hw.record_type = PERF_RECORD_IRQ;
+		}
+		if (flags & F_UNUSED) {
+			hw.disabled = 1;
+			hw.record_type |= PERF_RECORD_TID;
 		}
 		if ((flags & F_FMT_ALL) && group_fd < 0)
 			hw.read_format = FMT_ALL;
@@ -236,11 +252,18 @@ static int open_one(enum who who, int i, int group_fd, unsigned int flags)
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = sw_theirs[i % 4];
+	if (flags & F_HW) {
+		attr.type = PERF_TYPE_HARDWARE;
+		attr.config = i % 2 ? PERF_COUNT_HW_INSTRUCTIONS :
+				      PERF_COUNT_HW_CPU_CYCLES;
+	}
 	attr.inherit = !!(flags & F_INHERIT);
 	if (flags & F_SAMPLE) {
 		attr.sample_period = SAMPLE_PERIOD;
 		attr.sample_type = PERF_SAMPLE_IP;
 	}
+	if (flags & F_UNUSED)
+		attr.disabled = 1;
 	if ((flags & F_FMT_GROUP) && group_fd < 0)
 		attr.read_format = PERF_FORMAT_GROUP;
 	if ((flags & F_FMT_ALL) && group_fd < 0)
@@ -298,6 +321,7 @@ enum op {
 	K_READ_ALL,	/* ... on both sides, read_format FMT_ALL */
 	K_PIPE_KIDS,	/* round trip between two children of the runner */
 	K_PIPE_PARENT,	/* round trip between the runner and its child */
+	K_PIPE_RING,	/* a byte around a ring of N tasks, RING_N each */
 	K_FORK,		/* fork + exit + wait */
 	K_SELF_CLOCK,	/* a task-clock read from its counter page */
 	K_SELF_FAULTS,	/* a page-faults read from its counter page */
@@ -311,6 +335,7 @@ struct variant {
 	enum op kind;
 	enum who who;
 	int own;		/* pipes: each task opens its own counters */
+	int hw;			/* F_HW: hardware counters, not software */
 	int n;			/* counters per task */
 	long ops;		/* operations in a sub-batch */
 	int subs;		/* sub-batches in a batch */
@@ -472,7 +497,7 @@ static int pipe_time(const struct variant *v, int out, int in, long ops,
 	struct ends e = { out, in };
 	int fd[MAX_N];
 
-	if (v->own && open_counters(v->who, v->n, fd, 0))
+	if (v->own && open_counters(v->who, v->n, fd, v->hw ? F_HW : 0))
 		return 1;
 	return time_subs(op_round_trip, &e, ops, subs);
 }
@@ -483,7 +508,7 @@ static int pipe_echo(const struct variant *v, int in, int out, long loops)
 	int fd[MAX_N], i;
 	char c;
 
-	if (v->own && open_counters(v->who, v->n, fd, 0))
+	if (v->own && open_counters(v->who, v->n, fd, v->hw ? F_HW : 0))
 		return 1;
 	for (i = 0; i < loops; i++)
 		if (read(in, &c, 1) != 1 || write(out, &c, 1) != 1)
@@ -499,7 +524,8 @@ static int run_pipe(const struct variant *v, long ops, int subs)
 	if (pipe(to) || pipe(from))
 		return 1;
 	/* inherited: opened by the runner, before the forks */
-	if (!v->own && open_counters(v->who, v->n, fd, F_INHERIT))
+	if (!v->own &&
+	    open_counters(v->who, v->n, fd, F_INHERIT | (v->hw ? F_HW : 0)))
 		return 1;
 	echo = fork();
 	if (echo == 0) {
@@ -524,6 +550,67 @@ static int run_pipe(const struct variant *v, long ops, int subs)
 	return wait_ok(echo) || err;
 }
 
+/* A lap of the ring: the byte out to the next task and back round. */
+static int op_lap(void *arg)
+{
+	return op_round_trip(arg);
+}
+
+/* Task @k of the ring: RING_N counters of its own, then pass the byte. */
+static int ring_pass(const struct variant *v, int in, int out, long laps)
+{
+	int fd[RING_N];
+	long i;
+	char c;
+
+	if (open_counters(v->who, RING_N, fd, 0))
+		return 1;
+	for (i = 0; i < laps; i++)
+		if (read(in, &c, 1) != 1 || write(out, &c, 1) != 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * v->n tasks in a ring of pipes: the runner (task 0, timing) and its
+ * v->n - 1 children, each with RING_N counters of its own (none for
+ * NONE). A lap is v->n switches: the figure, added cost against the
+ * ring with none, shows whether a switch costs more as tasks are added.
+ */
+static int run_ring(const struct variant *v, long ops, int subs)
+{
+	int p[64][2], fd[RING_N], k, err = 0;
+	long laps = plan->warm + ops * subs;
+	struct ends e;
+	pid_t kid[64];
+
+	if (v->n < 2 || v->n > 64)
+		return 1;
+	for (k = 0; k < v->n; k++)
+		if (pipe(p[k]))
+			return 1;
+	for (k = 1; k < v->n; k++) {
+		kid[k] = fork();
+		if (kid[k] < 0)
+			return 1;
+		if (kid[k] == 0)
+			_exit(ring_pass(v, p[k - 1][0], p[k][1], laps));
+	}
+	e.out = p[0][1];
+	e.in = p[v->n - 1][0];
+	if (open_counters(v->who, RING_N, fd, 0))
+		err = 1;
+	else
+		err = time_subs(op_lap, &e, ops, subs);
+	for (k = 0; k < v->n; k++) {
+		close(p[k][0]);
+		close(p[k][1]);
+	}
+	for (k = 1; k < v->n; k++)
+		err |= wait_ok(kid[k]);
+	return err;
+}
+
 static int run_fork(const struct variant *v, long ops, int subs)
 {
 	int fd[MAX_N];
@@ -535,7 +622,7 @@ static int run_fork(const struct variant *v, long ops, int subs)
 
 static int run_read(const struct variant *v, long ops, int subs)
 {
-	unsigned int flags = F_GROUP;
+	unsigned int flags = F_GROUP | (v->hw ? F_HW : 0);
 	int fd[MAX_N];
 	struct group g = { fd, v->n, 0, 0 };
 
@@ -966,14 +1053,20 @@ static void describe(const struct variant *v, char *buf, size_t len)
 {
 	static const char * const kind_name[] = {
 		"null call", "read", "group read", "group read, id and times",
-		"pipe, two children", "pipe, parent and child", "fork",
+		"pipe, two children", "pipe, parent and child",
+		"pipe ring of tasks", "fork",
 		"self-read, task-clock", "self-read, page-faults",
 		"sampled fault, 16-deep chain", "pipe, switch-out chains",
 		"pipe, PERF_RECORD_SWITCH", "pipe, sched_switch samples, chains",
 	};
 
-	snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
-		 who_name[v->who], v->n, v->own ? "own" : "inherited");
+	if (v->kind == K_PIPE_RING)
+		snprintf(buf, len, "%s, %s, %d tasks, %d own counters each",
+			 kind_name[v->kind], who_name[v->who], v->n,
+			 v->who == NONE ? 0 : RING_N);
+	else
+		snprintf(buf, len, "%s, %s, %d %s counters", kind_name[v->kind],
+			 who_name[v->who], v->n, v->own ? "own" : "inherited");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1024,6 +1117,8 @@ static double measure(const struct variant *v, long ops, int subs)
 		case K_PIPE_KIDS:
 		case K_PIPE_PARENT:
 			_exit(run_pipe(v, ops, subs));
+		case K_PIPE_RING:
+			_exit(run_ring(v, ops, subs));
 		case K_FORK:
 			_exit(run_fork(v, ops, subs));
 		case K_SELF_CLOCK:
@@ -1089,26 +1184,44 @@ struct set {
 };
 
 /* Index of the variant, added if the set does not have it yet. */
-static int var(struct set *s, enum op kind, enum who who, int own, int n)
+static int var_of(struct set *s, enum op kind, enum who who, int own,
+		  int n, int hw)
 {
 	int i;
 
-	if (who == NONE || kind == K_NULL)
+	if (who == NONE || kind == K_NULL) {
 		own = 0;
-	if (who == NONE || kind == K_NULL)
-		n = 0;
+		hw = 0;
+		if (kind != K_PIPE_RING)	/* its N: tasks, not counters */
+			n = 0;
+	}
 	for (i = 0; i < s->nv; i++)
 		if (s->v[i].kind == kind && s->v[i].who == who &&
-		    s->v[i].own == own && s->v[i].n == n)
+		    s->v[i].own == own && s->v[i].n == n && s->v[i].hw == hw)
 			return i;
+	if (s->nv == MAX_VARS) {
+		fprintf(stderr, "pc-bench: more than %d variants in %s\n",
+			MAX_VARS, s->name);
+		exit(1);
+	}
 	s->v[s->nv] = (struct variant){ .kind = kind, .who = who, .own = own,
-					.n = n };
+					.n = n, .hw = hw };
 	return s->nv++;
+}
+
+static int var(struct set *s, enum op kind, enum who who, int own, int n)
+{
+	return var_of(s, kind, who, own, n, 0);
 }
 
 static void fig(struct set *s, const char *key, const char *label,
 		enum fig_type type, int n, int ours, int theirs, int base)
 {
+	if (s->nf == MAX_FIGS) {
+		fprintf(stderr, "pc-bench: more than %d figures in %s\n",
+			MAX_FIGS, s->name);
+		exit(1);
+	}
 	s->f[s->nf++] = (struct figure){ .key = key, .label = label,
 					 .type = type, .n = n, .ours = ours,
 					 .theirs = theirs, .base = base };
@@ -1287,6 +1400,54 @@ static struct set self_set = { .name = "self" };
 static struct set chain_set = { .name = "chain" };
 static struct set off_set = { .name = "offcpu" };
 
+/*
+ * Whether both subsystems count hardware events here (POWER8 under
+ * QEMU does; TCG's x86 PMUs do not): then the switch and read sets
+ * measure hardware counters too, at the Ns a PMU holds at once.
+ */
+static int hw_ok;
+
+static int hw_probe(void)
+{
+	int ours = open_one(OURS, 0, -1, F_HW);
+	int theirs = open_one(THEIRS, 0, -1, F_HW);
+
+	hw_ok = ours >= 0 && theirs >= 0;
+	if (ours >= 0)
+		close(ours);
+	if (theirs >= 0)
+		close(theirs);
+	return hw_ok;
+}
+
+#define HW_MAX_N	4	/* hardware counters per task in the hw figures */
+
+static void build_hw_figs(void)
+{
+	struct set *s = &sw_set;
+	int i, n, none_kids = var(s, K_PIPE_KIDS, NONE, 0, 0);
+
+	for (i = 0; i < plan->nr_ns && plan->ns[i] <= HW_MAX_N; i++) {
+		n = plan->ns[i];
+		fig(s, "switch-a-hw", "(a) inherited, hardware counters",
+		    ADDED, n, var_of(s, K_PIPE_KIDS, OURS, 0, n, 1),
+		    var_of(s, K_PIPE_KIDS, THEIRS, 0, n, 1), none_kids);
+		fig(s, "switch-c-hw", "(c) own, hardware counters",
+		    ADDED, n, var_of(s, K_PIPE_KIDS, OURS, 1, n, 1),
+		    var_of(s, K_PIPE_KIDS, THEIRS, 1, n, 1), none_kids);
+	}
+	s = &read_set;
+	for (i = 0; i < plan->nr_ns && plan->ns[i] <= HW_MAX_N; i++) {
+		n = plan->ns[i];
+		fig(s, "read-hw", "read() of each of N hardware counters",
+		    PLAIN, n, var_of(s, K_READ, OURS, 0, n, 1),
+		    var_of(s, K_READ, THEIRS, 0, n, 1), -1);
+		fig(s, "group-read-hw", "one GROUP read of N hardware counters",
+		    PLAIN, n, var_of(s, K_READ_ALL, OURS, 0, n, 1),
+		    var_of(s, K_READ_ALL, THEIRS, 0, n, 1), -1);
+	}
+}
+
 static void build_sets(void)
 {
 	struct set *s = &sw_set;
@@ -1306,6 +1467,15 @@ static void build_sets(void)
 		fig(s, "switch-c", "(c) two children, each its own counters",
 		    ADDED, n, var(s, K_PIPE_KIDS, OURS, 1, n),
 		    var(s, K_PIPE_KIDS, THEIRS, 1, n), none_kids);
+	}
+	for (i = 0; i < plan->nr_ns; i++) {
+		n = plan->ns[i];
+		if (n < 4 || n > 64)
+			continue;
+		fig(s, "switch-tasks", "(e) a ring of N tasks, 4 own counters each",
+		    ADDED, n, var(s, K_PIPE_RING, OURS, 1, n),
+		    var(s, K_PIPE_RING, THEIRS, 1, n),
+		    var(s, K_PIPE_RING, NONE, 1, n));
 	}
 	fig(s, "keys-on-kids", "round trip, two children, keys on",
 	    UNITS, 0, none_kids, null, -1);
@@ -1400,7 +1570,9 @@ static pid_t keys_on(void)
 }
 
 /* Memory: the kinds of counter measured, and the snapshots taken. */
-enum mem_kind { M_COUNT, M_SAMPLE, M_SAMPLE_4K, M_INHERIT, NR_MEM };
+enum mem_kind {
+	M_COUNT, M_SAMPLE, M_SAMPLE_4K, M_SAMPLE_UNUSED, M_INHERIT, NR_MEM
+};
 
 static const struct {
 	const char *key, *label;
@@ -1409,6 +1581,8 @@ static const struct {
 	{ "count", "counting", 0 },
 	{ "sample", "sampling (ours: 64 KiB queue)", F_SAMPLE },
 	{ "sample-4k", "sampling, our queue at 4 KiB", F_SAMPLE | F_QUEUE_4K },
+	{ "sample-unused", "sampling, opened disabled, before use",
+	  F_SAMPLE | F_UNUSED },
 	{ "inherit", "inherited copy (counting)", F_INHERIT },
 };
 
@@ -1604,6 +1778,16 @@ static int mem_set(void)
 	return 0;
 }
 
+static int has_fig(const struct set *s, const char *key)
+{
+	int j;
+
+	for (j = 0; j < s->nf; j++)
+		if (!strcmp(s->f[j].key, key))
+			return 1;
+	return 0;
+}
+
 /* The scale table: a row per measurement, N across. */
 static void print_scale(void)
 {
@@ -1613,10 +1797,15 @@ static void print_scale(void)
 	} rows[] = {
 		{ &sw_set, "switch-a", "switch (a) inherited, two children" },
 		{ &sw_set, "switch-c", "switch (c) own counters, two children" },
+		{ &sw_set, "switch-tasks", "switch (e) ring of N tasks, 4 each" },
 		{ &fork_set, "fork", "fork+exit+wait, N inherited" },
 		{ &read_set, "read", "read() of each of a group's N" },
 		{ &read_set, "read-vs-group", "... against PERF_FORMAT_GROUP" },
 		{ &read_set, "group-read", "one PERF_FORMAT_GROUP read, both" },
+		{ &sw_set, "switch-a-hw", "switch (a), hardware counters" },
+		{ &sw_set, "switch-c-hw", "switch (c), hardware counters" },
+		{ &read_set, "read-hw", "read() of each, hardware" },
+		{ &read_set, "group-read-hw", "one GROUP read, hardware" },
 	};
 	int r, i, j;
 
@@ -1627,7 +1816,7 @@ static void print_scale(void)
 		printf("%*sN=%-2d", i ? 11 : 4, "", plan->ns[i]);
 	printf("\n");
 	for (r = 0; r < (int)ARRAY_SIZE(rows); r++) {
-		if (!rows[r].set->ran)
+		if (!rows[r].set->ran || !has_fig(rows[r].set, rows[r].key))
 			continue;
 		printf("  %-38s", rows[r].label);
 		for (i = 0; i < plan->nr_ns; i++)
@@ -1788,6 +1977,12 @@ int main(int argc, char **argv)
 		       keys_set.nf, nr_misses, (now_ns() - t0) / 1e9);
 		return 0;
 	}
+	/* after (d): the probe's counters turn keys on */
+	if (hw_probe())
+		build_hw_figs();
+	printf("hardware counters: %s\n", hw_ok ?
+	       "both subsystems count: switch and read measure them too" :
+	       "not counting here (software counters only)");
 	if (want("offcpu")) {
 		tp_switch_id = tp_lookup();
 		if (tp_switch_id < 0) {

@@ -18,6 +18,7 @@ import sys
 CURVES = [
     ('switch-a', 'switch (a): 2 children, N inherited', '#d62728'),
     ('switch-c', 'switch (c): 2 children, N own each', '#1f77b4'),
+    ('switch-tasks', 'switch (e): ring of N tasks, 4 own each', '#17becf'),
     ('fork', 'fork+exit+wait, N inherited', '#2ca02c'),
     ('read', 'read() of each of a group of N', '#9467bd'),
     ('read-vs-group', 'read() of N vs one GROUP read', '#8c564b'),
