@@ -86,10 +86,13 @@ pc_counter_alloc(const struct perf_counter_hw_event_ext *desc,
 		/*
 		 * A headered queue of a counter opened disabled gets its
 		 * ring at its first use (pc_counter_prepare()); one in the
-		 * 2009 format at once, whose read() may come last.
+		 * 2009 format at once, whose read() may come last, and an
+		 * inherit_stat one, whose TOTALS records come at exits
+		 * whether or not the counter was ever enabled.
 		 */
 		counter->queue = pc_queue_alloc(PC_QUEUE_DEFAULT, format_2009,
-						hw->disabled && !format_2009);
+						hw->disabled && !format_2009 &&
+						!hw->inherit_stat);
 		if (!counter->queue) {
 			pc_object_ended(PC_OBJ_COUNTER);
 			kmem_cache_free(pc_counter_cache, counter);

@@ -25,15 +25,21 @@
  *                      inside ctx->mutex (a hardware copy made at fork)
  *                      and in the CPU hotplug callbacks, never around
  *                      anything here.
+ *   pc_output_mutex    where records go (output.c): every SET_OUTPUT, and
+ *                      the mmap() of a ring, inside mmap_lock; takes
+ *                      child_mutex, a queue's read_mutex (trylock) and
+ *                      q->lock inside, and never ctx->mutex (SET_OUTPUT
+ *                      checks record sizes under ctx->mutex before).
  *   pc_tp_mutex        the tracepoints in use (tp_counter.c): inside
  *                      ctx->mutex (fork) and exec_update_lock (open);
  *                      takes only the tracing code's own locks inside.
  *   q->read_mutex      a queue's reader (queue.c), held around
  *                      mmap_lock, which copying records to user memory
  *                      may fault on; a resize only tries it, inside
- *                      ctx->mutex. So ctx->mutex is never taken under
- *                      mmap_lock (page.c's first mmap() installs its
- *                      page under ctx->lock alone).
+ *                      ctx->mutex, and so does an mmap() of the ring,
+ *                      inside mmap_lock. So ctx->mutex is never taken
+ *                      under mmap_lock (page.c's first mmap() installs
+ *                      its page under ctx->lock alone).
  *   ctx->lock          raw, irqs off: everything the scheduler touches.
  *                      May be taken inside child_mutex (fork links a
  *                      copy into the child's context).
@@ -41,6 +47,13 @@
  *                      ctx->lock, or alone.
  *
  * What each guards:
+ *
+ *   counter->out, out_writer
+ *                      change under pc_output_mutex and child_mutex
+ *                      together (SET_OUTPUT), @out_writer also under
+ *                      child_mutex alone (the records' end, inherit.c);
+ *                      producers load @out with irqs off, and the queue
+ *                      it named is dropped a grace period after.
  *
  *   ctx->groups        its membership changes under ctx->mutex and
  *                      ctx->lock together; its order changes under

@@ -103,9 +103,10 @@ static struct pc_queue *pc_output_switch(struct perf_counter *counter,
  *		for its own
  *
  * Return: 0, -EBADF, -EINVAL (no queue, a 2009 one, a fd that is not a
- * counter's, or a counter whose own records go elsewhere), -EBUSY (its
- * own queue is mapped), -ENOMEM (the other queue's ring), or the
- * security module's answer.
+ * counter's, a counter whose own records go elsewhere, or a queue too
+ * small for this counter's largest record), -EBUSY (its own queue is
+ * mapped), -ENOMEM (a ring made at its first use), or the security
+ * module's answer.
  */
 int pc_counter_set_output(struct perf_counter *counter, int fd)
 {
@@ -122,6 +123,16 @@ int pc_counter_set_output(struct perf_counter *counter, int fd)
 		if (!f.file)
 			return -EBADF;
 		err = pc_output_other(counter, f.file, &other);
+		if (err)
+			goto out;
+	}
+	/* The other ring holds this counter's largest record, as its own. */
+	if (other) {
+		mutex_lock(&counter->ctx->mutex);
+		if (pc_queue_words(other->queue) <
+		    pc_record_words_max(counter, 0))
+			err = -EINVAL;
+		mutex_unlock(&counter->ctx->mutex);
 		if (err)
 			goto out;
 	}
@@ -217,7 +228,7 @@ void pc_output_free(struct perf_counter *counter)
 
 /**
  * pc_counter_prepare() - a counter's first use: its queue's ring
- * @counter:	a top-level counter being enabled, read or polled
+ * @counter:	a top-level counter being enabled (ioctl, prctl)
  *
  * A counter whose records go to another's queue needs none of its own
  * (SET_OUTPUT made the other's).

@@ -104,7 +104,7 @@ static bool pc_queue_past_watermark(struct pc_queue *q)
 
 	if (!mark)
 		return true;
-	if (mark > q->mask)		/* more than the ring holds */
+	if (mark > q->mask + 1)		/* more than the ring holds */
 		mark = (q->mask + 1) / 2;
 	return pc_queue_used(q) >= mark;
 }
@@ -112,10 +112,12 @@ static bool pc_queue_past_watermark(struct pc_queue *q)
 /* A mapped queue's drops so far, for its reader to see; under q->lock. */
 static void pc_queue_show_lost(struct pc_queue *q)
 {
+	/* a long's worth, as data_head (uapi) */
 	if (q->user)
 		WRITE_ONCE(q->user->lost,
-			   q->dropped + q->lost + q->lost_sideband +
-			   atomic_long_read(&q->missed));
+			   (unsigned long)(q->dropped + q->lost +
+					   q->lost_sideband +
+					   atomic_long_read(&q->missed)));
 }
 
 /**
@@ -125,7 +127,8 @@ static void pc_queue_show_lost(struct pc_queue *q)
  */
 void pc_queue_set_wakeup(struct pc_queue *q, u32 bytes)
 {
-	WRITE_ONCE(q->wakeup_words, DIV_ROUND_UP(bytes, sizeof(u64)));
+	WRITE_ONCE(q->wakeup_words, (bytes + (u64)sizeof(u64) - 1) /
+				    sizeof(u64));
 }
 
 /*
@@ -208,13 +211,13 @@ struct pc_queue *pc_queue_alloc(u32 bytes, bool format_2009, bool lazy)
 		kmem_cache_free(pc_queue_cache, q);
 		return NULL;
 	}
-	if (!lazy) {
+	/* A lazy ring is charged now, to the opener, and made later. */
+	if (!lazy)
 		q->ring = pc_ring_alloc(q->ucounts, bytes);
-		if (!q->ring) {
-			put_ucounts(q->ucounts);
-			kmem_cache_free(pc_queue_cache, q);
-			return NULL;
-		}
+	if (lazy ? !pc_ring_reserve(q->ucounts, bytes) : !q->ring) {
+		put_ucounts(q->ucounts);
+		kmem_cache_free(pc_queue_cache, q);
+		return NULL;
 	}
 	pc_object_made(PC_OBJ_QUEUE);
 	refcount_set(&q->ref, 1);
@@ -248,7 +251,7 @@ void pc_queue_drop(struct pc_queue *q)
 	irq_work_sync(&q->wakeup);
 	if (q->user)
 		pc_ring_free_mapped(q->ucounts, q->user, pc_queue_bytes(q));
-	else if (q->ring)
+	else		/* a lazy queue's charge, whether or not it was made */
 		pc_ring_free(q->ucounts, q->ring, pc_queue_bytes(q));
 	put_ucounts(q->ucounts);
 	pc_object_ended(PC_OBJ_QUEUE);
@@ -259,7 +262,10 @@ void pc_queue_drop(struct pc_queue *q)
  * pc_queue_prepare() - the queue's first use: its ring, if it has none
  * @q:	the queue; process context, no lock held
  *
- * Return: 0, or -ENOMEM (without memory or past RLIMIT_MEMLOCK).
+ * The ring was charged to the opener's RLIMIT_MEMLOCK at the open; its
+ * pages go to the caller's memory cgroup.
+ *
+ * Return: 0, or -ENOMEM without memory.
  */
 int pc_queue_prepare(struct pc_queue *q)
 {
@@ -271,7 +277,7 @@ int pc_queue_prepare(struct pc_queue *q)
 		return 0;
 	for (;;) {
 		bytes = READ_ONCE(q->mask) * sizeof(u64) + sizeof(u64);
-		ring = pc_ring_alloc(q->ucounts, bytes);
+		ring = pc_ring_make(bytes);
 		if (!ring)
 			return -ENOMEM;
 		pc_queue_lock(q, &flags);
@@ -282,7 +288,7 @@ int pc_queue_prepare(struct pc_queue *q)
 		pc_queue_unlock(q, flags);
 		if (!ring)
 			return 0;
-		pc_ring_free(q->ucounts, ring, bytes);
+		kvfree(ring);			/* never charged: the open was */
 		if (READ_ONCE(q->ring))		/* another use made it */
 			return 0;
 	}
@@ -344,8 +350,8 @@ int pc_queue_resize(struct pc_queue *q, u32 bytes)
 	}
 	pc_queue_unlock(q, flags);
 	mutex_unlock(&q->read_mutex);
-	if (old)			/* a lazy queue's first ring: none */
-		pc_ring_free(q->ucounts, old, old_bytes);
+	/* (a lazy queue's ring may not have been made: its charge was) */
+	pc_ring_free(q->ucounts, old, old_bytes);
 	return err;
 }
 
@@ -570,7 +576,7 @@ void pc_queue_commit(struct pc_queue *q, unsigned long at)
 	if (WARN_ON_ONCE(at != q->end))
 		at = q->end;
 	if (q->user) {
-		q->head_bytes += (u64)(at - q->head) * sizeof(u64);
+		q->head_bytes += (at - q->head) * sizeof(u64);
 		/* The record's words before the head that covers them. */
 		smp_wmb();
 		WRITE_ONCE(q->user->data_head, q->head_bytes);
@@ -625,17 +631,24 @@ static bool pc_queue_lost_pending(struct pc_queue *q)
 	       atomic_long_read(&q->missed);
 }
 
-/* Nothing more can come for now, or ever: read() ends, poll() hangs up. */
+/*
+ * Nothing more can come for now, or ever: read() ends, poll() hangs
+ * up. Its counter's error state ends a queue only when no other
+ * counter writes there (SET_OUTPUT).
+ */
 static bool pc_queue_ended(struct pc_queue *q)
 {
-	return READ_ONCE(q->error) || !atomic_read(&q->writers);
+	int writers = atomic_read(&q->writers);
+
+	return !writers || (READ_ONCE(q->error) && writers == 1);
 }
 
-/* What a blocked reader waits for. */
+/* What a blocked reader waits for; a mapping made meanwhile ends it. */
 static bool pc_queue_readable(struct pc_queue *q)
 {
 	return (!pc_queue_empty(q) && pc_queue_past_watermark(q)) ||
-	       pc_queue_lost_pending(q) || pc_queue_ended(q);
+	       pc_queue_lost_pending(q) || pc_queue_ended(q) ||
+	       READ_ONCE(q->user);
 }
 
 /**
@@ -765,9 +778,7 @@ ssize_t pc_queue_read(struct pc_queue *q, struct iov_iter *to, bool nonblock)
 
 	if (READ_ONCE(q->user))
 		return -EBUSY;		/* its records are read in the mapping */
-	err = pc_queue_prepare(q);
-	if (err)
-		return err;
+	/* A queue without a ring yet is empty: its counter has not run. */
 	for (;;) {
 		/*
 		 * Another reader may be in a fault user space answers:
@@ -844,8 +855,6 @@ __poll_t pc_queue_poll(struct pc_queue *q, struct file *file, poll_table *wait)
 {
 	__poll_t mask = 0;
 
-	if (pc_queue_prepare(q))
-		return EPOLLERR;
 	poll_wait(file, &q->wait, wait);
 	/* On the wait queue before the look: pairs with pc_queue_commit() */
 	smp_mb();

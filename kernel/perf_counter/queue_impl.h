@@ -50,7 +50,7 @@ struct pc_queue {
 	refcount_t		ref;
 	atomic_t		writers;
 	struct perf_counter_ring_page *user;	/* mapped: the control page */
-	u64			head_bytes;	/* mapped: data_head, under lock */
+	unsigned long		head_bytes;	/* mapped: data_head, under lock */
 	raw_spinlock_t		lock;		/* producers */
 	/*
 	 * The reader's, held while it copies records to user memory, a
@@ -78,7 +78,7 @@ static inline u32 pc_queue_bytes(const struct pc_queue *q)
 static inline unsigned long pc_queue_tail(struct pc_queue *q)
 {
 	struct perf_counter_ring_page *up = READ_ONCE(q->user);
-	u64 used;
+	unsigned long used;
 
 	if (!up)
 		/* Pairs with the reader's release: it is done with them. */
@@ -88,12 +88,14 @@ static inline unsigned long pc_queue_tail(struct pc_queue *q)
 	 * without, and a position a producer moves meanwhile only makes
 	 * the hint a record out of date.
 	 */
-	used = data_race(q->head_bytes) - READ_ONCE(up->data_tail);
+	/* a long's worth: on 32-bit the two count modulo 2^32 (uapi) */
+	used = data_race(q->head_bytes) -
+	       (unsigned long)READ_ONCE(up->data_tail);
 	/* The reader's loads of the records before our stores over them. */
 	smp_mb();
 	if (used > pc_queue_bytes(q) || (used & (sizeof(u64) - 1)))
 		return data_race(q->head) - (q->mask + 1);	/* as above */
-	return data_race(q->head) - (unsigned long)(used / sizeof(u64));
+	return data_race(q->head) - used / sizeof(u64);
 }
 
 /* Words of records waiting to be read. */

@@ -19,8 +19,8 @@
  * (pc_queue_tail()).
  *
  * The mapping holds the counter's file, so the ring outlives every
- * mapping of it. fork() does not copy it (VM_DONTCOPY): a child has no
- * reader's place in a ring, and a copy-on-write copy would never move.
+ * mapping of it. fork() does not give it to a child (VM_DONTCOPY): a
+ * ring has one reader's tail, which the child would move too.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -79,7 +79,9 @@ static u32 pc_queue_map_bytes(struct vm_area_struct *vma)
 /*
  * Give @q the mapped ring @base of @bytes, under q->read_mutex: from
  * an empty queue, whose drops still pending go into the new ring's
- * first LOST record. Return: the old ring to free, or an ERR_PTR().
+ * first LOST record. Return: the old ring to free (NULL if a lazy
+ * queue's was never made; its charge is freed all the same), or an
+ * ERR_PTR().
  */
 static u64 *pc_queue_map_ring(struct pc_queue *q, void *base, u32 bytes)
 {
@@ -103,8 +105,9 @@ static u64 *pc_queue_map_ring(struct pc_queue *q, void *base, u32 bytes)
 	q->head_bytes = 0;
 	/* The page filled in before producers and pollers look at it. */
 	smp_store_release(&q->user, up);
-	WRITE_ONCE(up->lost, q->dropped + q->lost + q->lost_sideband +
-			     atomic_long_read(&q->missed));
+	WRITE_ONCE(up->lost, (unsigned long)(q->dropped + q->lost +
+					     q->lost_sideband +
+					     atomic_long_read(&q->missed)));
 	pc_queue_unlock(q, flags);
 	return old;
 }
@@ -116,13 +119,15 @@ static u64 *pc_queue_map_ring(struct pc_queue *q, void *base, u32 bytes)
  *		and 2^n pages of ring, no more than PC_QUEUE_MAX of them
  *
  * Return: 0, -EOPNOTSUPP for a queue in the 2009 format, -EINVAL for a
- * mapping not as above (or of another size than the ring mapped), -EBUSY
+ * mapping not as above (or of another size than the ring mapped),
+ * -EACCES for an executable one, -EBUSY
  * while records wait to be read() or a read() is in progress, -ENOMEM,
  * or what remap_vmalloc_range() gives.
  */
 int pc_queue_mmap(struct pc_queue *q, struct vm_area_struct *vma)
 {
 	u32 bytes = pc_queue_map_bytes(vma), old_bytes;
+	bool replaced = false;
 	void *base = NULL;
 	u64 *old = NULL;
 	int err = 0;
@@ -132,6 +137,8 @@ int pc_queue_mmap(struct pc_queue *q, struct vm_area_struct *vma)
 	if (!bytes || !(vma->vm_flags & VM_SHARED) ||
 	    !(vma->vm_flags & VM_WRITE))
 		return -EINVAL;
+	if (vma->vm_flags & VM_EXEC)
+		return -EACCES;
 	/* The read_mutex is taken outside mmap_lock, which we hold. */
 	if (!mutex_trylock(&q->read_mutex))
 		return -EBUSY;
@@ -151,15 +158,24 @@ int pc_queue_mmap(struct pc_queue *q, struct vm_area_struct *vma)
 	if (IS_ERR(old)) {
 		err = PTR_ERR(old);
 		pc_ring_free_mapped(q->ucounts, base, bytes);
-		old = NULL;
+	} else {
+		replaced = true;
 	}
 unlock:
 	mutex_unlock(&q->read_mutex);
-	if (old)
+	if (replaced) {
 		pc_ring_free(q->ucounts, old, old_bytes);
+		/* a read() that waited on the old ring: EBUSY now */
+		wake_up_all(&q->wait);
+	}
 	if (err)
 		return err;
-	/* VM_IO: no madvise(MADV_DOFORK) makes a fork copy it after all. */
+	/*
+	 * VM_IO: no madvise(MADV_DOFORK) makes a fork share it after all
+	 * (a child would move a tail that is not its own), and nothing
+	 * pins its pages through get_user_pages(). Never executable.
+	 */
+	vma->vm_flags &= ~VM_MAYEXEC;
 	vma->vm_flags |= VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	return remap_vmalloc_range(vma, base, 0);
 }

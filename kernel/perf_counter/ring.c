@@ -10,8 +10,12 @@
  * is refused with ENOMEM, unless the caller has CAP_IPC_LOCK.
  *
  * A ring user space maps (queue_map.c) is a page longer, for the
- * control page in front, and comes from vmalloc_user(): whole zeroed
- * pages the mapping may take.
+ * control page in front, and comes from vmalloc as vmalloc_user()'s
+ * do: whole zeroed pages the mapping may take, charged alike.
+ *
+ * A ring made at a queue's first use (queue.c) is charged to the
+ * RLIMIT_MEMLOCK count at the open (pc_ring_reserve()), its pages to
+ * the memory cgroup of the task whose use made it.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -20,6 +24,8 @@
 #include <linux/slab.h>
 #include <linux/user_namespace.h>
 #include <linux/vmalloc.h>
+
+#include <asm/shmparam.h>
 
 #include "ring.h"
 
@@ -51,6 +57,33 @@ static void pc_ring_uncharge(struct ucounts *ucounts, u32 bytes)
 }
 
 /**
+ * pc_ring_reserve() - charge a ring of @bytes before it is made
+ * @ucounts:	the user namespace count to charge (the queue's opener)
+ * @bytes:	the ring's size
+ *
+ * A queue whose ring comes at its first use is charged at its open, so
+ * that the opener's limit, not the first user's, decides.
+ *
+ * Return: true, or false past the caller's limit.
+ */
+bool pc_ring_reserve(struct ucounts *ucounts, u32 bytes)
+{
+	return pc_ring_charge(ucounts, bytes);
+}
+
+/**
+ * pc_ring_make() - a zeroed ring of @bytes, already charged
+ * @bytes:	the ring's size
+ *
+ * Return: the ring, or NULL without memory.
+ */
+u64 *pc_ring_make(u32 bytes)
+{
+	/* A size the user chose: failing is ENOMEM, not a warning. */
+	return kvzalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+}
+
+/**
  * pc_ring_alloc() - a zeroed ring of @bytes, charged to its user
  * @ucounts:	the user namespace count to charge (the queue's opener)
  * @bytes:	the ring's size
@@ -63,8 +96,7 @@ u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes)
 
 	if (!pc_ring_charge(ucounts, bytes))
 		return NULL;
-	/* A size the user chose: failing is ENOMEM, not a warning. */
-	ring = kvzalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	ring = pc_ring_make(bytes);
 	if (!ring)
 		pc_ring_uncharge(ucounts, bytes);
 	return ring;
@@ -73,7 +105,7 @@ u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes)
 /**
  * pc_ring_free() - free what pc_ring_alloc() gave, and its charge
  * @ucounts:	the count it was charged to
- * @ring:	the ring
+ * @ring:	the ring, or NULL for a charge whose ring was never made
  * @bytes:	its size
  */
 void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes)
@@ -95,7 +127,12 @@ void *pc_ring_alloc_mapped(struct ucounts *ucounts, u32 bytes)
 
 	if (!pc_ring_charge(ucounts, PAGE_SIZE + bytes))
 		return NULL;
-	base = vmalloc_user(PAGE_SIZE + bytes);
+	/* vmalloc_user()'s, charged to the memory cgroup too */
+	base = __vmalloc_node_range(PAGE_SIZE + bytes, SHMLBA, VMALLOC_START,
+				    VMALLOC_END,
+				    GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+				    __GFP_NOWARN, PAGE_KERNEL, VM_USERMAP,
+				    NUMA_NO_NODE, __builtin_return_address(0));
 	if (!base)
 		pc_ring_uncharge(ucounts, PAGE_SIZE + bytes);
 	return base;

@@ -10,6 +10,8 @@
 
 struct ucounts;
 
+bool pc_ring_reserve(struct ucounts *ucounts, u32 bytes);
+u64 *pc_ring_make(u32 bytes);
 u64 *pc_ring_alloc(struct ucounts *ucounts, u32 bytes);
 void pc_ring_free(struct ucounts *ucounts, u64 *ring, u32 bytes);
 void *pc_ring_alloc_mapped(struct ucounts *ucounts, u32 bytes);

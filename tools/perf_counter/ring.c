@@ -8,9 +8,11 @@
  * records; the reader copies them out from @data_tail and moves it past
  * them, which gives their room back: no system call while they come.
  *
- * On a 32-bit machine the kernel writes the 64-bit words in two halves:
- * they are read until two reads agree, and @data_tail is written high
- * half first when that changes (every 4 GiB), as the ABI asks.
+ * On a 32-bit machine the three words count modulo 2^32 (the kernel
+ * keeps their high halves 0 and reads @data_tail's low half): they are
+ * read until two reads agree all the same, differences are taken as
+ * unsigned longs, and @data_tail is written high half first when that
+ * changes.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -130,7 +132,8 @@ int pc_ring_map(struct pc_ring *r, int fd, size_t bytes)
 size_t pc_ring_take(struct pc_ring *r, char *buf, size_t size)
 {
 	uint64_t head = ring_load(&r->page->data_head);
-	uint64_t n = head - r->tail;
+	/* counts modulo 2^32 on a 32-bit machine: a difference of longs */
+	uint64_t n = (unsigned long)(head - r->tail);
 	size_t at = r->tail & (r->size - 1), first;
 
 	if (!n)
@@ -149,7 +152,7 @@ size_t pc_ring_take(struct pc_ring *r, char *buf, size_t size)
 /* Bytes of records waiting in @r. */
 uint64_t pc_ring_waiting(const struct pc_ring *r)
 {
-	return ring_load(&r->page->data_head) - r->tail;
+	return (unsigned long)(ring_load(&r->page->data_head) - r->tail);
 }
 
 /* Records the kernel dropped from @r's queue since its counter's open. */

@@ -610,9 +610,10 @@ struct perf_counter_page {
  * A ring too small for the counter's largest record drops it, counted.
  * poll() says readable when records wait (past the WAKEUP mark): drops
  * alone are told in @lost, not by poll().
- * On 32-bit machines @data_head and @lost are written in two halves: a
- * reader reads each until two reads agree; a writer of @data_tail
- * stores its high half first when it changes (it does every 4 GiB).
+ * On 32-bit machines @data_head, @data_tail and @lost count modulo
+ * 2^32: the kernel keeps their high halves 0 and reads @data_tail's low
+ * half alone, so a reader takes differences of the low halves (a
+ * 32-bit unsigned long's arithmetic) and no value is ever torn.
  */
 struct perf_counter_ring_page {
 	__u32	version;	/* PERF_COUNTER_RING_VERSION */
