@@ -1409,14 +1409,15 @@ static int hw_ok;
 
 static int hw_probe(void)
 {
-	int ours = open_one(OURS, 0, -1, F_HW);
-	int theirs = open_one(THEIRS, 0, -1, F_HW);
+	/* one after the other: the two never hold the PMU at once */
+	int ours = open_one(OURS, 0, -1, F_HW), theirs;
 
-	hw_ok = ours >= 0 && theirs >= 0;
 	if (ours >= 0)
 		close(ours);
+	theirs = open_one(THEIRS, 0, -1, F_HW);
 	if (theirs >= 0)
 		close(theirs);
+	hw_ok = ours >= 0 && theirs >= 0;
 	return hw_ok;
 }
 
