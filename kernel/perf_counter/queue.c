@@ -464,6 +464,7 @@ void pc_queue_sideband_lost(struct pc_queue *q)
 {
 	lockdep_assert_held(&q->lock);
 	q->lost_sideband++;
+	pc_queue_show_lost(q);
 	pc_queue_wake_waiters(q);
 }
 

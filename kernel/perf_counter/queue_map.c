@@ -139,6 +139,13 @@ int pc_queue_mmap(struct pc_queue *q, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (vma->vm_flags & VM_EXEC)
 		return -EACCES;
+	/* Mapped once, a queue keeps its ring: no lock to map it again. */
+	base = READ_ONCE(q->user);
+	if (base) {
+		if (bytes != pc_queue_bytes(q))
+			return -EINVAL;
+		goto map;
+	}
 	/* The read_mutex is taken outside mmap_lock, which we hold. */
 	if (!mutex_trylock(&q->read_mutex))
 		return -EBUSY;
@@ -170,6 +177,7 @@ unlock:
 	}
 	if (err)
 		return err;
+map:
 	/*
 	 * VM_IO: no madvise(MADV_DOFORK) makes a fork share it after all
 	 * (a child would move a tail that is not its own), and nothing
