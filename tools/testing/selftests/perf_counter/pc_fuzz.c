@@ -15,6 +15,9 @@
  * O_ASYNC: overflow signals), dup(), dup2() and close() on the fds;
  * mmap() of a counter's page, its reads and munmap(), the fd closed,
  * a fork made, a child exiting or exec'ing while it is mapped;
+ * mmap() of a counter's record ring, good and bad, its records read
+ * in place, data_tail written sane and not, munmap(), the fds closed
+ * under it; ioctl(SET_OUTPUT) and ioctl(WAKEUP);
  * prctl(PR_TASK_PERF_COUNTERS_*); fork(), the child
  * exiting at once, making a few calls of its own, or exec'ing this
  * program to make a few calls; sched_setaffinity(); short-lived
@@ -94,10 +97,11 @@
  * members it does not see, and a member closed here may live on in a
  * child: nr is not known exactly, only that it is at least that and at
  * most the counters the worker's process and children can hold), the
- * size that nr's. ENOSPC exactly where the buffer cannot hold any such
- * size (may, where it cannot hold some), EFAULT where the writable
- * bytes cannot (after the VFS's own EFAULT for a kernel address, and a
- * readv() of 0 bytes is 0), ENOMEM for a group read under injection, 0
+ * size that nr's (EBUSY of a queue: see the ring below). ENOSPC
+ * exactly where the buffer cannot hold any such size (may, where it
+ * cannot hold some), EFAULT where the writable bytes cannot (after the
+ * VFS's own EFAULT for a kernel address, and a readv() of 0 bytes is
+ * 0), ENOMEM for a group read under injection, 0
  * only for a pinned counter (in error). Its time running is not above
  * its time enabled, and no word is below what the fd's last read gave,
  * but the value after a RESET (see below): times only grow, and the
@@ -155,10 +159,75 @@
  *
  * A counter page is given where page.c must give it (a worker thread's
  * own counting counter, not inherited) and refused where it must
- * (EOPNOTSUPP; a writable one EACCES, another length or offset EINVAL);
- * it reads with the current version, no unknown flag, time running not
- * above time enabled, and a read() after it is not below the value it
- * showed.
+ * (EOPNOTSUPP; a writable one EACCES, another length or offset EINVAL;
+ * a counter with a queue maps its ring, whose shape a page's is not:
+ * EINVAL, a 2009 queue's EOPNOTSUPP); it reads with the current
+ * version, no unknown flag, time running not above time enabled, and a
+ * read() after it is not below the value it showed.
+ *
+ * The record ring (queue_map.c): a counter with a headered queue maps a
+ * control page and 2^n pages of records, shared and writable, at
+ * offset 0, no more than 1 MiB of them. mmap() of random shapes is
+ * held to what pc_mmap() must answer: EOPNOTSUPP for a 2009 queue;
+ * EINVAL for another shape, for a counter whose records go to another's
+ * queue, for another size than the ring mapped; EACCES for an
+ * executable one; the same memory again for its size (EBUSY, another
+ * task's reader holding the queue for an instant, is tried again up to
+ * RING_TRIES times); for a queue not
+ * mapped a new ring, or EBUSY (records wait for read(): half the first
+ * mappings read them first), or ENOMEM where its memory may be refused
+ * (injection, RLIMIT_MEMLOCK without privilege, RING_BIG or more); a
+ * counting counter's, the page's rules. Mapped, a queue stays so:
+ * read() and readv() of it are EBUSY (but for the VFS's EFAULT, a
+ * readv() of 0 bytes and a pinned counter in error), and of one not
+ * mapped never; QUEUE_SIZE never takes (EFAULT, EINVAL, ENOMEM or
+ * EBUSY). A worker thread keeps up to MAX_RINGS rings, RING_MAPS
+ * mappings of each, and at each call on one checks its control page:
+ * version 1, data_offset a page, data_size its size, data_head a
+ * multiple of 8 that never goes back and is never more than the ring
+ * past the reader's tail, lost never back (on a 32-bit machine both
+ * count modulo 2^32, their high halves 0, and the kernel reads
+ * data_tail's low half alone), data_tail what the fuzzer wrote. Then
+ * it reads the records (up to READ_BUF bytes a call, each whole: a
+ * size of 8 or more, a multiple of 8, within the head, a known kind;
+ * in a ring only its counter writes to, as a read()'s
+ * records are held) and gives their room back or keeps it (the ring
+ * fills, and drops); or writes a tail the kernel cannot take (ahead by
+ * more than the ring, not a multiple of 8, more than the ring behind,
+ * far off: the ring then takes no record past the one reservation
+ * that may have been in flight) or one it may (just ahead, which is
+ * then skipped to the head; back within the ring), given back at a
+ * later call; or holds lost to PERF_COUNTER_IOC_LOST (never above what
+ * it counts after, and where every drop shows at once,
+ * lost_told_at_once(), never below what it counted before) and poll()
+ * to the WAKEUP mark (readable once the records waiting reach it, a
+ * mark the ring cannot hold being half of it; not short of it, unless
+ * hung up); or maps it again (a word written through one mapping is in
+ * the other; another size EINVAL); or unmaps a mapping; or closes
+ * every fd of its counter, and reads on (the mapping holds it). A
+ * forked child has none of its parent's mappings (mincore() finds
+ * nothing at them); a child exits or execs with its own mapped.
+ *
+ * SET_OUTPUT (output.c) of the worker's counters (or /dev/null:
+ * ENOTTY; a number no fd has: EBADF) to -1 or their own fd, to another
+ * of its counters, to /dev/null, to a number no fd has or -2, to a
+ * number closed lately (only from a counter the call cannot send
+ * elsewhere: it may be another thread's counter by now): EBADF;
+ * EINVAL for no headered queue on either side, not a counter, a target
+ * queue that may not hold the counter's largest record, or a target
+ * whose own records go elsewhere; EBUSY for a counter whose ring is
+ * mapped; ENOMEM where a ring made at first use may fail; else 0. The
+ * model follows where each counter's records go: a queue others'
+ * records come to is held to whole records of known kinds only, and a
+ * counter a forked child reads as its own is never made a target.
+ * WAKEUP of marks of any size: EINVAL without a queue, EFAULT for an
+ * unreadable mark, else 0. A headered queue of a counter opened
+ * disabled gets its ring at its first use (charged at the open):
+ * ENABLE, REFRESH, prctl()'s enable and SET_OUTPUT may then be ENOMEM
+ * under injection (ring_alloc_may_fail()). Forked children make no
+ * mmap(), SET_OUTPUT or WAKEUP on their parent's counters, and hold
+ * theirs mapped since the fork or not (EBUSY allowed). The "# rings:"
+ * line counts what reached these oracles.
  *
  * A run of MIN_RATE_S or more fails if it made fewer successful opens,
  * reads that gave bytes, records and counter page reads a minute than
@@ -166,10 +235,10 @@
  * worker had no valid open refused with EACCES. The result line gives
  * the rates.
  *
- * The test also fails when what cannot fail does (enabling, disabling,
- * resetting or closing its own counter, prctl() with zero arguments but
- * for ENOMEM under injection, poll() finding a counting counter
- * readable), when a worker
+ * The test also fails when what cannot fail does (enabling, but for a
+ * ring's first use, disabling, resetting or closing its own counter,
+ * prctl() with zero arguments but for ENOMEM under injection, poll()
+ * finding a counting counter readable), when a worker
  * process, a child or the counted target dies from a signal the fuzzer
  * did not send it or exits with a status other than 0, or when the
  * workers are still running SECONDS + 60 s after the start (a hang: the
@@ -213,7 +282,9 @@
  *
  * Injection may add ENOMEM to perf_counter_open(), ioctl(), poll(),
  * dup(), mmap(), fork() and fcntl(O_ASYNC), all of which the rules
- * allow under injection, to prctl() where a security module is asked about each
+ * allow under injection (a ring's mmap() that fails so may have left
+ * its queue mapped: the model then does not know, until a later call
+ * says), to prctl() where a security module is asked about each
  * counter (the list of leaders is allocated), and EFAULT
  * only where a call is given a random address (a page there, if any,
  * might need memory to be faulted in; EFAULT is allowed there anyway).
@@ -301,6 +372,12 @@
 #define READ_GUARD_NS	20000000L	/* how long a read may block */
 #define NSEC_PER_SEC	1000000000ULL
 #define NO_SUCH_SYSCALL	0x7ffffL	/* no system call has it */
+#define NEVER_FD	INT_MAX	/* no fd has it: past any fd table's size */
+#define MAX_RINGS	4	/* record rings one worker thread keeps mapped */
+#define RING_MAPS	2	/* mappings of one ring it keeps */
+#define RING_TRIES	3	/* mmap()s of a mapped ring, in case of EBUSY */
+#define RING_DATA_MAX	(1U << 20)	/* a ring's most data (PC_QUEUE_MAX) */
+#define RING_BIG	(256U << 10)	/* a ring vmalloc space may lack */
 #define CLOCK_PERIOD_MIN	50000	/* ns: PC_CLOCK_PERIOD_MIN */
 /* a clock's most samples a second: one every CLOCK_PERIOD_MIN ns */
 #define CLOCK_FREQ_MAX		(NSEC_PER_SEC / CLOCK_PERIOD_MIN)
@@ -501,6 +578,8 @@ enum op_kind {
 	OP_PAGES,
 	OP_MMAP,
 	OP_ASYNC,
+	OP_RING,
+	OP_OUTPUT,
 	/* forked and exec'd children make only the calls above */
 	OP_FORK,
 	OP_THREAD,
@@ -524,6 +603,8 @@ static const char * const op_names[OP_NR] = {
 	[OP_PAGES]	= "pages",
 	[OP_MMAP]	= "mmap",
 	[OP_ASYNC]	= "async",
+	[OP_RING]	= "ring",
+	[OP_OUTPUT]	= "output",
 	[OP_FORK]	= "fork",
 	[OP_THREAD]	= "thread",
 	[OP_HOTPLUG]	= "hotplug",
@@ -544,6 +625,8 @@ static const unsigned int op_weights[OP_NR] = {
 	[OP_PAGES]	= 5,
 	[OP_MMAP]	= 3,
 	[OP_ASYNC]	= 3,
+	[OP_RING]	= 6,
+	[OP_OUTPUT]	= 3,
 	[OP_FORK]	= 2,
 	[OP_THREAD]	= 2,
 	[OP_HOTPLUG]	= 1,
@@ -558,6 +641,7 @@ enum errno_class {
 	ERRS_DUP,
 	ERRS_FORK,
 	ERRS_FCNTL,
+	ERRS_MMAP,
 	ERRS_NR
 };
 
@@ -569,6 +653,7 @@ static const char * const errno_class_names[ERRS_NR] = {
 	[ERRS_DUP]	= "dup",
 	[ERRS_FORK]	= "fork",
 	[ERRS_FCNTL]	= "fcntl",
+	[ERRS_MMAP]	= "ring mmap",
 };
 
 /*
@@ -583,9 +668,12 @@ static const int open_errnos[] = {
 	ENOENT, EOPNOTSUPP,		/* tracepoint ids */
 };
 
-/* ENOMEM: a group read under injection (read.c allocates for a big one) */
+/*
+ * ENOMEM: a group read under injection (read.c allocates for a big one);
+ * EBUSY: a queue whose ring is mapped (queue_map.c)
+ */
 static const int read_errnos[] = {
-	EAGAIN, EINVAL, EFAULT, ENOSPC, EINTR, EBADF, ENOMEM,
+	EAGAIN, EINVAL, EFAULT, ENOSPC, EINTR, EBADF, ENOMEM, EBUSY,
 };
 
 /* ENOSPC: the READ ioctl's buffer too small */
@@ -640,6 +728,13 @@ struct pc_shared {
 	unsigned long	ioctl_reads;	/* READ ioctls whose words were checked */
 	unsigned long	ids_checked;	/* ids held to their counter's */
 	unsigned long	totals;		/* TOTALS records checked */
+	unsigned long	rings_mapped;	/* ring mmap()s that mapped */
+	unsigned long	ring_pages;	/* ring control pages checked */
+	unsigned long	ring_records;	/* records parsed in rings */
+	unsigned long	ring_orphans;	/* pages checked with no fd left */
+	unsigned long	hostile_tails;	/* data_tails written to mislead */
+	unsigned long	lost_checks;	/* lost held to the LOST ioctl */
+	unsigned long	outputs;	/* SET_OUTPUTs to another's queue */
 	unsigned long	no_syscall;	/* opens: no such syscall */
 	unsigned long	faulted_calls;	/* calls made with faults on */
 	unsigned long	sig_in;		/* overflow signals: POLL_IN */
@@ -652,6 +747,22 @@ struct pc_shared {
 	unsigned long	errnos[ERRS_NR][MAX_ERRNO];
 	unsigned int	nfails;
 	char		fails[MAX_FAILS][FAIL_LEN];
+};
+
+/*
+ * What the model holds of a counter's record queue rather than of one fd
+ * of it: the same in every fd of the counter the worker keeps, and in
+ * its ring (share_queue()).
+ */
+struct queue_model {
+	uint32_t	ring_bytes;	/* the data of the ring mapped, or 0 */
+	int		ring_maybe;	/* ring_bytes may be mapped, or not */
+	unsigned int	out_id;		/* its records' queue's id; 0: its own */
+	int		mixed;		/* others' records come to its queue */
+	int		copy;		/* a forked child's: its parent's */
+	unsigned int	born;		/* forks made before its open */
+	uint32_t	wakeup;		/* PERF_COUNTER_IOC_WAKEUP's bytes */
+	int		wakeup_unknown;	/* set from an address of unknown bytes */
 };
 
 /* An fd a worker thread opened (or dup'ed): what its counter counts. */
@@ -671,6 +782,7 @@ struct fd_slot {
 	int		pinned;		/* it may be in the error state */
 	int		leader;		/* it leads its group */
 	int		hw;		/* a hardware counter: its driver decides */
+	int		soft;		/* a software counter */
 	int		switches;	/* it writes switch records */
 	int		switch_chain;	/* its switch-outs may have chains */
 	int		user_only;	/* exclude_kernel: no kernel address */
@@ -693,6 +805,29 @@ struct fd_slot {
 	 * whose leader this worker does not hold as its own.
 	 */
 	int		shared;
+	struct queue_model q;	/* a counter with a queue's */
+};
+
+/* A record ring the worker thread has mapped, and where it reads it. */
+struct ring {
+	unsigned int	id;		/* its counter's fd_slot.id */
+	int		nmaps;
+	char		*map[RING_MAPS];	/* mappings of it: one memory */
+	size_t		len;		/* bytes of each */
+	/*
+	 * Positions in the ring count bytes modulo a long's range (2^32
+	 * on a 32-bit machine: uapi header), as do the kernel's.
+	 */
+	unsigned long	size;		/* its data_size */
+	unsigned long	parsed;		/* the reader's tail: a record's start */
+	unsigned long	checked;	/* records checked up to here */
+	uint64_t	tail;		/* the data_tail written last */
+	unsigned long	head;		/* the data_head seen last */
+	unsigned long	lost;		/* the lost seen last */
+	unsigned long	hostile_head;	/* data_head after an insane tail */
+	int		synced;		/* records from parsed on are whole */
+	int		insane;		/* tail is one the kernel cannot take */
+	struct fd_slot	rec;		/* its counter, as last known */
 };
 
 /* A short-lived thread and the counter it may leave behind. */
@@ -723,6 +858,16 @@ struct worker {
 	char		*rbuf;		/* READ_BUF, then PROT_NONE */
 	char		*hwbuf;		/* a page, then PROT_NONE */
 	char		*page_map;	/* a counter page mapped, or NULL */
+	int		nrings;
+	struct ring	rings[MAX_RINGS];
+	/*
+	 * Children making calls (KID_OPS) not known to be reaped: at most
+	 * MAX_KIDS live, and the one just forked.
+	 */
+	int		nreaders;
+	pid_t		readers[MAX_KIDS + 1];
+	unsigned int	reader_fork[MAX_KIDS + 1];	/* its fork's number */
+	unsigned int	forks;		/* KID_OPS forks made */
 	union {				/* an ioctl's argument */
 		uint32_t	ioctl_val;	/* QUEUE_SIZE reads it */
 		uint64_t	ioctl_out;	/* LOST, ID write, PERIOD reads */
@@ -1302,8 +1447,10 @@ static void add_fd(struct worker *w, const struct fd_slot *slot)
 	make_room(w);
 	s = &w->fds[w->nfds++];
 	*s = *slot;
-	if (!s->id)
+	if (!s->id) {
 		s->id = ++w->next_id;
+		s->q.born = w->forks;
+	}
 	if (s->leader && !s->group_id)
 		s->group_id = s->id;
 }
@@ -1315,6 +1462,170 @@ static void add_dup(struct worker *w, int i, int fd)
 
 	slot.fd = fd;
 	add_fd(w, &slot);
+}
+
+/*
+ * What a counter's queue is known to be: share_queue() gives @s's model
+ * of it to every fd of the counter the worker keeps, and to its ring.
+ */
+static void share_queue(struct worker *w, const struct fd_slot *s)
+{
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].id == s->id && &w->fds[i] != s)
+			w->fds[i].q = s->q;
+	for (i = 0; i < w->nrings; i++)
+		if (w->rings[i].id == s->id && &w->rings[i].rec != s)
+			w->rings[i].rec.q = s->q;
+}
+
+/*
+ * Is @s's queue mapped, a ring that user space reads (queue_map.c)? 1:
+ * yes, and for the rest of its life; 0: no; -1: not known (a counter of
+ * unknown kind; an mmap() that failed with ENOMEM, perhaps after the
+ * queue took its ring; a forked child's copy, which its parent may have
+ * mapped since). A counting counter and a 2009 queue never are.
+ */
+static int ring_mapped(const struct fd_slot *s)
+{
+	if (s->read_size < 0)
+		return -1;
+	if (s->read_size || s->fmt2009)
+		return 0;
+	if (s->q.ring_bytes && !s->q.ring_maybe)
+		return 1;
+	return s->q.ring_maybe || s->q.copy ? -1 : 0;
+}
+
+/*
+ * May a call that gives @s's queue its ring at its first use fail with
+ * ENOMEM? A headered queue of a counter opened disabled gets it then
+ * (pc_counter_prepare(): ENABLE, REFRESH, prctl()'s enable, a
+ * SET_OUTPUT to it or back to it), charged to RLIMIT_MEMLOCK at the
+ * open already: only for want of memory, under injection.
+ */
+static int ring_alloc_may_fail(const struct fd_slot *s)
+{
+	return s->read_size <= 0 && !s->fmt2009 && injected_faults;
+}
+
+/* Is @pid a child of this process not reaped yet? */
+static int kid_alive(pid_t pid)
+{
+	int i, alive = 0;
+
+	pthread_mutex_lock(&kids_lock);
+	for (i = 0; i < nr_kids && !alive; i++)
+		alive = kids[i].pid == pid;
+	pthread_mutex_unlock(&kids_lock);
+	return alive;
+}
+
+/* @w's children that make calls, the reaped forgotten. */
+static void forget_reaped(struct worker *w)
+{
+	int i = 0;
+
+	while (i < w->nreaders) {
+		if (kid_alive(w->readers[i])) {
+			i++;
+			continue;
+		}
+		w->nreaders--;
+		w->readers[i] = w->readers[w->nreaders];
+		w->reader_fork[i] = w->reader_fork[w->nreaders];
+	}
+}
+
+/*
+ * Does a child of @w's that makes calls (KID_OPS), forked since @s's
+ * counter was opened, hold it yet? A child forks none: its list is
+ * empty.
+ */
+static int held_by_reader(struct worker *w, const struct fd_slot *s)
+{
+	int i;
+
+	forget_reaped(w);
+	for (i = 0; i < w->nreaders; i++)
+		if (w->reader_fork[i] > s->q.born)
+			return 1;
+	return 0;
+}
+
+/*
+ * A counter SET_OUTPUT may send others' records to: one only this worker
+ * thread holds. A forked child reads its copies as its own (the records
+ * of its counter only), and makes no SET_OUTPUT on them.
+ */
+static int may_take_records(struct worker *w, const struct fd_slot *t)
+{
+	return !t->q.copy && !held_by_reader(w, t);
+}
+
+/* What the model holds of @s's queue, for a failure's words. */
+static void describe_queue(const struct fd_slot *s, char *buf, size_t len)
+{
+	static const char * const maps[] = { "maybe mapped", "not mapped",
+					     "mapped" };
+	int mapped = ring_mapped(s);
+
+	if (s->read_size < 0)
+		snprintf(buf, len, "of unknown kind");
+	else if (s->read_size)
+		snprintf(buf, len, "counting");
+	else if (s->fmt2009)
+		snprintf(buf, len, "2009 queue");
+	else
+		snprintf(buf, len, "queue: ring of %u bytes %s, records to %s%s%s",
+			 (unsigned int)s->q.ring_bytes, maps[mapped + 1],
+			 s->q.out_id ? "another's" : "its own",
+			 s->q.mixed ? ", others' in it" : "",
+			 s->q.copy ? ", a parent's" : "");
+}
+
+/*
+ * The outcomes the model allows a call: 0 and errnos, a bit each
+ * (may()); MAY_ANY where it does not know.
+ */
+static const int may_errnos[] = {
+	0, EINVAL, EBUSY, ENOMEM, EOPNOTSUPP, EACCES, EBADF, EFAULT, ENOTTY,
+};
+
+#define MAY_ANY		(~0U)
+
+static unsigned int may(int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(may_errnos); i++)
+		if (may_errnos[i] == err)
+			return 1U << i;
+	return 0;
+}
+
+/* Is @err (0: the call did what it was asked) among @allowed? */
+static int may_be(unsigned int allowed, int err)
+{
+	return allowed == MAY_ANY || (allowed & may(err));
+}
+
+/* @allowed in words, "0 or EBUSY", in @buf. */
+static const char *may_names(unsigned int allowed, char *buf, size_t len)
+{
+	char name[24];
+	unsigned int i;
+
+	if (allowed == MAY_ANY)
+		return "anything";
+	buf[0] = 0;
+	for (i = 0; i < ARRAY_SIZE(may_errnos); i++)
+		if (allowed & 1U << i)
+			append(buf, len, "%s%s", buf[0] ? " or " : "",
+			       may_errnos[i] ? errno_name(may_errnos[i], name,
+							  sizeof(name)) : "0");
+	return buf;
 }
 
 /* Random counter descriptions. */
@@ -2179,6 +2490,8 @@ static void fill_slot(struct fd_slot *slot, int fd,
 	slot->pinned = hw->pinned;
 	slot->leader = group == -1;
 	slot->hw = is_hw_config(hw->event_config);
+	slot->soft = !PERF_COUNTER_IS_RAW(hw->event_config) &&
+		     PERF_COUNTER_TYPE(hw->event_config) == PERF_TYPE_SOFTWARE;
 	slot->switches = hw->context_switch;
 	slot->switch_chain = !!(hw_seen(hw).switch_out & PERF_SWITCH_OUT_CHAIN);
 	slot->user_only = hw->exclude_kernel;
@@ -2586,7 +2899,7 @@ static const char *ids_wrong(const char *p, uint64_t nr, size_t stride)
  * (not the counter's, nor another member's). 1 if so.
  */
 static int sample_ids_ok(struct worker *w, struct fd_slot *s,
-			 const char *rec, size_t at)
+			 const char *rec, size_t at, const char *src)
 {
 	uint64_t rt = s->record_type, id, nr, i;
 	size_t off = sizeof(struct perf_counter_record_header) +
@@ -2595,7 +2908,7 @@ static int sample_ids_ok(struct worker *w, struct fd_slot *s,
 	char what[48];
 
 	id = word_at(rec + off, 0);
-	snprintf(what, sizeof(what), "read(): the sample at %zu", at);
+	snprintf(what, sizeof(what), "%s(): the sample at %zu", src, at);
 	if (!learn_id(w, s, id, what))
 		return 0;
 	if (!(rt & PERF_RECORD_GROUP))
@@ -2607,8 +2920,8 @@ static int sample_ids_ok(struct worker *w, struct fd_slot *s,
 		if (word_at(rec + off, 4 + 3 * i) == id)
 			why = "a member of the counter's own id";
 	if (why) {
-		fail(w, "read(%d): the sample at %zu, group of %llu: %s",
-		     s->fd, at, (unsigned long long)nr, why);
+		fail(w, "%s(%d): the sample at %zu, group of %llu: %s",
+		     src, s->fd, at, (unsigned long long)nr, why);
 		return 0;
 	}
 	return 1;
@@ -2661,15 +2974,18 @@ static const char *totals_wrong(const struct fd_slot *s, const char *rec,
 }
 
 /*
- * Records from a counter with a queue: whole, of the kinds it asked
- * for, each the size its kind and the counter's record_type (a TOTALS
- * record's: read_format) give (uapi header), back to back, a sample's
- * PERIOD word as period_word_ok() says, its ids and a TOTALS record's
- * as sample_ids_ok() and totals_wrong() say; the number parsed is
- * counted.
+ * Records from a counter with a queue (@src: "read", or "ring" for those
+ * of its mapped ring): whole, of the kinds it asked for, each the size
+ * its kind and the counter's record_type (a TOTALS record's:
+ * read_format) give (uapi header), back to back, a sample's PERIOD word
+ * as period_word_ok() says, its ids and a TOTALS record's as
+ * sample_ids_ok() and totals_wrong() say; the number parsed is counted.
+ * A queue other counters send their records to (SET_OUTPUT) holds
+ * records of their kinds and sizes too: each is only held to be whole,
+ * of a kind the ABI has, a LOST record 16 bytes.
  */
 static void check_records(struct worker *w, struct fd_slot *s,
-			  const char *buf, size_t len)
+			  const char *buf, size_t len, const char *src)
 {
 	struct perf_counter_record_header h;
 	unsigned long n = 0;
@@ -2680,15 +2996,29 @@ static void check_records(struct worker *w, struct fd_slot *s,
 
 	while (at < len) {
 		if (len - at < sizeof(h)) {
-			fail(w, "read(%d): record header cut at %zu of %zu bytes",
-			     s->fd, at, len);
+			fail(w, "%s(%d): record header cut at %zu of %zu bytes",
+			     src, s->fd, at, len);
 			return;
 		}
 		memcpy(&h, buf + at, sizeof(h));
 		if (h.size < sizeof(h) || h.size % 8 || h.size > len - at) {
-			fail(w, "read(%d): record type %u of size %u at %zu of %zu bytes",
-			     s->fd, h.type, h.size, at, len);
+			fail(w, "%s(%d): record type %u of size %u at %zu of %zu bytes",
+			     src, s->fd, h.type, h.size, at, len);
 			return;
+		}
+		if (s->q.mixed) {
+			if (h.type < PERF_COUNTER_REC_SAMPLE ||
+			    h.type > PERF_COUNTER_REC_TOTALS ||
+			    ((h.type == PERF_COUNTER_REC_LOST ||
+			      h.type == PERF_COUNTER_REC_LOST_SIDEBAND) &&
+			     h.size != 16)) {
+				fail(w, "%s(%d): record type %u size %u at %zu of %zu bytes, in a queue others send records to: no record any counter writes",
+				     src, s->fd, h.type, h.size, at, len);
+				return;
+			}
+			at += h.size;
+			n++;
+			continue;
 		}
 		switch (h.type) {
 		case PERF_COUNTER_REC_SAMPLE:
@@ -2738,12 +3068,12 @@ static void check_records(struct worker *w, struct fd_slot *s,
 				break;
 			why = totals_wrong(s, buf + at, h.size, &id);
 			if (why) {
-				fail(w, "read(%d): TOTALS record of size %u at %zu of %zu bytes (read_format %#llx): %s",
-				     s->fd, h.size, at, len,
+				fail(w, "%s(%d): TOTALS record of size %u at %zu of %zu bytes (read_format %#llx): %s",
+				     src, s->fd, h.size, at, len,
 				     (unsigned long long)s->read_format, why);
 				return;
 			}
-			if (id && !learn_id(w, s, id, "read(): a TOTALS record"))
+			if (id && !learn_id(w, s, id, "a TOTALS record"))
 				return;
 			__atomic_fetch_add(&shared->totals, 1,
 					   __ATOMIC_RELAXED);
@@ -2753,8 +3083,8 @@ static void check_records(struct worker *w, struct fd_slot *s,
 			break;
 		}
 		if (!ok) {
-			fail(w, "read(%d): record type %u size %u at %zu of %zu bytes: not what record_type %#llx%s gives",
-			     s->fd, h.type, h.size, at, len,
+			fail(w, "%s(%d): record type %u size %u at %zu of %zu bytes: not what record_type %#llx%s gives",
+			     src, s->fd, h.type, h.size, at, len,
 			     (unsigned long long)s->record_type,
 			     s->switches ? " with switches" : "");
 			return;
@@ -2762,8 +3092,8 @@ static void check_records(struct worker *w, struct fd_slot *s,
 		if (h.type == PERF_COUNTER_REC_SAMPLE &&
 		    (s->record_type & PERF_RECORD_PERIOD) &&
 		    !period_word_ok(s, buf + at, &period)) {
-			fail(w, "read(%d): sample at %zu stands for a period of %llu: not 1 to 2^63 - 1%s%s (irq_period %llu)",
-			     s->fd, at, (unsigned long long)period,
+			fail(w, "%s(%d): sample at %zu stands for a period of %llu: not 1 to 2^63 - 1%s%s (irq_period %llu)",
+			     src, s->fd, at, (unsigned long long)period,
 			     s->clock ? ", 50000 ns or more" : "",
 			     s->period ? ", the fixed one" : "",
 			     (unsigned long long)s->period);
@@ -2771,7 +3101,7 @@ static void check_records(struct worker *w, struct fd_slot *s,
 		}
 		if (h.type == PERF_COUNTER_REC_SAMPLE &&
 		    (s->record_type & PERF_RECORD_ID) &&
-		    !sample_ids_ok(w, s, buf + at, at))
+		    !sample_ids_ok(w, s, buf + at, at, src))
 			return;
 		at += h.size;
 		n++;
@@ -3012,6 +3342,52 @@ static void check_values_result(struct worker *w, struct fd_slot *s,
 }
 
 /*
+ * A read() (@vec: readv()) of @size bytes into @buf of the queue of @s,
+ * the worker's own counter, which gave @ret (@err). Once its ring is
+ * mapped (ring_mapped()) every read is EBUSY (pc_queue_read()), but for
+ * what is answered before the queue is looked at: the VFS's EFAULT for
+ * a kernel address, the 0 of a readv() of 0 bytes, the 0 of a pinned
+ * counter in error; while it is not, none is EBUSY. A read that tells
+ * which, where the model did not know, teaches it. 1 if the read is as
+ * the model says and its records are to be checked.
+ */
+static int check_read_ring(struct worker *w, struct fd_slot *s,
+			   const char *buf, int vec, size_t size, ssize_t ret,
+			   int err)
+{
+	int mapped = ring_mapped(s), busy = ret < 0 && err == EBUSY;
+	char got[32], name[24];
+
+	if (mapped > 0 && !busy &&
+	    !(ret < 0 && err == EFAULT && buf == (char *)KERNEL_ADDR) &&
+	    !(!ret && ((vec && !size) || s->pinned))) {
+		if (ret < 0)
+			snprintf(got, sizeof(got), "-1 %s",
+				 errno_name(err, name, sizeof(name)));
+		else
+			snprintf(got, sizeof(got), "%zd", ret);
+		fail(w, "%s(%d, %p, %zu) of its counter, whose ring is mapped (%u bytes) = %s, not EBUSY",
+		     vec ? "readv" : "read", s->fd, buf, size,
+		     (unsigned int)s->q.ring_bytes, got);
+		return 0;
+	}
+	if (!mapped && busy) {
+		fail(w, "%s(%d, %p, %zu) of its counter (%s) = -1 EBUSY, though no ring of its queue is mapped",
+		     vec ? "readv" : "read", s->fd, buf, size,
+		     s->fmt2009 ? "2009 queue" : "queue");
+		return 0;
+	}
+	if (mapped < 0 && !s->q.copy && (busy || ret > 0)) {
+		/* EBUSY: mapped (its size known, if it is); records: not */
+		s->q.ring_maybe = busy && !s->q.ring_bytes;
+		if (!busy)
+			s->q.ring_bytes = 0;
+		share_queue(w, s);
+	}
+	return !busy;
+}
+
+/*
  * A read() (@vec: readv()) of @size bytes into @buf, @room of them
  * writable. The VFS answers some first: a kernel address is EFAULT
  * (access_ok()), and readv() of 0 bytes is 0.
@@ -3038,6 +3414,8 @@ static void check_read(struct worker *w, const struct target *t,
 			     errno_name(err, name, sizeof(name)));
 			return;
 		}
+		if (t->slot && !t->read_size)
+			check_read_ring(w, t->slot, buf, vec, size, ret, err);
 		if (t->read_size > 0 &&
 		    !(err == EFAULT && buf == (char *)KERNEL_ADDR))
 			check_values_result(w, t->slot,
@@ -3050,6 +3428,9 @@ static void check_read(struct worker *w, const struct target *t,
 		     t->fd, buf, size, ret);
 		return;
 	}
+	if (t->slot && !t->read_size &&
+	    !check_read_ring(w, t->slot, buf, vec, size, ret, err))
+		return;
 	if (ret > 0 && t->read_size >= 0)
 		__atomic_fetch_add(&shared->reads_data, 1, __ATOMIC_RELAXED);
 	if (t->read_size > 0) {
@@ -3060,7 +3441,7 @@ static void check_read(struct worker *w, const struct target *t,
 		return;
 	}
 	if (!t->read_size && good && ret > 0 && !t->fmt2009)
-		check_records(w, t->slot, buf, ret);
+		check_records(w, t->slot, buf, ret, "read");
 	/*
 	 * 2009 records: an ip each (IRQ), or a pair per member (GROUP),
 	 * with nothing to say where a sample ends: the records figure
@@ -3188,11 +3569,17 @@ static unsigned long random_ioctl_cmd(struct worker *w)
 	return cmd;
 }
 
-static unsigned long random_ioctl_arg(struct worker *w)
+/*
+ * An ioctl's argument: mostly a pointer to a size (@w->ioctl_val), or an
+ * address the kernel cannot read 4 bytes at (*@readable 0), or any
+ * (*@readable -1).
+ */
+static unsigned long random_ioctl_arg(struct worker *w, int *readable)
 {
 	static const uint32_t sizes[] = { 0, 4096, 4095, 1U << 20, 1U << 21 };
 	unsigned int r = rnd_below(w, 100);
 
+	*readable = r < 70 ? 1 : r < 95 ? 0 : -1;
 	if (r < 70) {
 		if (chance(w, 85))
 			w->ioctl_val = sizes[rnd_below(w, ARRAY_SIZE(sizes))];
@@ -3487,14 +3874,57 @@ static void check_period(struct worker *w, struct fd_slot *s,
 }
 
 /*
+ * QUEUE_SIZE of @s, the worker's own counter with a queue, of @readable
+ * (1: the size @w->ioctl_val; 0: an address the kernel cannot read; -1:
+ * any), which gave @ret (@err). A mapped ring keeps its size: EFAULT
+ * for the address, EINVAL for a size no queue may have
+ * (pc_queue_resize()), else EINVAL for one too small for the counter's
+ * largest record, ENOMEM for the new ring or EBUSY, never 0. A resize
+ * that took says a queue maybe mapped is not.
+ */
+static void check_queue_size(struct worker *w, struct fd_slot *s,
+			     int readable, int ret, int err)
+{
+	uint32_t v = w->ioctl_val;
+	unsigned int allowed;
+	char buf[64], name[24];
+	int mapped = ring_mapped(s);
+
+	if (mapped < 0 && !ret && !s->q.copy) {
+		s->q.ring_maybe = 0;
+		s->q.ring_bytes = 0;
+		share_queue(w, s);
+	}
+	if (mapped <= 0)
+		return;
+	if (!readable)
+		allowed = may(EFAULT);
+	else if (readable > 0 && (v < 4096 || v > RING_DATA_MAX || (v & (v - 1))))
+		allowed = may(EINVAL);
+	else
+		allowed = may(EINVAL) | may(ENOMEM) | may(EBUSY) |
+			  (readable < 0 ? may(EFAULT) : 0);
+	if (!may_be(allowed, ret ? err : 0))
+		fail(w, "ioctl(%d, QUEUE_SIZE, %s %u) of its counter, whose ring is mapped (%u bytes) = %s, not %s",
+		     s->fd, readable > 0 ? "size" : readable ? "any address, size" :
+		     "an unreadable address, size", (unsigned int)v,
+		     (unsigned int)s->q.ring_bytes,
+		     ret ? errno_name(err, name, sizeof(name)) : "0",
+		     may_names(allowed, buf, sizeof(buf)));
+}
+
+/*
  * ioctl()s of every kind on every kind of fd. On the worker's own
  * counter: ENABLE, DISABLE and RESET succeed, QUEUE_SIZE of a counting
- * counter is EINVAL, PERIOD is as check_period() says, and REFRESH is
- * EINVAL for a counting or an inherited counter and a count of 0 or
- * past INT_MAX (pc_counter_refresh()), else 0; ID and READ are as
- * check_id() and check_read_ioctl() say. What a RESET or a REFRESH then
- * does is not modelled but for the values it resets (no crash, no
- * leak): a refreshed counter disables itself in time.
+ * counter is EINVAL and of a mapped ring as check_queue_size() says,
+ * PERIOD is as check_period() says, and REFRESH is EINVAL for a
+ * counting or an inherited counter and a count of 0 or past INT_MAX
+ * (pc_counter_refresh()), else 0; ENABLE and REFRESH may also be
+ * ENOMEM where the first use's ring may fail (ring_alloc_may_fail()).
+ * ID and READ are as check_id() and check_read_ioctl() say. What a
+ * RESET or a REFRESH then does is not modelled but for the values it
+ * resets (no crash, no leak): a refreshed counter disables itself in
+ * time.
  */
 static void op_ioctl(struct worker *w)
 {
@@ -3509,6 +3939,10 @@ static void op_ioctl(struct worker *w)
 
 	if (changes_counter(cmd) && !may_change(w, &t))
 		cmd = PERF_COUNTER_IOC_LOST;
+	/* what they change is op_output()'s to model: a random one, none */
+	if (cmd == PERF_COUNTER_IOC_SET_OUTPUT ||
+	    cmd == PERF_COUNTER_IOC_WAKEUP)
+		cmd = PERF_COUNTER_IOC_LOST;
 	c = cmd;
 	if (c == PERF_COUNTER_IOC_PERIOD)
 		arg = period_arg(w, t.slot, &value, &readable);
@@ -3519,7 +3953,7 @@ static void op_ioctl(struct worker *w)
 	else if (c == PERF_COUNTER_IOC_READ)
 		arg = read_arg(w, s, &readable, &good, &room);
 	else
-		arg = random_ioctl_arg(w);
+		arg = random_ioctl_arg(w, &readable);
 	if (s && s->freq && c == PERF_COUNTER_IOC_PERIOD && readable > 0)
 		most = freq_max(s->clock, read_max_rate());
 
@@ -3545,6 +3979,10 @@ static void op_ioctl(struct worker *w)
 		return;
 	if (c == PERF_COUNTER_IOC_READ)
 		check_read_ioctl(w, s, readable, good, room, ret, err);
+	/* the first use of a queue of a counter opened disabled: its ring */
+	if (ret && err == ENOMEM && ring_alloc_may_fail(s) &&
+	    (c == PERF_COUNTER_IOC_ENABLE || c == PERF_COUNTER_IOC_REFRESH))
+		return;
 	if ((c == PERF_COUNTER_IOC_ENABLE || c == PERF_COUNTER_IOC_DISABLE ||
 	     c == PERF_COUNTER_IOC_RESET) && ret)
 		fail(w, "ioctl(%d, %#lx) on its own counter = %d errno %d",
@@ -3555,6 +3993,8 @@ static void op_ioctl(struct worker *w)
 	    (ret != -1 || err != EINVAL))
 		fail(w, "ioctl(%d, QUEUE_SIZE) on a counting counter = %d errno %d, not EINVAL",
 		     t.fd, ret, err);
+	if (c == PERF_COUNTER_IOC_QUEUE_SIZE && !t.read_size)
+		check_queue_size(w, s, readable, ret, err);
 	if (c == PERF_COUNTER_IOC_PERIOD)
 		check_period(w, s, value, readable, most, ret, err);
 	if (c == PERF_COUNTER_IOC_REFRESH)
@@ -3627,7 +4067,10 @@ static void op_prctl(struct worker *w)
 	faults_on(w);
 	ret = prctl(option, 0, 0, 0, 0);
 	faults_off(w);
-	/* ENOMEM: a kernel with a security module to ask lists the leaders */
+	/*
+	 * ENOMEM: a kernel with a security module to ask lists the
+	 * leaders; an enable gives a leader opened disabled its ring
+	 */
 	if (ret && !(errno == ENOMEM && injected_faults))
 		fail(w, "prctl(%d, 0, 0, 0, 0) = -1 errno %d", option, errno);
 }
@@ -3784,11 +4227,13 @@ static int page_given(const struct worker *w, const struct fd_slot *s)
 
 /*
  * mmap() of a counter's page, with the errno each wrong argument
- * gives (EACCES writable, EINVAL another length or offset); reads of
- * it, a read() that must not be below the value the page showed; and
- * races: the fd closed while mapped (the mapping holds the file), a
- * fork while mapped (VM_DONTCOPY: the child has no copy), an exit or
- * exec of a child holding one, munmap() at a later call.
+ * gives (EACCES writable, EINVAL another length or offset; a counter
+ * with a queue maps a ring, of which none of these is the shape:
+ * EINVAL, EOPNOTSUPP for a 2009 queue); reads of it, a read() that
+ * must not be below the value the page showed; and races: the fd
+ * closed while mapped (the mapping holds the file), a fork while
+ * mapped (VM_DONTCOPY: the child has no copy), an exit or exec of a
+ * child holding one, munmap() at a later call.
  */
 static void op_mmap(struct worker *w)
 {
@@ -3829,12 +4274,17 @@ static void op_mmap(struct worker *w)
 	} else if (!given) {
 		want = EOPNOTSUPP;
 	}
+	if (!s->read_size)
+		want = s->fmt2009 ? EOPNOTSUPP : EINVAL;
 	faults_on(w);
 	p = mmap(NULL, len, prot, MAP_SHARED, s->fd, off);
 	err = errno;
 	faults_off(w);
 	if (p == MAP_FAILED) {
 		if (err == ENOMEM && injected_faults)
+			return;
+		/* of unknown kind: a queue's refusals too */
+		if (s->read_size < 0 && (err == EINVAL || err == EOPNOTSUPP))
 			return;
 		if (want ? err != want : given == 1 ||
 		    (err != EOPNOTSUPP && err != ENOMEM))
@@ -3874,6 +4324,1068 @@ static void op_mmap(struct worker *w)
 		fail(w, "read(%d) = value %llu, below the %llu its page showed before",
 		     s->fd, (unsigned long long)v,
 		     (unsigned long long)pg.value);
+}
+
+/*
+ * The record ring (queue_map.c, the uapi header): mmap() of a counter
+ * with a headered queue gives a control page, struct
+ * perf_counter_ring_page, and 2^n pages the counter's records are
+ * written to. The kernel moves data_head, the reader data_tail.
+ */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HALF_HI		0
+#define HALF_LO		1
+#else
+#define HALF_HI		1
+#define HALF_LO		0
+#endif
+
+/*
+ * A __u64 of a ring's control page, loaded with acquire semantics. A
+ * 32-bit kernel counts data_head and lost modulo 2^32 and keeps their
+ * high halves 0 (uapi header): no load of them is torn.
+ */
+static uint64_t ring_load(const __u64 *p)
+{
+#if __SIZEOF_LONG__ == 8
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#else
+	const uint32_t *h = (const uint32_t *)p;
+	uint64_t hi = __atomic_load_n(&h[HALF_HI], __ATOMIC_ACQUIRE);
+
+	return hi << 32 | __atomic_load_n(&h[HALF_LO], __ATOMIC_ACQUIRE);
+#endif
+}
+
+/*
+ * data_tail, stored with release semantics, its high half first: a
+ * 32-bit kernel reads its low half alone.
+ */
+static void ring_store_tail(struct perf_counter_ring_page *pg, uint64_t tail)
+{
+#if __SIZEOF_LONG__ == 8
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+#else
+	uint32_t *h = (uint32_t *)&pg->data_tail;
+
+	__atomic_store_n(&h[HALF_HI], (uint32_t)(tail >> 32), __ATOMIC_RELEASE);
+	__atomic_store_n(&h[HALF_LO], (uint32_t)tail, __ATOMIC_RELEASE);
+#endif
+}
+
+static struct perf_counter_ring_page *ring_page(const struct ring *r)
+{
+	return (struct perf_counter_ring_page *)r->map[0];
+}
+
+/* The ring the worker has mapped of counter @id, or NULL. */
+static struct ring *ring_of(struct worker *w, unsigned int id)
+{
+	int i;
+
+	for (i = 0; i < w->nrings; i++)
+		if (w->rings[i].id == id)
+			return &w->rings[i];
+	return NULL;
+}
+
+/*
+ * The counter of ring @r: an fd of it the worker keeps (the ring's copy
+ * of its model brought up to date), or, with none left, that copy.
+ */
+static struct fd_slot *ring_counter(struct worker *w, struct ring *r)
+{
+	int i;
+
+	for (i = 0; i < w->nfds; i++)
+		if (w->fds[i].id == r->id) {
+			r->rec = w->fds[i];
+			return &w->fds[i];
+		}
+	return &r->rec;
+}
+
+/* Ring @r is no longer mapped here. */
+static void ring_forget(struct worker *w, struct ring *r)
+{
+	int i = r - w->rings;
+
+	w->nrings--;
+	memmove(&w->rings[i], &w->rings[i + 1],
+		(w->nrings - i) * sizeof(w->rings[0]));
+}
+
+/* Every ring the worker has mapped, unmapped. */
+static void unmap_rings(struct worker *w)
+{
+	struct ring *r;
+
+	while (w->nrings) {
+		r = &w->rings[w->nrings - 1];
+		while (r->nmaps)
+			munmap(r->map[--r->nmaps], r->len);
+		w->nrings--;
+	}
+}
+
+/* A ring's data pages: 2^n, mostly one to four, now and then 1 MiB. */
+static size_t ring_pages(struct worker *w)
+{
+	size_t most = RING_DATA_MAX / page_size, n;
+	unsigned int r = rnd_below(w, 100);
+
+	n = r < 40 ? 1 : r < 65 ? 2 : r < 80 ? 4 : r < 90 ? 8 :
+	    r < 98 ? (size_t)1 << rnd_below(w, 9) : most;
+	while (n > most && n > 1)
+		n /= 2;
+	return n;
+}
+
+/*
+ * The data bytes of a ring a mapping of @pages pages, @prot, @flags, at
+ * @off, has; 0 if it is not a ring's shape: shared, writable, at offset
+ * 0, 1 + 2^n pages, no more than 1 MiB of data (pc_queue_map_bytes()).
+ */
+static uint32_t ring_shape_bytes(size_t pages, int prot, int flags,
+				 off_t off)
+{
+	size_t data = pages - 1;
+
+	if (off || pages < 2 || data > RING_DATA_MAX / page_size ||
+	    (data & (data - 1)) || !(flags & MAP_SHARED) ||
+	    !(prot & PROT_WRITE))
+		return 0;
+	return data * page_size;
+}
+
+/*
+ * What mmap() of @s's fd must answer for @pages pages, @prot, at @off,
+ * of a ring's shape of @bytes if they are not 0 (pc_mmap()): for a
+ * counting counter the page's rules (page.c: one page at offset 0, not
+ * writable nor executable, which no ring's shape is); for a 2009 queue
+ * EOPNOTSUPP; for a counter whose records go to another's queue EINVAL
+ * (pc_output_mmap()), and for what is not a ring's shape; EACCES for an
+ * executable one; for a mapped ring the same ring again (0), or EINVAL
+ * for another size; for one not mapped yet a new ring, or EBUSY while
+ * records wait for read() (or a read is in progress), or ENOMEM where
+ * its memory may be refused (under injection, past RLIMIT_MEMLOCK
+ * without CAP_IPC_LOCK, which root is taken to hold, or for RING_BIG
+ * or more, which a 32-bit kernel's vmalloc space may lack).
+ */
+static unsigned int ring_allowed(const struct fd_slot *s, size_t pages,
+				 int prot, off_t off, uint32_t bytes)
+{
+	int mapped = ring_mapped(s);
+	unsigned int allowed;
+
+	if (s->read_size < 0)
+		return MAY_ANY;
+	if (s->read_size)
+		return off || pages != 1 ? may(EINVAL) :
+		       prot & (PROT_WRITE | PROT_EXEC) ? may(EACCES) : MAY_ANY;
+	if (s->fmt2009)
+		return may(EOPNOTSUPP);
+	if (s->q.out_id || !bytes)
+		return may(EINVAL);
+	if (prot & PROT_EXEC)
+		return may(EACCES);
+	if (mapped > 0)
+		return may(bytes == s->q.ring_bytes ? 0 : EINVAL);
+	allowed = may(0) | may(EBUSY);
+	if (mapped < 0 && s->q.ring_bytes != bytes)
+		allowed |= may(EINVAL);
+	if (injected_faults || !privileged || bytes >= RING_BIG)
+		allowed |= may(ENOMEM);
+	return allowed;
+}
+
+/*
+ * The records from @r->hostile_head to @head, written since a tail the
+ * kernel cannot take: at most the one reservation a producer may have
+ * made against the tail before it (pc_queue_reserve(): a LOST and a
+ * LOST_SIDEBAND record, then its record). NULL, or what is wrong.
+ */
+static const char *ring_reservation_wrong(const struct ring *r,
+					  unsigned long head)
+{
+	const char *data = r->map[0] + page_size;
+	struct perf_counter_record_header h;
+	unsigned long at = r->hostile_head;
+	int records = 0, losts = 0;
+
+	while (at != head) {
+		if (records || losts > 2)
+			return "records past a data_tail the kernel cannot take";
+		memcpy(&h, data + (at & (r->size - 1)), sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > head - at)
+			return "a record of a size that is none, past a data_tail the kernel cannot take";
+		if (h.type == PERF_COUNTER_REC_LOST ||
+		    h.type == PERF_COUNTER_REC_LOST_SIDEBAND)
+			losts++;
+		else
+			records++;
+		at += h.size;
+	}
+	return NULL;
+}
+
+/*
+ * Ring @r's control page as the kernel must keep it: version 1, its data
+ * one page in and of its size; data_head a multiple of 8, never back,
+ * and, while the reader's place is a tail the kernel takes, no more
+ * than the ring past it; lost never back; on a 32-bit machine the high
+ * halves of both 0; data_tail what the fuzzer wrote last (the kernel
+ * only reads it); while the tail is one the kernel cannot take, no
+ * record past one reservation (ring_reservation_wrong()). Counts go
+ * back where they fall by more than half a long's range. 1 if so, the
+ * head in *@head; else a failure, and the ring is to be synced again.
+ */
+static int ring_inspect(struct worker *w, struct ring *r,
+			unsigned long *head)
+{
+	struct perf_counter_ring_page *pg = ring_page(r);
+	uint32_t version = __atomic_load_n(&pg->version, __ATOMIC_RELAXED);
+	uint64_t offset = ring_load(&pg->data_offset);
+	uint64_t size = ring_load(&pg->data_size);
+	uint64_t lost = ring_load(&pg->lost);
+	uint64_t h = ring_load(&pg->data_head);
+	uint64_t tail = ring_load(&pg->data_tail);
+	const char *why = NULL;
+
+	__atomic_fetch_add(&shared->ring_pages, 1, __ATOMIC_RELAXED);
+	if (ring_counter(w, r) == &r->rec)
+		__atomic_fetch_add(&shared->ring_orphans, 1, __ATOMIC_RELAXED);
+	if (version != PERF_COUNTER_RING_VERSION ||
+	    offset != (uint64_t)page_size || size != r->size)
+		why = "not its ring's control page";
+	else if (sizeof(long) < 8 && ((h | lost) >> 32))
+		why = "a 32-bit count's high half is not 0";
+	else if (h % 8)
+		why = "data_head is not a multiple of 8";
+	else if ((unsigned long)h - r->head > LONG_MAX)
+		why = "data_head went back";
+	else if ((unsigned long)lost - r->lost > LONG_MAX)
+		why = "lost went back";
+	else if (tail != r->tail)
+		why = "data_tail is not what the reader wrote";
+	else if (r->synced && (unsigned long)h - r->parsed > r->size)
+		why = "data_head is more than the ring past the reader's tail";
+	else if (r->synced && r->insane)
+		why = ring_reservation_wrong(r, h);
+	if (why) {
+		fail(w, "ring of fd %d (%lu bytes): %s: version %u, data_offset %llu, data_size %llu, data_head %llu (%lu before), data_tail %llu (%llu written, %lu given back), lost %llu (%lu before)",
+		     r->rec.fd, r->size, why, version,
+		     (unsigned long long)offset, (unsigned long long)size,
+		     (unsigned long long)h, r->head, (unsigned long long)tail,
+		     (unsigned long long)r->tail, r->parsed,
+		     (unsigned long long)lost, r->lost);
+		r->synced = 0;
+		r->insane = 0;
+	}
+	r->head = h;
+	r->lost = lost;
+	r->tail = tail;
+	*head = h;
+	return !why;
+}
+
+/* The reader's place back at the head: what was there is skipped. */
+static void ring_resync(struct ring *r)
+{
+	unsigned long head = ring_load(&ring_page(r)->data_head);
+
+	ring_store_tail(ring_page(r), head);
+	r->parsed = head;
+	r->checked = head;
+	r->tail = head;
+	r->synced = 1;
+	r->insane = 0;
+}
+
+/* The reader's tail given back, after a tail of ring_hostile()'s. */
+static void ring_restore(struct ring *r)
+{
+	if (!r->synced) {
+		ring_resync(r);
+		return;
+	}
+	ring_store_tail(ring_page(r), r->parsed);
+	r->tail = r->parsed;
+	r->insane = 0;
+}
+
+/*
+ * The records of ring @r from where they were last checked to @head, as
+ * many as READ_BUF holds: each whole (of a size of 8 or more, a multiple
+ * of 8, that ends by the head; of a kind the ABI has), and as
+ * check_records() says; then, if @give_back, data_tail past them. The
+ * records past the reader's tail are the kernel's alone (it writes no
+ * more than the ring past the tail), and whole below the head.
+ */
+static void ring_parse(struct worker *w, struct ring *r, unsigned long head,
+		       int give_back)
+{
+	const char *data = r->map[0] + page_size, *why = NULL;
+	struct fd_slot *s = ring_counter(w, r);
+	struct perf_counter_record_header h = { 0, 0 };
+	unsigned long at = r->checked;
+	size_t len = 0, off, first;
+	unsigned long n = 0;
+
+	while (at != head) {
+		off = at & (r->size - 1);
+		memcpy(&h, data + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > head - at ||
+		    h.size > READ_BUF) {
+			why = "a record of a size that is none, or past data_head";
+			break;
+		}
+		if (h.type < PERF_COUNTER_REC_SAMPLE ||
+		    h.type > PERF_COUNTER_REC_TOTALS) {
+			why = "a record of no kind the ABI has";
+			break;
+		}
+		if (len + h.size > READ_BUF)
+			break;
+		first = r->size - off < h.size ? r->size - off : h.size;
+		memcpy(w->rbuf + len, data + off, first);
+		memcpy(w->rbuf + len + first, data, h.size - first);
+		len += h.size;
+		at += h.size;
+		n++;
+	}
+	if (why) {
+		fail(w, "ring of fd %d (%lu bytes): %s: type %u size %u at %lu, data_head %lu, the reader's tail %lu",
+		     s->fd, r->size, why, h.type, h.size, at, head, r->parsed);
+		r->synced = 0;
+		return;
+	}
+	if (len)
+		check_records(w, s, w->rbuf, len, "ring");
+	__atomic_fetch_add(&shared->ring_records, n, __ATOMIC_RELAXED);
+	r->checked = at;
+	if (!give_back)
+		return;
+	ring_store_tail(ring_page(r), at);
+	r->parsed = at;
+	r->tail = at;
+}
+
+/*
+ * A data_tail to mislead the kernel (pc_queue_tail()): ahead of the
+ * head by more than the ring, or by less, not a multiple of 8, more
+ * than the ring behind it, back within the ring, far off (a 32-bit
+ * kernel reads its low half alone). Once it is in place, with the
+ * head read again: one the kernel cannot take leaves the ring full,
+ * and ring_inspect() holds it to the one reservation that may have
+ * been in flight (a value not a multiple of 8 from the head, or more
+ * than the ring away from it either side, stays so whatever that one
+ * adds); one at or behind the reader's place only holds producers
+ * back; any other (just ahead, which a record in flight may pass) may
+ * let them write over records not read: the reader goes back to the
+ * head later. It stays until a later call gives the reader's back.
+ */
+static void ring_hostile(struct worker *w, struct ring *r,
+			 unsigned long head)
+{
+	unsigned long size = r->size, used, at;
+	uint64_t t;
+
+	switch (rnd_below(w, 8)) {
+	case 0:
+		t = head + size + 8 * (1 + rnd_below(w, 64));
+		break;
+	case 1:
+		t = head + 8 * (1 + rnd_below(w, 4));
+		break;
+	case 2:
+		t = head - 8 * rnd_below(w, 4) + 1 + rnd_below(w, 7);
+		break;
+	case 3:
+		t = head - size - 8 * (1 + rnd_below(w, 64));
+		break;
+	case 4:
+		t = (uint64_t)rnd(w) << 32 | (uint32_t)(head + size + 8);
+		break;
+	case 5:
+		t = ~0ULL;
+		break;
+	case 6:
+		t = rnd(w) & ~7ULL;
+		break;
+	default:
+		t = r->parsed - 8 * (unsigned long)rnd_below(w,
+				(size - (head - r->parsed)) / 8 + 1);
+		break;
+	}
+	ring_store_tail(ring_page(r), t);
+	/* seen by every producer that reserves from now on */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	at = ring_load(&ring_page(r)->data_head);
+	used = at - (unsigned long)t;
+	r->hostile_head = at;
+	r->tail = t;
+	r->insane = used % 8 || (used > size && (unsigned long)t - at > size);
+	if (!r->insane && (used > size || r->parsed - (unsigned long)t > size))
+		r->synced = 0;
+	__atomic_fetch_add(&shared->hostile_tails, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Does @s's queue show each drop in its page's lost as the LOST ioctl
+ * counts it? Where only its own counter writes to it (a software
+ * counter of this thread, not inherited: its producers run where the
+ * thread does, with irqs off, never in NMI), no child holds it (a
+ * child's LOST or QUEUE_SIZE ioctl takes the lock pc_queue_missed()
+ * only tries, and a drop it then counts waits for the next record to
+ * be shown), and no mapping record fails to be made (under injection:
+ * pc_queue_sideband_lost() counts it and leaves the page as it is).
+ */
+static int lost_told_at_once(struct worker *w, const struct fd_slot *s)
+{
+	return s->task == this_tid() && s->soft && !s->inherit &&
+	       !s->q.mixed && !s->q.copy && !held_by_reader(w, s) &&
+	       !(injected_faults && (s->sideband & PERF_SIDEBAND_MMAP));
+}
+
+/*
+ * The drops of ring @r's queue, through an fd of its counter: lost in
+ * the page is never above what the LOST ioctl counts after it, nor,
+ * where every drop is shown at once (lost_told_at_once()), below what
+ * it counted before; the ioctl of a counter with a queue never fails.
+ * Then, the wakeup mark known and the reader's tail given back, poll()
+ * says readable where the records waiting reach the mark
+ * (pc_queue_past_watermark(); a mark the ring cannot hold is half of
+ * it): readable if @head, read before, was there; not, unless nothing
+ * more can come (POLLHUP), if the head read after it is short of it.
+ */
+static void ring_lost(struct worker *w, struct ring *r, unsigned long head)
+{
+	struct perf_counter_ring_page *pg = ring_page(r);
+	struct fd_slot *s = ring_counter(w, r);
+	unsigned long before, after, told, later, words = r->size / 8;
+	uint64_t mark;
+	struct pollfd pfd;
+	char name[24];
+	int ret, err;
+
+	if (s == &r->rec)
+		return;		/* no fd of it left */
+	before = ring_load(&pg->lost);
+	faults_on(w);
+	ret = ioctl(s->fd, PERF_COUNTER_IOC_LOST, &w->ioctl_out);
+	err = errno;
+	faults_off(w);
+	after = ring_load(&pg->lost);
+	if (ret) {
+		count_errno(ERRS_IOCTL, err);
+		fail(w, "ioctl(%d, LOST) of its counter, whose ring is mapped = -1 %s",
+		     s->fd, errno_name(err, name, sizeof(name)));
+		return;
+	}
+	told = w->ioctl_out;	/* the page's: a long's worth of it */
+	__atomic_fetch_add(&shared->lost_checks, 1, __ATOMIC_RELAXED);
+	if (told - before > LONG_MAX)
+		fail(w, "ring of fd %d: lost %lu in its page, above the %llu PERF_COUNTER_IOC_LOST counted after",
+		     s->fd, before, (unsigned long long)w->ioctl_out);
+	else if (after - told > LONG_MAX && lost_told_at_once(w, s))
+		fail(w, "ring of fd %d: lost %lu in its page after PERF_COUNTER_IOC_LOST counted %llu: drops its page does not show",
+		     s->fd, after, (unsigned long long)w->ioctl_out);
+	if (s->q.wakeup_unknown || !r->synced || r->tail != r->parsed)
+		return;
+	mark = ((uint64_t)s->q.wakeup + 7) / 8;
+	if (mark > words)
+		mark = words / 2;
+	pfd.fd = s->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	faults_on(w);
+	ret = poll(&pfd, 1, 0);
+	faults_off(w);
+	later = ring_load(&pg->data_head);
+	if (ret < 0)
+		return;
+	if (head != r->parsed && (head - r->parsed) / 8 >= mark &&
+	    !(pfd.revents & POLLIN))
+		fail(w, "poll() of fd %d, %lu bytes waiting in its ring of %lu, wakeup mark %u bytes: not readable (revents %#x)",
+		     s->fd, head - r->parsed, r->size,
+		     (unsigned int)s->q.wakeup, pfd.revents);
+	else if ((pfd.revents & POLLIN) && !(pfd.revents & POLLHUP) &&
+		 (later == r->parsed || (later - r->parsed) / 8 < mark))
+		fail(w, "poll() of fd %d, %lu bytes waiting in its ring of %lu at most, wakeup mark %u bytes: readable (revents %#x)",
+		     s->fd, later - r->parsed, r->size,
+		     (unsigned int)s->q.wakeup, pfd.revents);
+}
+
+/* One mapping of ring @r unmapped; the last, and the worker forgets it. */
+static void ring_unmap(struct worker *w, struct ring *r)
+{
+	char *p = r->map[--r->nmaps];
+
+	if (munmap(p, r->len))
+		fail(w, "munmap() of a ring of fd %d: errno %d", r->rec.fd,
+		     errno);
+	if (!r->nmaps)
+		ring_forget(w, r);
+}
+
+/*
+ * Every fd of ring @r's counter closed: the mapping holds the counter,
+ * and its page reads on.
+ */
+static void ring_close_fds(struct worker *w, struct ring *r)
+{
+	unsigned long head;
+	int i;
+
+	ring_counter(w, r);
+	for (i = w->nfds - 1; i >= 0; i--)
+		if (w->fds[i].id == r->id)
+			close_slot(w, i);
+	ring_inspect(w, r, &head);
+}
+
+/*
+ * A mapping @p (@len bytes, @bytes of data) of @s's ring, which was
+ * @mapped (ring_mapped()) before it. A counter not mapped before has a
+ * new ring: empty (read() had nothing waiting), its tail 0, read from
+ * its start. Mapped before, it is the same ring: if the worker has it
+ * mapped, a word written through the new mapping is in the old, and it
+ * is of the same size; if it unmapped it, it reads it from its head on.
+ * The worker keeps MAX_RINGS rings and RING_MAPS mappings of each: past
+ * them, the mapping is checked once and unmapped. Now and then the
+ * counter's fds are closed at once (ring_close_fds()).
+ */
+static void ring_adopt(struct worker *w, struct fd_slot *s, char *p,
+		       size_t len, uint32_t bytes, int mapped)
+{
+	struct perf_counter_ring_page *pg = (void *)p;
+	struct ring *r = ring_of(w, s->id), spare;
+	uint32_t cookie, seen;
+	unsigned long head;
+
+	__atomic_fetch_add(&shared->rings_mapped, 1, __ATOMIC_RELAXED);
+	if (mapped <= 0) {
+		s->q.ring_bytes = bytes;
+		s->q.ring_maybe = 0;
+		share_queue(w, s);
+	}
+	if (r) {
+		cookie = (uint32_t)rnd(w) | 1;
+		__atomic_store_n(&pg->__reserved_0, cookie, __ATOMIC_RELAXED);
+		seen = __atomic_load_n(&ring_page(r)->__reserved_0,
+				       __ATOMIC_RELAXED);
+		__atomic_store_n(&pg->__reserved_0, 0, __ATOMIC_RELAXED);
+		if (seen != cookie || ring_load(&pg->data_size) != r->size)
+			fail(w, "mmap() of the ring of fd %d again: not the memory its mapping has (a word written read %#x, not %#x; data_size %llu, not %lu)",
+			     s->fd, seen, cookie,
+			     (unsigned long long)ring_load(&pg->data_size),
+			     r->size);
+		if (r->nmaps < RING_MAPS)
+			r->map[r->nmaps++] = p;
+		else
+			munmap(p, len);
+		return;
+	}
+	r = w->nrings < MAX_RINGS ? &w->rings[w->nrings++] : &spare;
+	memset(r, 0, sizeof(*r));
+	r->id = s->id;
+	r->map[0] = p;
+	r->nmaps = 1;
+	r->len = len;
+	r->size = bytes;
+	r->rec = *s;
+	r->synced = mapped <= 0;
+	r->lost = ring_load(&pg->lost);
+	if (mapped > 0) {			/* as it was left */
+		r->tail = ring_load(&pg->data_tail);
+		r->head = ring_load(&pg->data_head);
+	}
+	ring_inspect(w, r, &head);
+	if (r == &spare)
+		munmap(p, len);
+	else if (chance(w, 20))
+		ring_close_fds(w, r);
+}
+
+/*
+ * mmap() of @pages pages of @s's fd, @prot, @flags, at @off, and what it
+ * must answer (ring_allowed()); a mapping is kept as its counter's ring
+ * (ring_adopt()). A mapped ring's read_mutex, which another task's
+ * read(), QUEUE_SIZE or mmap() of the counter may hold for an instant
+ * (a child's, through its copy), makes EBUSY: the call is made again,
+ * RING_TRIES times in all. Under injection any may be ENOMEM; what was
+ * known of the ring's mapping is not then (the queue may have taken the
+ * ring, and remap_vmalloc_range() failed after).
+ */
+static void ring_mmap(struct worker *w, struct fd_slot *s, size_t pages,
+		      int prot, int flags, off_t off)
+{
+	uint32_t bytes = ring_shape_bytes(pages, prot, flags, off);
+	unsigned int allowed = ring_allowed(s, pages, prot, off, bytes);
+	int mapped = ring_mapped(s), tries = 0, err;
+	size_t len = pages * page_size;
+	char desc[128], buf[64], name[24];
+	void *p;
+
+	do {
+		faults_on(w);
+		p = mmap(NULL, len, prot, flags, s->fd, off);
+		err = errno;
+		faults_off(w);
+	} while (p == MAP_FAILED && err == EBUSY && mapped > 0 &&
+		 ++tries < RING_TRIES && !sched_yield());
+	if (p == MAP_FAILED)
+		count_errno(ERRS_MMAP, err);
+	if (p == MAP_FAILED && (may_be(allowed, err) ||
+				(err == ENOMEM && injected_faults))) {
+		if (err == ENOMEM && bytes && mapped <= 0 && !s->read_size &&
+		    !s->fmt2009 && !s->q.out_id) {
+			/* a second candidate: its size is not known */
+			if (mapped < 0 && s->q.ring_bytes != bytes)
+				bytes = 0;
+			s->q.ring_bytes = bytes;
+			s->q.ring_maybe = 1;
+			share_queue(w, s);
+		} else if (err == EINVAL && mapped < 0 && bytes &&
+			   s->q.ring_bytes && s->q.ring_bytes != bytes &&
+			   !s->q.out_id) {
+			s->q.ring_maybe = 0;	/* mapped, of the other size */
+			share_queue(w, s);
+		}
+		return;
+	}
+	if (p != MAP_FAILED && may_be(allowed, 0)) {
+		if (s->read_size)
+			munmap(p, len);		/* of unknown kind */
+		else
+			ring_adopt(w, s, p, len, bytes, mapped);
+		return;
+	}
+	describe_queue(s, desc, sizeof(desc));
+	fail(w, "mmap(%zu pages, prot %#x, %s, fd %d, offset %lld) of its counter (%s) = %s, not %s",
+	     pages, prot, flags & MAP_SHARED ? "shared" : "private", s->fd,
+	     (long long)off, desc,
+	     p == MAP_FAILED ? errno_name(err, name, sizeof(name)) : "a mapping",
+	     may_names(allowed, buf, sizeof(buf)));
+	if (p != MAP_FAILED)
+		munmap(p, len);
+}
+
+/* One of the worker's fds, mostly one of a counter with a headered queue. */
+static struct fd_slot *pick_queue_slot(struct worker *w, unsigned int percent)
+{
+	int i, n = w->nfds, start;
+	struct fd_slot *f;
+
+	if (!n)
+		return NULL;
+	start = rnd_below(w, n);
+	if (chance(w, percent))
+		for (i = 0; i < n; i++) {
+			f = &w->fds[(start + i) % n];
+			if (!f->read_size && !f->fmt2009 && !f->q.copy)
+				return f;
+		}
+	return &w->fds[start];
+}
+
+/*
+ * The records waiting in @s's queue, read without waiting and checked
+ * as op_read()'s are: a queue with records waiting is not mapped
+ * (EBUSY), and a sampler's seldom has none.
+ */
+static void ring_drain(struct worker *w, struct fd_slot *s)
+{
+	struct target t = { s->fd, s->read_size, s->fmt2009, s };
+	ssize_t ret;
+	int err;
+
+	if (!w->has_timer)
+		return;
+	set_nonblock(w, s->fd, 1);
+	guard_set(w, READ_GUARD_NS);
+	faults_on(w);
+	ret = read(s->fd, w->rbuf, READ_BUF);
+	err = errno;
+	faults_off(w);
+	guard_set(w, 0);
+	check_read(w, &t, w->rbuf, 1, READ_BUF, 0, READ_BUF, ret, err);
+}
+
+/*
+ * mmap() of a ring: of one of the worker's counters (not a forked
+ * child's copy of its parent's), mostly one with a headered queue;
+ * mostly of a ring's shape, 1 + 2^n pages (for a counter mapped
+ * already, half the time its size; for one not, half the time after
+ * its records are read), else of another: no data page, three, twice
+ * the most, at an offset, private, read-only, or executable.
+ */
+static void ring_map(struct worker *w)
+{
+	struct fd_slot *s = pick_queue_slot(w, 85);
+	int prot = PROT_READ | PROT_WRITE, flags = MAP_SHARED;
+	unsigned int r = rnd_below(w, 100);
+	size_t pages;
+	off_t off = 0;
+
+	if (!s || s->q.copy)
+		return;
+	pages = 1 + ring_pages(w);
+	if (s->q.ring_bytes && r < 50) {
+		pages = 1 + s->q.ring_bytes / page_size;
+	} else if (r < 40 && !ring_mapped(s) && !s->read_size) {
+		ring_drain(w, s);
+	} else if (r >= 75) {
+		switch (r % 7) {
+		case 0:
+			pages = 1;
+			break;
+		case 1:
+			pages = 1 + 3;
+			break;
+		case 2:
+			pages = 1 + 2 * (RING_DATA_MAX / page_size);
+			break;
+		case 3:
+			off = page_size;
+			break;
+		case 4:
+			flags = MAP_PRIVATE;
+			break;
+		case 5:
+			prot |= PROT_EXEC;
+			break;
+		default:
+			prot = PROT_READ;
+			break;
+		}
+	}
+	ring_mmap(w, s, pages, prot, flags, off);
+}
+
+/* Ring @r mapped again through an fd of it: its size, or another. */
+static void ring_map_again(struct worker *w, struct ring *r)
+{
+	struct fd_slot *s = ring_counter(w, r);
+	size_t pages = 1 + r->size / page_size;
+
+	if (s == &r->rec)
+		return;
+	if (chance(w, 25))
+		pages = 1 + ring_pages(w);
+	ring_mmap(w, s, pages, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+}
+
+/*
+ * A call on ring @r: its control page looked at (ring_inspect()); a
+ * tail of ring_hostile()'s given back, mostly; the ring synced to its
+ * head where its records are not known to be whole; then its records
+ * read and given back, or read and kept (the ring fills, and drops), a
+ * tail it cannot take written, its drops and its wakeup mark
+ * (ring_lost()), the ring mapped again, a mapping unmapped, or the fds
+ * of its counter closed.
+ */
+static void ring_service(struct worker *w, struct ring *r)
+{
+	unsigned int a = rnd_below(w, 100);
+	int sane = r->tail == r->parsed;
+	unsigned long head;
+
+	if (!ring_inspect(w, r, &head))
+		return;
+	if (!sane && a < 60) {
+		ring_restore(r);
+		return;
+	}
+	if (!r->synced) {
+		ring_resync(r);
+		return;
+	}
+	if (sane && a < 45)
+		ring_parse(w, r, head, a < 35);
+	else if (sane && a < 57)
+		ring_hostile(w, r, head);
+	else if (a < 72)
+		ring_lost(w, r, head);
+	else if (a < 84)
+		ring_map_again(w, r);
+	else if (a < 95)
+		ring_unmap(w, r);
+	else
+		ring_close_fds(w, r);
+}
+
+/*
+ * The record ring: mmap() of rings, good and bad (ring_map()); or a call
+ * on one the worker has mapped (ring_service()).
+ */
+static void op_ring(struct worker *w)
+{
+	if (w->nrings && chance(w, 70))
+		ring_service(w, &w->rings[rnd_below(w, w->nrings)]);
+	else
+		ring_map(w);
+}
+
+/*
+ * The most bytes one record of @s's may take, and the LOST and
+ * LOST_SIDEBAND records before it (pc_record_words_max()): a sample's
+ * fields and chain, a switch record, a switch-out's chain and stack
+ * words, a mapping record of the longest path, a TOTALS record; a
+ * group's (PERF_RECORD_GROUP, a TOTALS record of its group), whose
+ * members the worker does not know all of, UINT64_MAX.
+ */
+static uint64_t record_bytes_most(const struct fd_slot *s)
+{
+	uint64_t chain = s->record_type & PERF_RECORD_CALLCHAIN ?
+			 3 + s->depth : 0, words = 0, v;
+
+	if ((s->record_type & PERF_RECORD_GROUP) ||
+	    (s->inherit_stat && s->group_read))
+		return UINT64_MAX;
+	if (s->sampling)
+		words = 1 + sample_head_words(s->record_type) + chain;
+	v = s->switch_chain ? 1 + sizeof(struct perf_counter_switch_out) / 8 +
+			      chain + PERF_SWITCH_STACK_MAX :
+	    s->switches ? 4 : 0;
+	words = v > words ? v : words;
+	v = s->sideband ? 3 + (sizeof(struct perf_counter_mmap) +
+			       PERF_COUNTER_MMAP_PATH_MAX) / 8 : 0;
+	words = v > words ? v : words;
+	v = s->inherit_stat ? 3 + values_size(s->read_format, 1) / 8 : 0;
+	words = v > words ? v : words;
+	return 8 * (words + 4);
+}
+
+/*
+ * PERF_COUNTER_IOC_SET_OUTPUT (output.c) of one of the worker's own
+ * counters (or of /dev/null: ENOTTY; of a number no fd has: EBADF): to
+ * -1 or its own fd, its records back to its own queue; to another of
+ * its counters; to /dev/null (EINVAL: not a counter); to a number no
+ * fd has or -2 (EBADF); to a number it closed lately, which may be
+ * another thread's counter by now (only from a counter the call cannot
+ * send elsewhere: no headered queue, or a mapped one). The answers:
+ * EINVAL for no headered queue on either side, for a queue that may
+ * not hold the counter's largest record (record_bytes_most(); a ring
+ * mapped keeps its size, any other queue may have been made as small
+ * as 4 KiB), or another counter whose own records go elsewhere; EBUSY
+ * for a counter whose ring is mapped; ENOMEM where a ring made at
+ * first use may fail (ring_alloc_may_fail()); else 0, in that order
+ * (pc_counter_set_output()). A counter a child may read as its
+ * own (may_take_records()) is sent no other's records. The model
+ * follows where the counter's records go, and which queues hold
+ * others' (check_records()).
+ */
+static void op_set_output(struct worker *w)
+{
+	struct fd_slot *s = NULL, *t = NULL;
+	unsigned int r = rnd_below(w, 100), allowed;
+	unsigned long arg = (unsigned long)NEVER_FD;
+	int fd, home = 0, closed = 0, ret, err;
+	char of[128], to[160], buf[64], name[24];
+
+	if (w->nfds && r < 88) {
+		s = pick_queue_slot(w, 80);
+		if (s->read_size < 0 || s->q.copy)
+			s = NULL;
+	}
+	fd = s ? s->fd : r < 94 ? devnull_fd : NEVER_FD;
+	r = rnd_below(w, 100);
+	if (r < 16) {
+		arg = -1UL;
+		home = 1;
+	} else if (r < 20) {
+		arg = 0xffffffffUL;	/* (int)arg: -1 */
+		home = 1;
+	} else if (r < 28) {
+		arg = fd;		/* its own fd */
+		home = !!s;
+	} else if (r < 72 && w->nfds) {
+		t = pick_queue_slot(w, 75);
+		if (t->read_size < 0 || t->q.copy)
+			t = NULL;
+		else if (s && t->id == s->id)
+			home = 1;
+		arg = t ? t->fd : devnull_fd;
+	} else if (r < 80) {
+		arg = devnull_fd;
+	} else if (r < 88) {
+		arg = NEVER_FD;
+	} else if (r < 92) {
+		arg = -2UL;
+	} else if (w->closed_fd >= 0 && !own_slot(w, w->closed_fd) &&
+		   (!s || s->read_size || s->fmt2009 || ring_mapped(s) > 0)) {
+		arg = w->closed_fd;
+		closed = 1;
+	}
+	if (s && t && !home && !t->read_size && !t->fmt2009 &&
+	    ring_mapped(s) <= 0 && !t->q.out_id && !may_take_records(w, t)) {
+		arg = -1UL;		/* it might take: not to this one */
+		t = NULL;
+		home = 1;
+	}
+
+	if (!s)
+		allowed = may(fd == devnull_fd ? ENOTTY : EBADF);
+	else if (s->read_size || s->fmt2009)
+		allowed = may(EINVAL);
+	else if (home)
+		allowed = may(0) | (ring_alloc_may_fail(s) ? may(ENOMEM) : 0);
+	else if (t && (t->read_size || t->fmt2009))
+		allowed = may(EINVAL);
+	else if (t)
+		allowed = (ring_alloc_may_fail(t) ? may(ENOMEM) : 0) |
+			  (record_bytes_most(s) > (ring_mapped(t) > 0 ?
+						   t->q.ring_bytes : 4096) ?
+			   may(EINVAL) : 0) |
+			  (ring_mapped(s) ? may(EBUSY) : 0) |
+			  (ring_mapped(s) > 0 ? 0 :
+			   may(t->q.out_id ? EINVAL : 0));
+	else if (closed)
+		allowed = may(EBADF) | may(EINVAL) | may(EBUSY) | may(ENOMEM);
+	else
+		allowed = may(arg == (unsigned long)devnull_fd ? EINVAL : EBADF);
+
+	faults_on(w);
+	ret = ioctl(fd, PERF_COUNTER_IOC_SET_OUTPUT, arg);
+	err = ret ? errno : 0;
+	faults_off(w);
+	if (ret)
+		count_errno(ERRS_IOCTL, err);
+	if (!may_be(allowed, err)) {
+		snprintf(of, sizeof(of), "no counter");
+		if (s)
+			describe_queue(s, of, sizeof(of));
+		snprintf(to, sizeof(to), "%s", home ? "its own fd or -1" :
+			 closed ? "a number closed lately" :
+			 t ? "" : "no counter's");
+		if (t && !home)
+			describe_queue(t, to, sizeof(to));
+		fail(w, "ioctl(%d, SET_OUTPUT, %d) of its counter (%s), to %s%s%s = %s, not %s",
+		     fd, (int)arg, of, t && !home ? "another (" : "", to,
+		     t && !home ? ")" : "",
+		     err ? errno_name(err, name, sizeof(name)) : "0",
+		     may_names(allowed, buf, sizeof(buf)));
+		return;
+	}
+	if (!s || (err && err != EBUSY))
+		return;
+	if (err) {		/* EBUSY: its ring is mapped */
+		s->q.ring_maybe = !s->q.ring_bytes;
+	} else if (home) {
+		s->q.out_id = 0;
+	} else if (t) {
+		s->q.out_id = t->id;
+		if (s->q.ring_maybe)	/* it took: not mapped */
+			s->q.ring_bytes = 0;
+		s->q.ring_maybe = 0;
+		t->q.mixed = 1;
+		share_queue(w, t);
+		__atomic_fetch_add(&shared->outputs, 1, __ATOMIC_RELAXED);
+	}
+	share_queue(w, s);
+}
+
+/*
+ * PERF_COUNTER_IOC_WAKEUP (file.c) of one of the worker's own counters
+ * (or of /dev/null: ENOTTY; of a number no fd has: EBADF), a mark of any
+ * size, or an address the kernel cannot read 4 bytes at, or any: EINVAL
+ * for a counter without a queue, EFAULT for the address, else 0, and
+ * the queue's mark from then on (ring_lost() holds poll() to it). A
+ * forked child sets none on its parent's counters.
+ */
+static void op_wakeup(struct worker *w)
+{
+	static const uint32_t marks[] = {
+		0, 1, 7, 8, 64, 2048, 4096, 65536, 1U << 20, 1U << 21,
+		UINT32_MAX - 7, UINT32_MAX,
+	};
+	unsigned int r = rnd_below(w, 100), allowed;
+	struct fd_slot *s = NULL;
+	int fd, readable, ret, err;
+	char desc[128], buf[64], name[24];
+	unsigned long arg;
+
+	if (w->nfds && r < 88) {
+		s = &w->fds[rnd_below(w, w->nfds)];
+		if (s->q.copy)
+			s = NULL;
+	}
+	fd = s ? s->fd : r < 94 ? devnull_fd : NEVER_FD;
+	w->ioctl_val = chance(w, 85) ? marks[rnd_below(w, ARRAY_SIZE(marks))] :
+				       (uint32_t)rnd(w);
+	r = rnd_below(w, 100);
+	readable = r < 85 ? 1 : r < 98 ? 0 : -1;
+	arg = r < 85 ? (unsigned long)&w->ioctl_val : r < 88 ? 0 :
+	      r < 91 ? 1 : r < 94 ? KERNEL_ADDR :
+	      r < 96 ? (unsigned long)(w->hwbuf + page_size) :
+	      r < 98 ? (unsigned long)(w->hwbuf + page_size - 2) :
+	      (unsigned long)rnd(w);
+	if (!s)
+		allowed = may(fd == devnull_fd ? ENOTTY : EBADF);
+	else if (s->read_size < 0)
+		allowed = MAY_ANY;
+	else if (s->read_size)
+		allowed = may(EINVAL);
+	else
+		allowed = readable > 0 ? may(0) : readable ? may(EFAULT) :
+			  may(0) | may(EFAULT);
+
+	faults_on(w);
+	ret = ioctl(fd, PERF_COUNTER_IOC_WAKEUP, arg);
+	err = ret ? errno : 0;
+	faults_off(w);
+	if (ret)
+		count_errno(ERRS_IOCTL, err);
+	if (!may_be(allowed, err)) {
+		if (s)
+			describe_queue(s, desc, sizeof(desc));
+		fail(w, "ioctl(%d, WAKEUP, %s %u) of %s%s%s = %s, not %s", fd,
+		     readable > 0 ? "mark" : readable ? "any address, mark" :
+		     "an unreadable address, mark", (unsigned int)w->ioctl_val,
+		     s ? "its counter (" : "no counter", s ? desc : "",
+		     s ? ")" : "", err ? errno_name(err, name, sizeof(name)) :
+		     "0", may_names(allowed, buf, sizeof(buf)));
+		return;
+	}
+	if (!s || err || s->read_size)
+		return;
+	s->q.wakeup = readable > 0 ? w->ioctl_val : 0;
+	s->q.wakeup_unknown = readable < 0;
+	share_queue(w, s);
+}
+
+/* Where a counter's records go, and when its readers are woken. */
+static void op_output(struct worker *w)
+{
+	if (chance(w, 30))
+		op_wakeup(w);
+	else
+		op_set_output(w);
+}
+
+/*
+ * In a forked child: the parent's mappings of counter pages and rings
+ * are not there (VM_DONTCOPY): mincore() finds nothing at each.
+ */
+static void check_not_inherited(struct worker *w, const char *who)
+{
+	unsigned char vec[1];
+	int i, j;
+
+	if (w->page_map && (mincore(w->page_map, page_size, vec) != -1 ||
+			    errno != ENOMEM))
+		fail_at(who, "fork(): the child has its parent's counter page at %p",
+			w->page_map);
+	for (i = 0; i < w->nrings; i++)
+		for (j = 0; j < w->rings[i].nmaps; j++)
+			if (mincore(w->rings[i].map[j], page_size, vec) != -1 ||
+			    errno != ENOMEM)
+				fail_at(who, "fork(): the child has its parent's ring of fd %d at %p",
+					w->rings[i].rec.fd, w->rings[i].map[j]);
+	w->page_map = NULL;
+	w->nrings = 0;
 }
 
 /*
@@ -4146,7 +5658,7 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	if (w->mif_fd >= 0)
 		close(w->mif_fd);	/* the forking thread's */
 	w->mif_fd = fd;
-	w->page_map = NULL;		/* VM_DONTCOPY: not in the child */
+	check_not_inherited(w, who);	/* VM_DONTCOPY: not in the child */
 	if (kind == KID_EXIT)
 		_exit(0);
 	if (kind == KID_EXEC) {
@@ -4164,17 +5676,22 @@ static void run_kid(struct worker *w, int kind, uint64_t seed,
 	w->rng = seed;
 	w->op = 0;
 	w->next_helper = 0;
+	w->nreaders = 0;		/* its parent's children */
 	memset(w->helpers, 0, sizeof(w->helpers));
-	/* the parent's counters: it may reset them, or change a period */
+	/*
+	 * the parent's counters: it may reset them, change a period, map
+	 * their rings or send their records elsewhere
+	 */
 	for (i = 0; i < w->nfds; i++) {
 		w->fds[i].shared = 1;
 		w->fds[i].period = 0;
+		w->fds[i].q.copy = 1;
 	}
 	snprintf(w->tag, sizeof(w->tag), "%.*s", TAG_LEN - 1, who);
 	guard_init(w);
 	run_ops(w, nops);
-	/* An exec with a counter page mapped: the page goes with the mm. */
-	if (w->page_map && chance(w, 50)) {
+	/* An exec with a page or a ring mapped: it goes with the mm. */
+	if ((w->page_map || w->nrings) && chance(w, 50)) {
 		set_async_signals(0);
 		execl("/proc/self/exe", "pc_fuzz", "-x", "0:-1:0:exec",
 		      (char *)NULL);
@@ -4236,6 +5753,12 @@ static void op_fork(struct worker *w)
 		return;
 	}
 	w->last_kid = pid;
+	/* it reads its copies as its own counters' (held_by_reader()) */
+	if (kind == KID_OPS) {
+		forget_reaped(w);
+		w->readers[w->nreaders] = pid;
+		w->reader_fork[w->nreaders++] = ++w->forks;
+	}
 	if (killed)
 		kill(pid, SIGKILL);
 	add_kid(pid, pipefd[0], killed, who);
@@ -4433,6 +5956,12 @@ static void run_op(struct worker *w, int kind)
 	case OP_ASYNC:
 		op_async(w);
 		break;
+	case OP_RING:
+		op_ring(w);
+		break;
+	case OP_OUTPUT:
+		op_output(w);
+		break;
 	case OP_FORK:
 		op_fork(w);
 		break;
@@ -4516,6 +6045,7 @@ static void *worker_main(void *arg)
 	if (w->page_map)
 		munmap(w->page_map, page_size);
 	w->page_map = NULL;
+	unmap_rings(w);
 	for (i = 0; i < MAX_HELPERS; i++)
 		join_helper(w, &w->helpers[i]);
 	/* Half the time the fds are left for the exit to close. */
@@ -4995,6 +6525,11 @@ static unsigned long print_counts(void)
 	printf("# values: %lu group reads, %lu READ ioctls read, %lu ids, %lu TOTALS records checked\n",
 	       shared->group_reads, shared->ioctl_reads, shared->ids_checked,
 	       shared->totals);
+	/* what reached the rings' oracles (op_ring(), op_output()) */
+	printf("# rings: %lu mappings, %lu control pages (%lu with no fd left) and %lu records checked, %lu hostile tails, %lu lost checks, %lu SET_OUTPUTs to another's queue\n",
+	       shared->rings_mapped, shared->ring_pages, shared->ring_orphans,
+	       shared->ring_records, shared->hostile_tails,
+	       shared->lost_checks, shared->outputs);
 	for (c = 0; c < ERRS_NR; c++) {
 		snprintf(line, sizeof(line), "# %s errnos:",
 			 errno_class_names[c]);
