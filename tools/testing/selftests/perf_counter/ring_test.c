@@ -635,7 +635,11 @@ TEST_F(ring, hostile_tails_only_drop_records)
 	bad[0] = head + 8;			/* ahead of the head */
 	bad[1] = head - 4;			/* not a whole word */
 	bad[2] = head - r.size - 8;		/* more than the ring behind */
-	bad[3] = 1ULL << 63;
+	/*
+	 * Far off, with a low half ahead of the head too: a 32-bit kernel
+	 * takes the low half alone (counts run modulo 2^32 there).
+	 */
+	bad[3] = 1ULL << 63 | (uint32_t)(head + 16);
 	bad[4] = ~0ULL;
 	for (i = 0; i < 5; i++) {
 		store_tail(&r, bad[i]);
