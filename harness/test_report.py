@@ -323,6 +323,17 @@ class ExistingChecks(ReportTest):
                         ['<4>[   30.000000] WARNING: CPU: 0 at x.c:1'])
         self.assertFails(lines, 'kernel log has no BUG', 'WARNING: CPU: 0')
 
+    def test_artifact_base64_spelling_oops_is_no_trouble(self):
+        # a file's bytes, printed for the host: any word may come up
+        lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
+                        ['PCA:AADQDwAA0A8AAHgOopscAAAAAAAAAP////8g'])
+        self.assertPasses(lines)
+
+    def test_oops_beside_an_artifact_line_is_trouble(self):
+        lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
+                        ['PCA:AADQDwAA<4>[   30.000000] Oops: Kernel access'])
+        self.assertFails(lines, 'kernel log has no BUG', 'Oops')
+
     def test_kmemleak_count_alone_is_no_trouble(self):
         # /init's first scans count what boot left, then forget it
         lines = replace(guest_log(), '<6>[   30.000000] perf_counter: done',
