@@ -109,17 +109,6 @@ static bool pc_queue_past_watermark(struct pc_queue *q)
 	return pc_queue_used(q) >= mark;
 }
 
-/* A mapped queue's drops so far, for its reader to see; under q->lock. */
-static void pc_queue_show_lost(struct pc_queue *q)
-{
-	/* a long's worth, as data_head (uapi) */
-	if (q->user)
-		WRITE_ONCE(q->user->lost,
-			   (unsigned long)(q->dropped + q->lost +
-					   q->lost_sideband +
-					   atomic_long_read(&q->missed)));
-}
-
 /**
  * pc_queue_set_wakeup() - PERF_COUNTER_IOC_WAKEUP
  * @q:		the queue
@@ -605,8 +594,7 @@ u64 pc_queue_dropped(struct pc_queue *q)
 	u64 n;
 
 	pc_queue_lock(q, &flags);
-	n = q->dropped + q->lost + q->lost_sideband +
-	    atomic_long_read(&q->missed);
+	n = pc_queue_lost_total(q);
 	pc_queue_unlock(q, flags);
 	return n;
 }

@@ -98,6 +98,21 @@ static inline unsigned long pc_queue_tail(struct pc_queue *q)
 	return data_race(q->head) - used / sizeof(u64);
 }
 
+/* Every record dropped since the queue was made, told or not; q->lock. */
+static inline u64 pc_queue_lost_total(struct pc_queue *q)
+{
+	return q->dropped + q->lost + q->lost_sideband +
+	       atomic_long_read(&q->missed);
+}
+
+/* A mapped queue's drops so far, for its reader to see; under q->lock. */
+static inline void pc_queue_show_lost(struct pc_queue *q)
+{
+	/* a long's worth, as data_head (uapi) */
+	if (q->user)
+		WRITE_ONCE(q->user->lost, (unsigned long)pc_queue_lost_total(q));
+}
+
 /* Words of records waiting to be read. */
 static inline unsigned long pc_queue_used(struct pc_queue *q)
 {

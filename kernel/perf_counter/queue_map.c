@@ -105,9 +105,7 @@ static u64 *pc_queue_map_ring(struct pc_queue *q, void *base, u32 bytes)
 	q->head_bytes = 0;
 	/* The page filled in before producers and pollers look at it. */
 	smp_store_release(&q->user, up);
-	WRITE_ONCE(up->lost, (unsigned long)(q->dropped + q->lost +
-					     q->lost_sideband +
-					     atomic_long_read(&q->missed)));
+	pc_queue_show_lost(q);
 	pc_queue_unlock(q, flags);
 	return old;
 }
