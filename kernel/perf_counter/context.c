@@ -86,7 +86,7 @@ void pc_ctx_sched_out(struct perf_counter_context *ctx)
 void pc_ctx_sched_in(struct perf_counter_context *ctx)
 {
 	lockdep_assert_held(&ctx->lock);
-	if (ctx->is_active || ctx->dead)
+	if (ctx->is_active || ctx->dead || ctx->frozen)
 		return;
 	ctx->timestamp = local_clock();
 	ctx->active_cpu = smp_processor_id();
@@ -175,6 +175,29 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 	pc_raise_done(&raise);
 }
 
+/*
+ * @task's context, locked, as @task is switched in. A context brought
+ * home (home.c) while its owner was being switched in, before this CPU
+ * ran the hook, changed tasks under its lock: the pointer is read again.
+ * Only that exchange moves the context of a task that is not running,
+ * and it moves each context once: twice round at most.
+ */
+static struct perf_counter_context *
+pc_sched_in_lock(struct task_struct *task, struct perf_counter_context *ctx)
+{
+	unsigned int tries;
+
+	for (tries = 0; ctx && tries < 3; tries++) {
+		raw_spin_lock(&ctx->lock);
+		if (likely(ctx->task == task))
+			return ctx;
+		raw_spin_unlock(&ctx->lock);
+		ctx = pc_switching_ctx(task);
+	}
+	WARN_ON_ONCE(ctx);
+	return NULL;
+}
+
 void __perf_counter_task_sched_in(struct task_struct *prev,
 				  struct task_struct *task)
 {
@@ -187,8 +210,11 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	 * makes @task's context active: only this CPU does, in this hook or
 	 * in an IPI, and irqs are off from the switch-out hook to here.
 	 */
-	if (ctx && (records || !READ_ONCE(ctx->is_active))) {
-		raw_spin_lock(&ctx->lock);
+	if (ctx && (records || !READ_ONCE(ctx->is_active)))
+		ctx = pc_sched_in_lock(task, ctx);
+	else
+		ctx = NULL;
+	if (ctx) {
 		pc_ctx_sched_in(ctx);
 		if (records && ctx->is_active) {
 			pc_ctx_update_time(ctx);
@@ -436,6 +462,7 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 			err = -EAGAIN;
 		} else {
 			refcount_set(&ctx->refcount, 2);  /* task, caller */
+			ctx->owner = task;
 			/* Made before seen: the hooks read it without a lock. */
 			rcu_assign_pointer(task->perf_counter_ctxp, ctx);
 			err = 0;
@@ -534,14 +561,29 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 					       struct task_struct *task,
 					       int cpu)
 {
-	struct perf_counter_context *ctx = leader->ctx;
+	struct perf_counter_context *ctx = leader->ctx, *own;
 
+	if (!task) {
+		if (ctx != per_cpu_ptr(&pc_cpu_ctx, cpu))
+			return ERR_PTR(-EINVAL);
+		pc_ctx_get(ctx);
+		return ctx;
+	}
 	/*
-	 * A dead context's task is compared only, never followed. Should
+	 * A dead context's owner is compared only, never followed. Should
 	 * its task_struct have been freed and reused for @task, the match
 	 * is harmless: pc_install() refuses a dead context with -ESRCH.
 	 */
-	if (task ? ctx->task != task : ctx != per_cpu_ptr(&pc_cpu_ctx, cpu))
+	if (READ_ONCE(ctx->owner) != task)
+		return ERR_PTR(-EINVAL);
+	/*
+	 * The leader's context may have swapped with a clone (home.c):
+	 * home, and bound, before the member goes in to count @task.
+	 */
+	own = pc_task_ctx_hold(task, true);
+	if (own)
+		pc_ctx_put(own);
+	if (own != ctx && !READ_ONCE(ctx->dead))
 		return ERR_PTR(-EINVAL);
 	pc_ctx_get(ctx);
 	return ctx;

@@ -14,6 +14,9 @@
  *                  checks read it.
  *   context_swaps  how many times a task context has been handed from
  *                  one task to another at a switch (swap.c).
+ *   context_homes  how many times a parent's context that had swapped
+ *                  with a clone has been brought back to its owner
+ *                  (home.c).
  *
  * A driver adds its own with pc_debugfs_add() (x86: pmi). On a kernel
  * without CONFIG_DEBUG_FS the calls below do nothing.
@@ -48,6 +51,13 @@ static int pc_context_swaps_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pc_context_swaps);
 
+static int pc_context_homes_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "%lu\n", pc_ctx_homings());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pc_context_homes);
+
 /**
  * pc_debugfs_add() - a statistics file in /sys/kernel/debug/perf_counter/
  * @name:	the file's name
@@ -72,6 +82,7 @@ static int __init pc_debugfs_init(void)
 	pc_debugfs_root = debugfs_create_dir("perf_counter", NULL);
 	pc_debugfs_add("objects", &pc_objects_fops);
 	pc_debugfs_add("context_swaps", &pc_context_swaps_fops);
+	pc_debugfs_add("context_homes", &pc_context_homes_fops);
 	return 0;
 }
 fs_initcall(pc_debugfs_init);

@@ -97,32 +97,80 @@ static int pc_inherit_group(struct perf_counter *leader,
 	return 0;
 }
 
+/* Could a clone stand in for @ctx at a swap? Under ctx->lock. */
+static bool pc_ctx_all_swappable(struct perf_counter_context *ctx)
+{
+	struct perf_counter *leader, *member;
+
+	pc_for_each_leader(leader, ctx) {
+		if (!leader->hw_event.inherit || !pc_counter_swappable(leader))
+			return false;
+		pc_for_each_member(member, leader)
+			if (!pc_counter_swappable(member))
+				return false;
+	}
+	return true;
+}
+
 /*
  * @ctx holds @parent_ctx's inherited groups, copied while @parent_ctx
  * was snapshot @snapshot: it is a clone of that snapshot if every group
  * was copied whole, @parent_ctx did not change meanwhile (a state change
  * under its lock alone clears its number), and no copy would show that
- * it changed tasks (pc_counter_swappable()).
+ * it changed tasks (pc_counter_swappable()). A parent that holds only
+ * counters its clones copied, each swappable, swaps with them too
+ * (home.c).
  */
 static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 			      struct perf_counter_context *ctx, u64 snapshot,
 			      bool whole)
 {
-	struct perf_counter *leader, *member;
 	bool same;
+
+	/* The child has not run: its context is not active anywhere. */
+	raw_spin_lock_irq(&ctx->lock);
+	whole &= pc_ctx_all_swappable(ctx);
+	raw_spin_unlock_irq(&ctx->lock);
 
 	raw_spin_lock_irq(&parent_ctx->lock);
 	same = (parent_ctx->clone_id ?: parent_ctx->snapshot) == snapshot;
+	if (whole && same && !parent_ctx->clone_id &&
+	    pc_ctx_all_swappable(parent_ctx))
+		parent_ctx->home_id = snapshot;
 	raw_spin_unlock_irq(&parent_ctx->lock);
-	/* The child has not run: its context is not active anywhere. */
+
 	raw_spin_lock_irq(&ctx->lock);
-	pc_for_each_leader(leader, ctx) {
-		whole &= pc_counter_swappable(leader);
-		pc_for_each_member(member, leader)
-			whole &= pc_counter_swappable(member);
-	}
 	ctx->clone_id = whole && same ? snapshot : 0;
 	raw_spin_unlock_irq(&ctx->lock);
+}
+
+/*
+ * current's context, pinned so that no swap takes it from current, and
+ * its mutex, so that nothing is installed or removed while it is
+ * copied. Bringing a context home moves pinned contexts too (home.c),
+ * under their mutexes: once the mutex is held the pointer is looked at
+ * again, so a fork never copies a context that came home to another
+ * task meanwhile, nor counters opened there since. One homing can move
+ * current's context (it holds at most one context that is not its own,
+ * and its own comes home once): the third look is the last.
+ */
+static struct perf_counter_context *pc_parent_ctx_lock(void)
+{
+	struct perf_counter_context *ctx;
+	unsigned int tries;
+
+	for (tries = 0;; tries++) {
+		ctx = pc_task_ctx_hold(current, false);
+		if (!ctx)
+			return NULL;
+		mutex_lock(&ctx->mutex);
+		if (rcu_access_pointer(current->perf_counter_ctxp) == ctx ||
+		    WARN_ON_ONCE(tries == 2))
+			return ctx;
+		mutex_unlock(&ctx->mutex);
+		pc_ctx_unpin(ctx);
+		pc_ctx_put(ctx);
+	}
 }
 
 /**
@@ -141,11 +189,9 @@ int __perf_counter_init_task(struct task_struct *child)
 	bool whole = true;
 	int err = 0;
 
-	/* current's context, which no swap may take from it meanwhile. */
-	parent_ctx = pc_task_ctx_hold(current, false);
+	parent_ctx = pc_parent_ctx_lock();
 	if (!parent_ctx)
 		return 0;
-	mutex_lock(&parent_ctx->mutex);
 	leaders = pc_ctx_leaders(parent_ctx, true, &nr, &snapshot);
 	if (IS_ERR(leaders)) {
 		err = PTR_ERR(leaders);
@@ -319,6 +365,15 @@ void __perf_counter_exit_task_stop(struct task_struct *task)
 {
 	struct perf_counter_context *ctx;
 	unsigned long flags;
+
+	/*
+	 * A context another task owns goes back to it, and @task's own
+	 * comes home, before @task's is stopped (home.c): each ends with
+	 * its owner. Exiting, @task swaps no more.
+	 */
+	ctx = pc_task_ctx_hold(task, true);
+	if (ctx)
+		pc_ctx_put(ctx);
 
 	ctx = pc_exiting_ctx(task);
 	if (ctx) {

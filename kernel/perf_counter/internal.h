@@ -338,10 +338,19 @@ struct perf_counter {
  * @nr_exclude_idle: CPU contexts: installed counters with exclude_idle,
  *		under ctx->lock; read locklessly by the switch hooks
  * @task:	the task, or NULL for a CPU context; changes at a swap
+ * @owner:	the task whose counters, opened through files, the context
+ *		holds, or NULL for one that holds copies only: set when
+ *		the context is first bound to its task (pc_task_ctx_hold());
+ *		compared, never followed once the context is dead (home.c)
  * @clone_id:	a task context copied at fork and unchanged since: the
  *		number of the snapshot it was copied from, else 0 (swap.c)
  * @snapshot:	the number this context's next copies get, 0 once it
  *		changes (swap.c)
+ * @home_id:	a parent context all of whose counters its copies could
+ *		stand in for, unchanged since it was snapshot @snapshot:
+ *		that number, under which it swaps with its clones; else 0
+ * @frozen:	on its way home: taken off, not put on again until it is
+ *		its owner's (home.c)
  * @pins:	forks copying the context: it may not swap meanwhile
  * @time:	context time: ns during which the context was active
  * @timestamp:	local_clock() when @time was last brought up to date
@@ -361,8 +370,11 @@ struct perf_counter_context {
 	int			nr_freq;
 	int			nr_pages;
 	struct task_struct	*task;
+	struct task_struct	*owner;
 	u64			clone_id;
 	u64			snapshot;
+	u64			home_id;
+	bool			frozen;
 	unsigned int		pins;
 	u64			time;
 	u64			timestamp;
@@ -491,6 +503,12 @@ u64 pc_ctx_snapshot(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 					      bool bind);
 void pc_ctx_unpin(struct perf_counter_context *ctx);
+
+/* home.c: a parent's context that swapped with a clone, brought home */
+struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
+					     struct task_struct *task);
+void pc_ctx_bring_home(struct perf_counter_context *home);
+unsigned long pc_ctx_homings(void);
 unsigned long pc_ctx_swaps(void);
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 		 struct perf_counter_context *ctx);

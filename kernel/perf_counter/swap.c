@@ -17,20 +17,24 @@
  * snapshot of the parent context both were copied from. A context
  * holding counters of its own (opened on it through a file) never has
  * one, nor does one holding a copy whose records or count would show
- * the swap (pc_counter_swappable()). Every change that would make two clones differ — a counter
- * installed or removed, enabled or disabled, or in error — clears it
- * (pc_ctx_changed()), for good. A parent context's @snapshot is the
- * number its next copies get; a change clears it too, and the next fork
- * draws a new one, so no two contexts with different contents ever
- * share a number.
+ * the swap (pc_counter_swappable()). The parent context itself swaps
+ * with its clones, under @home_id, while it holds nothing its clones
+ * could not stand in for: inherited counters only, each one
+ * swappable; what that takes is in home.c. Every change that would
+ * make two clones differ — a counter installed or removed, enabled or
+ * disabled, or in error — clears both numbers (pc_ctx_changed()), for
+ * good. A parent context's @snapshot is the number its next copies
+ * get; a change clears it too, and the next fork draws a new one, so
+ * no two contexts with different contents ever share a number.
  *
- * Swapping changes which task owns a context, so whoever finds a task's
+ * Swapping changes which task holds a context, so whoever finds a task's
  * context through the task and then works on it — an open on the task,
  * prctl, fork copying it — first locks the context and checks the task
- * still owns it (pc_task_ctx_hold()). An open or prctl then clears the
- * context's clone_id, binding it to the task; fork only pins it for as
- * long as it copies. An exiting task is never swapped with: its exit
- * tears down the context it owns.
+ * still holds it (pc_task_ctx_hold()). An open or prctl then brings the
+ * task's own context home and clears its numbers, binding it to the
+ * task; fork only pins it for as long as it copies. An exiting task is
+ * never swapped with: its exit tears down the context it holds, once
+ * its own is home.
  */
 #include <linux/atomic.h>
 #include <linux/percpu.h>
@@ -47,6 +51,9 @@ static atomic64_t pc_snapshots = ATOMIC64_INIT(0);
  * PC_HOLD_TRIES times running: no context swaps while any is waiting.
  */
 #define PC_HOLD_TRIES	4
+
+/* Contexts a pc_task_ctx_hold() may bring home before it gives up. */
+#define PC_HOMING_TRIES	4
 static atomic_t pc_swaps_held_off = ATOMIC_INIT(0);
 
 /* Swaps made on each CPU since boot, for tests to see that they happen. */
@@ -66,6 +73,17 @@ void pc_ctx_changed(struct perf_counter_context *ctx)
 	lockdep_assert_held(&ctx->lock);
 	ctx->clone_id = 0;
 	ctx->snapshot = 0;
+	ctx->home_id = 0;
+}
+
+/*
+ * The number @ctx swaps under, or 0: a clone's, or a parent's whose
+ * clones may stand in for it. Read without a lock to skip a switch's
+ * second lock, and again under both.
+ */
+static u64 pc_ctx_swap_id(const struct perf_counter_context *ctx)
+{
+	return READ_ONCE(ctx->clone_id) ?: READ_ONCE(ctx->home_id);
 }
 
 /**
@@ -116,11 +134,14 @@ u64 pc_ctx_snapshot(struct perf_counter_context *ctx)
 
 /*
  * One try of pc_task_ctx_hold(): @task's context, held as it says, or
- * NULL, with *@none set if @task has no context, else because a swap
- * moved @task's context between the read and the lock.
+ * NULL, with *@none set if @task has no context, *@away (if @away is
+ * not NULL) if a context must come home before @task's can be bound
+ * (with a reference), else
+ * because a swap moved @task's context between the read and the lock.
  */
 static struct perf_counter_context *
-pc_task_ctx_try(struct task_struct *task, bool bind, bool *none)
+pc_task_ctx_try(struct task_struct *task, bool bind, bool *none,
+		struct perf_counter_context **away)
 {
 	struct perf_counter_context *ctx;
 	unsigned long flags;
@@ -140,28 +161,30 @@ pc_task_ctx_try(struct task_struct *task, bool bind, bool *none)
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		return NULL;
 	}
+	if (bind && away) {
+		*away = pc_ctx_away_get(ctx, task);
+		if (*away) {
+			raw_spin_unlock_irqrestore(&ctx->lock, flags);
+			return NULL;
+		}
+	}
 	/* The task's own reference is alive while it names the context. */
 	refcount_inc(&ctx->refcount);
-	if (bind)
+	if (bind) {
 		pc_ctx_changed(ctx);
-	else
+		if (!ctx->owner)
+			ctx->owner = task;
+	} else {
 		ctx->pins++;
+	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return ctx;
 }
 
-/**
- * pc_task_ctx_hold() - a task's context, made sure to stay the task's
- * @task:	the task
- * @bind:	true to clear the context's clone_id (it is about to change,
- *		or is about to be found again through the task: an open, a
- *		prctl); false to pin it against swaps until pc_ctx_unpin()
- *		(fork)
- *
- * Return: the context with a reference, or NULL if @task has none.
- */
-struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
-					      bool bind)
+/* pc_task_ctx_hold() but for bringing a context home: see @away above */
+static struct perf_counter_context *
+pc_task_ctx_hold_here(struct task_struct *task, bool bind,
+		      struct perf_counter_context **away)
 {
 	struct perf_counter_context *ctx;
 	bool held_off = false, none = false;
@@ -198,8 +221,8 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 			held_off = true;
 		}
 		WARN_ON_ONCE(tries > PC_HOLD_TRIES + 2);
-		ctx = pc_task_ctx_try(task, bind, &none);
-		if (ctx || none)
+		ctx = pc_task_ctx_try(task, bind, &none, away);
+		if (ctx || none || (away && *away))
 			break;
 		cpu_relax();
 	}
@@ -208,6 +231,44 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 		preempt_enable();
 	}
 	return ctx;
+}
+
+/**
+ * pc_task_ctx_hold() - a task's context, made sure to stay the task's
+ * @task:	the task
+ * @bind:	true to bring the task's own context home and clear its
+ *		numbers (it is about to change, or is about to be found
+ *		again through the task: an open, a prctl, an exit); false
+ *		to pin the context the task holds against swaps until
+ *		pc_ctx_unpin() (fork)
+ *
+ * Return: the context with a reference, or NULL if @task has none.
+ * Process context when @bind is set: bringing a context home sleeps.
+ */
+struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
+					      bool bind)
+{
+	struct perf_counter_context *ctx, *away;
+	unsigned int homings;
+
+	/*
+	 * A context once home is bound and never swaps again, and a task
+	 * holds contexts of one number only: at most the one it holds and
+	 * its own come home. The rest of the bound is for a race with the
+	 * owner's exit, which brings its context home itself.
+	 */
+	for (homings = 0;; homings++) {
+		away = NULL;
+		ctx = pc_task_ctx_hold_here(task, bind, &away);
+		if (!away)
+			return ctx;
+		if (WARN_ON_ONCE(homings == PC_HOMING_TRIES)) {
+			pc_ctx_put(away);
+			return pc_task_ctx_hold_here(task, bind, NULL);
+		}
+		pc_ctx_bring_home(away);
+		pc_ctx_put(away);
+	}
 }
 
 /**
@@ -231,9 +292,12 @@ static bool pc_ctx_swappable(struct perf_counter_context *ctx,
 			     struct perf_counter_context *next_ctx,
 			     struct task_struct *prev, struct task_struct *next)
 {
+	u64 id = pc_ctx_swap_id(ctx);
+
 	return !atomic_read(&pc_swaps_held_off) &&
-	       ctx->clone_id && ctx->clone_id == next_ctx->clone_id &&
+	       id && id == pc_ctx_swap_id(next_ctx) &&
 	       !ctx->pins && !next_ctx->pins &&
+	       !ctx->frozen && !next_ctx->frozen &&
 	       ctx->is_active && !next_ctx->is_active &&
 	       !ctx->dead && !next_ctx->dead &&
 	       rcu_access_pointer(prev->perf_counter_ctxp) == ctx &&
@@ -247,7 +311,8 @@ static bool pc_ctx_swappable(struct perf_counter_context *ctx,
  * @ctx:	@prev's context, active on this CPU, under ctx->lock
  *
  * Called from the switch-out hook with irqs off. Does nothing unless
- * both tasks own clones of one snapshot and neither is exiting.
+ * both tasks hold clones of one snapshot (or one holds the parent
+ * context they were copied from, unchanged) and neither is exiting.
  *
  * Return: true if the contexts changed tasks: @ctx stays on for @next,
  * whose switch-in hook finds it active and leaves it be, its time
@@ -259,12 +324,15 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 {
 	struct perf_counter_context *next_ctx = pc_switching_ctx(next);
 	bool swapped;
+	u64 id;
 
 	lockdep_assert_held(&ctx->lock);
-	if (!next_ctx || next_ctx == ctx || !READ_ONCE(ctx->clone_id) ||
-	    READ_ONCE(ctx->clone_id) != READ_ONCE(next_ctx->clone_id))
+	if (!next_ctx || next_ctx == ctx)
 		return false;
-	/* Exit tears down the context it finds without a second look. */
+	id = pc_ctx_swap_id(ctx);
+	if (!id || id != pc_ctx_swap_id(next_ctx))
+		return false;
+	/* Exit tears down the context it holds, once its own is home. */
 	if ((prev->flags | next->flags) & PF_EXITING)
 		return false;
 

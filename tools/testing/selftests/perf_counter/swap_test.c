@@ -23,10 +23,11 @@
 #include "pc_util.h"
 
 #define SWAPS_FILE	PC_DEBUGFS "context_swaps"
+#define HOMES_FILE	PC_DEBUGFS "context_homes"
 
-static long swaps(void)
+static long stat_read(const char *path)
 {
-	FILE *f = fopen(SWAPS_FILE, "r");
+	FILE *f = fopen(path, "r");
 	long n = -1;
 
 	if (f) {
@@ -35,6 +36,42 @@ static long swaps(void)
 		fclose(f);
 	}
 	return n;
+}
+
+/* Contexts swapped at a switch, and parents' contexts brought home. */
+static long swaps(void)
+{
+	return stat_read(SWAPS_FILE);
+}
+
+static long homes(void)
+{
+	return stat_read(HOMES_FILE);
+}
+
+/*
+ * The parent of a pair holds the top-level counters, all inherited:
+ * its context may swap with its children's clones too (home.c). Tests
+ * that count the swaps between the children alone bind it first (a
+ * prctl binds the caller's context, as an open on it does).
+ */
+static void bind_self(void)
+{
+	prctl(PR_TASK_PERF_COUNTERS_ENABLE, 0, 0, 0, 0);
+}
+
+/*
+ * A child that never preempts its opener when woken (SCHED_BATCH): a
+ * test then knows which switches are swaps, those where the opener
+ * blocks with the child ready, and which are not, those through the
+ * idle task.
+ */
+static void no_wakeup_preemption(void)
+{
+	struct sched_param sp = { 0 };
+
+	if (sched_setscheduler(0, SCHED_BATCH, &sp))
+		_exit(3);
 }
 
 /*
@@ -464,6 +501,7 @@ TEST_F_TIMEOUT(swap, a_context_changed_by_prctl_stays_with_its_task, 120)
 	both_mark(&faults);
 	s0 = swaps();
 	ASSERT_EQ(0, pair_start(&p, rounds, PRCTL_MIDWAY, a_pages, b_pages));
+	bind_self();
 	ASSERT_EQ(1, read(p.ctl[0], &c, 1));
 	s1 = swaps();
 	ASSERT_EQ(1, write(p.go[1], &c, 1));
@@ -509,6 +547,7 @@ TEST_F_TIMEOUT(swap, an_open_racing_swaps_of_its_task_binds_the_context, 300)
 		both_mark(&switches);
 		s0 = swaps();
 		ASSERT_EQ(0, pair_start(&p, rounds, SWAPS, 0, 0));
+		bind_self();
 		/* The children stay on CPU 0; the parent leaves it if it can. */
 		CPU_ZERO(&others);
 		for (cpu = 1; cpu < CPU_SETSIZE; cpu++)
@@ -628,6 +667,295 @@ TEST_F_TIMEOUT(swap, records_of_swapped_copies_name_the_task_that_switched,
 		EXPECT_EQ(t[i].in, t[i].out + 1);
 	}
 	close(fd);
+}
+
+/*
+ * An opener and its child, on one CPU, each switch between them a swap
+ * of the opener's context with the child's clone: which of the two the
+ * child holds is the parity of the swaps since the fork (no other task
+ * holds a clone of them). The child answers @rounds turns, then waits
+ * on words: 'w', sleep CHILD_NAP_US and wait again; 't', touch @pages,
+ * answer and exit; end of file, touch @pages and exit.
+ */
+#define CHILD_NAP_US	100000
+
+static void child_turns(int in, int out, int rounds, int pages)
+{
+	ssize_t n;
+	char c;
+
+	no_wakeup_preemption();
+	pong(in, out, rounds);
+	while ((n = read(in, &c, 1)) == 1 && c == 'w')
+		usleep(CHILD_NAP_US);
+	if (n < 0)
+		_exit(1);
+	pc_touch_pages(pages);
+	if (n == 1 && write(out, &c, 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * The opener's side after the turns: words 'w' until the child holds
+ * the opener's context. Our switch to the child, woken and not yet
+ * run, swaps; the child's to the idle task as it naps, and the idle
+ * task's back to us, do not. We look at the parity 20 ms after the
+ * word, the child napping, and wait out its nap before the next.
+ *
+ * Return: the swaps since the fork (@s0), odd if the child holds the
+ * opener's context, napping; -1 if a word could not be written.
+ */
+static long hand_over(int out, long s0)
+{
+	char c = 'w';
+	long n;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		n = swaps() - s0;
+		if (n & 1)
+			break;
+		if (write(out, &c, 1) != 1)
+			return -1;
+		usleep(20000);
+		n = swaps() - s0;
+		if (n & 1)
+			break;
+		usleep(CHILD_NAP_US);
+	}
+	return n;
+}
+
+/*
+ * The opener and its child (switch (b) of make bench): the test opens
+ * its counters, all inherited, on itself and takes turns with one
+ * child: its context swaps with the child's clone at every switch
+ * between them. The totals are perf_events' on the same tasks while
+ * both run; the child, exiting with the opener's context, gives it
+ * back (home.c), and the opener's counters count the 100 pages it
+ * touches after that. perf_events swaps these contexts too; how an
+ * event whose context its holder's exit ends counts on is logged.
+ */
+TEST_F_TIMEOUT(swap, the_opener_swaps_with_its_child_and_keeps_its_counters,
+	       120)
+{
+	const int rounds = 2000, child_pages = 200, own_pages = 100;
+	struct both faults, switches;
+	uint64_t fo, ft, so, st, fo2, ft2;
+	long s0, s1, s2, h0, h1;
+	int ab[2], ba[2], st_child = -1;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, both_open(&faults, PERF_COUNT_PAGE_FAULTS,
+			       PERF_COUNT_SW_PAGE_FAULTS));
+	ASSERT_EQ(0, both_open(&switches, PERF_COUNT_CONTEXT_SWITCHES,
+			       PERF_COUNT_SW_CONTEXT_SWITCHES));
+	ASSERT_EQ(0, pipe(ab));
+	ASSERT_EQ(0, pipe(ba));
+	pc_prefault_stack(64 << 10);
+	both_mark(&faults);
+	both_mark(&switches);
+	s0 = swaps();
+	h0 = homes();
+	child = fork();
+	if (child == 0) {
+		close(ab[1]);
+		close(ba[0]);
+		child_turns(ab[0], ba[1], rounds, child_pages);
+	}
+	ASSERT_GT(child, 0);
+	close(ab[0]);
+	close(ba[1]);
+	ping(ab[1], ba[0], rounds);
+	s1 = swaps() - s0;
+	s2 = hand_over(ab[1], s0);
+	/* The child wakes to end of file and exits with no switch to us. */
+	close(ab[1]);
+	ASSERT_EQ(0, read(ba[0], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &st_child, 0));
+	ASSERT_TRUE(WIFEXITED(st_child) && !WEXITSTATUS(st_child));
+	h1 = homes() - h0;
+	both_delta(&faults, &fo, &ft);
+	both_delta(&switches, &so, &st);
+	pc_touch_pages(own_pages);
+	both_delta(&faults, &fo2, &ft2);
+	TH_LOG("%ld swaps in %d round trips, %ld in all, %ld brought home; faults %llu/%llu, switches %llu/%llu (ours/perf_events); after the exit, faults %llu/%llu",
+	       s1, rounds, s2, h1, (unsigned long long)fo,
+	       (unsigned long long)ft, (unsigned long long)so,
+	       (unsigned long long)st, (unsigned long long)(fo2 - fo),
+	       (unsigned long long)(ft2 - ft));
+	EXPECT_GE(s1, 2 * rounds - 2);
+	EXPECT_EQ(1, s2 & 1);
+	EXPECT_EQ(s2 & 1, h1);
+	EXPECT_GE(fo, child_pages);
+	EXPECT_LE(fo, child_pages + PC_CHILD_FAULTS + PC_OWN_FAULTS);
+	EXPECT_EQ(fo, ft);
+	EXPECT_GE(so, 2 * rounds);
+	EXPECT_LE(diff(so, st), 1);
+	EXPECT_GE(fo2 - fo, own_pages);
+	EXPECT_LE(fo2 - fo, own_pages + PC_OWN_FAULTS);
+	both_close(&faults);
+	both_close(&switches);
+	close(ba[0]);
+}
+
+/*
+ * While the child holds the opener's context, the opener opens a
+ * member into its group and disables its own counters by prctl: both
+ * need the opener's context at home first. The member goes into the
+ * opener's group (no EINVAL for a leader seemingly on another task)
+ * and counts the opener's 100 pages; after the prctl neither counts
+ * the opener's next 100, and the leader's copy in the child counts the
+ * child's 300 (the member, opened after the fork, has no copy there).
+ */
+TEST_F_TIMEOUT(swap, what_is_the_openers_own_comes_home_first, 120)
+{
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	const int child_pages = 300, own_pages = 100;
+	struct pc_objects before, after;
+	uint64_t l0, l1, l2, m0, m1, m2;
+	int leader, member, ab[2], ba[2], st_child = -1;
+	long h0, h1, s0, s1;
+	pid_t child;
+	char c = 't';
+
+	hw.inherit = 1;
+	leader = sys_perf_counter_open(&hw, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	ASSERT_EQ(0, pc_objects_read(&before));
+	ASSERT_EQ(0, pipe(ab));
+	ASSERT_EQ(0, pipe(ba));
+	pc_prefault_stack(64 << 10);
+	s0 = swaps();
+	h0 = homes();
+	child = fork();
+	if (child == 0)
+		child_turns(ab[0], ba[1], 3, child_pages);
+	ASSERT_GT(child, 0);
+	ping(ab[1], ba[0], 3);
+	s1 = hand_over(ab[1], s0);
+	/* a group is inherited whole: the child's copy has no member */
+	member = sys_perf_counter_open(&hw, 0, -1, leader, 0);
+	ASSERT_GE(member, 0) TH_LOG("member: %s", strerror(errno));
+	h1 = homes() - h0;
+	l0 = pc_read(leader);
+	m0 = pc_read(member);
+	pc_touch_pages(own_pages);
+	l1 = pc_read(leader);
+	m1 = pc_read(member);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_COUNTERS_DISABLE, 0, 0, 0, 0));
+	pc_touch_pages(own_pages);
+	c = 't';
+	ASSERT_EQ(1, write(ab[1], &c, 1));
+	ASSERT_EQ(1, read(ba[0], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &st_child, 0));
+	ASSERT_TRUE(WIFEXITED(st_child) && !WEXITSTATUS(st_child));
+	l2 = pc_read(leader);
+	m2 = pc_read(member);
+	TH_LOG("%ld swaps, %ld brought home by the open; member +%llu then +%llu, leader +%llu then +%llu",
+	       s1, h1, (unsigned long long)(m1 - m0),
+	       (unsigned long long)(m2 - m1), (unsigned long long)(l1 - l0),
+	       (unsigned long long)(l2 - l1));
+	EXPECT_EQ(1, s1 & 1);
+	EXPECT_EQ(s1 & 1, h1);
+	EXPECT_GE(m1 - m0, own_pages);
+	EXPECT_LE(m1 - m0, own_pages + PC_OWN_FAULTS);
+	EXPECT_GE(l1 - l0, own_pages);
+	EXPECT_LE(l1 - l0, own_pages + PC_OWN_FAULTS);
+	/* after the prctl: the child's pages only, by its copy */
+	EXPECT_EQ(0, m2 - m1);
+	EXPECT_GE(l2 - l1, child_pages);
+	EXPECT_LE(l2 - l1, child_pages + PC_CHILD_FAULTS);
+	close(member);
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[0]);
+	close(ba[1]);
+	/* the child's context and copies gone, the member closed */
+	ASSERT_EQ(0, pc_objects_read(&after));
+	EXPECT_EQ(0, memcmp(&before, &after, sizeof(after)));
+	close(leader);
+}
+
+/*
+ * The opener exits while its child holds its context: the exit takes
+ * its context back and ends it there (home.c); the child counts on in
+ * its clone. The test opens the counter on the opener, a child of its
+ * own, so that it outlives it: it counts the opener's 100 pages and,
+ * after its exit, the child's 300. The opener tells by its exit status
+ * whether the child held its context (0) or not (4).
+ */
+TEST_F_TIMEOUT(swap, the_opener_exits_while_its_child_holds_its_context, 120)
+{
+	const int rounds = 500, own_pages = 100, child_pages = 300;
+	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
+	int go[2], ab[2], ba[2], fd, st = -1, i;
+	struct pc_objects before, after;
+	pid_t opener;
+	uint64_t v;
+	long h0, h1;
+	char c = 0;
+
+	ASSERT_EQ(0, pc_objects_read(&before));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ab));
+	ASSERT_EQ(0, pipe(ba));
+	opener = fork();
+	if (opener == 0) {
+		long s0 = swaps(), n;
+		pid_t pid;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		pid = fork();
+		if (pid == 0) {
+			close(ab[1]);
+			close(ba[0]);
+			child_turns(ab[0], ba[1], rounds, child_pages);
+		}
+		if (pid < 0)
+			_exit(1);
+		ping(ab[1], ba[0], rounds);
+		n = hand_over(ab[1], s0);
+		pc_touch_pages(own_pages);
+		_exit(n & 1 ? 0 : 4);
+	}
+	ASSERT_GT(opener, 0);
+	close(ab[0]);
+	close(ab[1]);
+	close(ba[1]);
+	hw.inherit = 1;
+	fd = sys_perf_counter_open(&hw, opener, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	h0 = homes();
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(opener, waitpid(opener, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	h1 = homes() - h0;
+	/* the child's exit: its pipe's write end closes */
+	ASSERT_EQ(0, read(ba[0], &c, 1));
+	v = pc_read(fd);
+	TH_LOG("the child %s the opener's context at its exit, %ld brought home; faults %llu",
+	       WEXITSTATUS(st) ? "did not hold" : "held", h1,
+	       (unsigned long long)v);
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ(WEXITSTATUS(st) ? 0 : 1, h1);
+	EXPECT_GE(v, own_pages + child_pages);
+	EXPECT_LE(v, own_pages + child_pages + 2 * PC_CHILD_FAULTS);
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+	close(ba[0]);
+	/* reaped by init: wait until its context is gone */
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, pc_objects_read(&after));
+		if (!memcmp(&before, &after, sizeof(after)))
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0, memcmp(&before, &after, sizeof(after)));
 }
 
 TEST_HARNESS_MAIN

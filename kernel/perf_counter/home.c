@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: a parent's context that swapped with a clone, brought home.
+ *
+ * A task's counters opened through files live in its own context, the
+ * context's owner being that task. When every counter there is inherited
+ * and could be stood in for by a copy (pc_counter_swappable()), the
+ * context swaps at a switch with its children's clones as the clones
+ * swap among themselves (swap.c): the owner runs on a clone, the child on
+ * the owner's context, and every sum a top-level counter reads stays the
+ * same. This is the switch between a tool's process and its workload,
+ * or a shell and the command it waits for.
+ *
+ * A few things are the owner's own and not a sum: a counter opened on
+ * it, or into one of its groups, must count the owner from then on;
+ * prctl() turns the owner's own counters on and off; the owner's exit
+ * ends them; a child's exit folds copies into their top-level counters
+ * and must not end a context that is someone else's. Each of those,
+ * before it touches a context, brings the owner's context home: that is
+ * pc_task_ctx_hold() with @bind, which every one of them calls, and the
+ * exit hook. Once home the context is bound (pc_ctx_changed()): it does
+ * not swap again.
+ *
+ * Bringing it home exchanges it with the context the owner holds, a
+ * clone, which goes to the task holding the owner's. The two may be
+ * active on two CPUs at once, and no one CPU can take both off. So the
+ * owner's context is first frozen where it is (taken off, not put on
+ * again by its holder's switches: its holder counts nothing for a few
+ * microseconds), then, on the owner's CPU (or here, if it is not
+ * running), the clone is taken off, the two change tasks, and the
+ * owner's context goes on for the owner at once; last the clone is put
+ * on for its new task if that runs. Both contexts' mutexes are held
+ * throughout, so nothing is installed in either meanwhile, and the
+ * clone is pinned, so it does not swap away from the owner.
+ *
+ * Where the owner's context is, when the owner holds a clone: one of
+ * the clone's copies is of a counter in it (the context swapped only
+ * while it held nothing but inherited counters, each copied into every
+ * clone, and nothing is installed in it while it is away).
+ */
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+/* Contexts brought home since boot, for tests to see that they are. */
+static atomic_long_t pc_homings = ATOMIC_LONG_INIT(0);
+
+/*
+ * Under @ctx->lock, @ctx being @task's: the context @task must have home
+ * before its counters can be changed — @ctx itself if it is another
+ * task's, else @task's own if @ctx stands in for it — or NULL.
+ */
+static struct perf_counter_context *
+pc_ctx_away(struct perf_counter_context *ctx, struct task_struct *task)
+{
+	struct perf_counter *leader, *member;
+	struct perf_counter_context *home;
+
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->owner)
+		return ctx->owner == task || ctx->dead ? NULL : ctx;
+	/* Bounded by the context's counters, as a switch of it is. */
+	pc_for_each_leader(leader, ctx) {
+		if (!leader->parent)
+			continue;
+		home = leader->parent->ctx;
+		if (home != ctx && READ_ONCE(home->owner) == task &&
+		    !READ_ONCE(home->dead))
+			return home;
+		pc_for_each_member(member, leader) {
+			home = member->parent ? member->parent->ctx : ctx;
+			if (home != ctx && READ_ONCE(home->owner) == task &&
+			    !READ_ONCE(home->dead))
+				return home;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * pc_ctx_away_get() - a context to bring home before binding @ctx
+ * @ctx:	@task's context, under ctx->lock, the task's pointer to it
+ *		checked under the lock
+ * @task:	the task
+ *
+ * Return: the context, with a reference, to pass to pc_ctx_bring_home()
+ * and then put; or NULL if @ctx may be bound to @task as it is.
+ */
+struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
+					     struct task_struct *task)
+{
+	struct perf_counter_context *home = pc_ctx_away(ctx, task);
+
+	/* Each counter in it holds a reference: not the last one. */
+	if (home && !refcount_inc_not_zero(&home->refcount))
+		home = NULL;
+	return home;
+}
+
+/* The home context, on its holder's CPU: off, and kept off. */
+static void pc_home_freeze(struct perf_counter_context *home, void *info)
+{
+	if (home->dead || home->task == home->owner)
+		return;
+	pc_ctx_sched_out(home);
+	home->frozen = true;
+}
+
+/* An exchange that did not happen: the home context goes on again. */
+static void pc_home_thaw(struct perf_counter_context *home, void *info)
+{
+	home->frozen = false;
+	if (home->task == current)
+		pc_ctx_sched_in(home);
+}
+
+/* After the exchange: the clone goes on if its new task runs here. */
+static void pc_home_kick(struct perf_counter_context *ctx, void *info)
+{
+}
+
+struct pc_homing {
+	struct perf_counter_context	*home;
+	struct task_struct		*owner;
+	bool				done;
+};
+
+/*
+ * On the owner's CPU, or here with the owner not running, under the
+ * stand-in's lock: the owner takes its context back and its holder
+ * the stand-in. Locks nest as at a swap: the second context is off.
+ */
+static void pc_home_take(struct perf_counter_context *stand_in, void *info)
+{
+	struct pc_homing *h = info;
+	struct perf_counter_context *home = h->home;
+	struct task_struct *owner = h->owner, *holder;
+
+	raw_spin_lock_nested(&home->lock, SINGLE_DEPTH_NESTING);
+	holder = home->task;
+	if (!home->frozen || home->dead || stand_in->dead ||
+	    holder == owner || stand_in->task != owner ||
+	    rcu_access_pointer(owner->perf_counter_ctxp) != stand_in ||
+	    rcu_access_pointer(holder->perf_counter_ctxp) != home)
+		goto out;
+
+	pc_ctx_sched_out(stand_in);
+	stand_in->task = holder;
+	home->task = owner;
+	/* Both were published long ago: no barrier to order. */
+	RCU_INIT_POINTER(owner->perf_counter_ctxp, home);
+	RCU_INIT_POINTER(holder->perf_counter_ctxp, stand_in);
+	home->frozen = false;
+	/* Home for good: it is about to change, or to end. */
+	pc_ctx_changed(home);
+	if (owner == current)
+		pc_ctx_sched_in(home);
+	h->done = true;
+out:
+	raw_spin_unlock(&home->lock);
+}
+
+/* Both contexts' mutexes, the lower address first. */
+static void pc_home_lock(struct perf_counter_context *a,
+			 struct perf_counter_context *b)
+{
+	if (a > b)
+		swap(a, b);
+	mutex_lock(&a->mutex);
+	mutex_lock_nested(&b->mutex, SINGLE_DEPTH_NESTING);
+}
+
+static void pc_home_unlock(struct perf_counter_context *a,
+			   struct perf_counter_context *b)
+{
+	mutex_unlock(&a->mutex);
+	mutex_unlock(&b->mutex);
+}
+
+/**
+ * pc_ctx_bring_home() - give a context back to its owner
+ * @home:	a context with an owner, held by a reference
+ *
+ * If another task holds @home, it gets the context the owner holds
+ * instead, and the owner @home, bound to it. Nothing happens if @home
+ * is its owner's already, or dead, or the owner holds no other context
+ * (it is on its way out, whose exit hook brings @home back itself).
+ * Process context; takes both contexts' mutexes and may wait for two
+ * CPUs.
+ */
+void pc_ctx_bring_home(struct perf_counter_context *home)
+{
+	struct pc_homing h = { .home = home };
+	struct perf_counter_context *stand_in;
+
+	raw_spin_lock_irq(&home->lock);
+	if (!home->owner || home->owner == home->task || home->dead) {
+		raw_spin_unlock_irq(&home->lock);
+		return;
+	}
+	/*
+	 * The owner is alive: its exit brings @home back under this lock
+	 * before it goes on, and @home is not back.
+	 */
+	h.owner = get_task_struct(home->owner);
+	raw_spin_unlock_irq(&home->lock);
+
+	/* Pinned: it does not swap away from the owner meanwhile. */
+	stand_in = pc_task_ctx_hold(h.owner, false);
+	if (!stand_in)
+		goto put_owner;
+	if (stand_in != home) {
+		pc_home_lock(home, stand_in);
+		pc_ctx_call(home, pc_home_freeze, NULL);
+		pc_ctx_call(stand_in, pc_home_take, &h);
+		if (h.done) {
+			pc_ctx_call(stand_in, pc_home_kick, NULL);
+			atomic_long_inc(&pc_homings);
+		} else {
+			pc_ctx_call(home, pc_home_thaw, NULL);
+		}
+		pc_home_unlock(home, stand_in);
+	}
+	pc_ctx_unpin(stand_in);
+	pc_ctx_put(stand_in);
+put_owner:
+	put_task_struct(h.owner);
+}
+
+/* Contexts brought home since boot. */
+unsigned long pc_ctx_homings(void)
+{
+	return atomic_long_read(&pc_homings);
+}
