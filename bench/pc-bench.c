@@ -1457,9 +1457,14 @@ static void build_sets(void)
 	null = var(s, K_NULL, NONE, 0, 0);
 	none_kids = var(s, K_PIPE_KIDS, NONE, 0, 0);
 	none_parent = var(s, K_PIPE_PARENT, NONE, 0, 0);
-	fig(s, "switch-b", "(b) inherited: the opener and its child",
-	    ADDED, 4, var(s, K_PIPE_PARENT, OURS, 0, 4),
-	    var(s, K_PIPE_PARENT, THEIRS, 0, 4), none_parent);
+	for (i = 0; i < plan->nr_ns; i++) {
+		n = plan->ns[i];
+		if (n > 64)
+			break;
+		fig(s, "switch-b", "(b) inherited: the opener and its child",
+		    ADDED, n, var(s, K_PIPE_PARENT, OURS, 0, n),
+		    var(s, K_PIPE_PARENT, THEIRS, 0, n), none_parent);
+	}
 	for (i = 0; i < plan->nr_ns; i++) {
 		n = plan->ns[i];
 		fig(s, "switch-a", "(a) inherited: two children of the opener",

@@ -17,6 +17,7 @@ import sys
 # The scale's rows, as pc-bench names them, with their colours.
 CURVES = [
     ('switch-a', 'switch (a): 2 children, N inherited', '#d62728'),
+    ('switch-b', 'switch (b): opener and child, N inherited', '#ff7f0e'),
     ('switch-c', 'switch (c): 2 children, N own each', '#1f77b4'),
     ('switch-tasks', 'switch (e): ring of N tasks, 4 own each', '#17becf'),
     ('fork', 'fork+exit+wait, N inherited', '#2ca02c'),

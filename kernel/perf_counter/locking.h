@@ -87,15 +87,19 @@
  *   task->perf_counter_ctxp
  *                      RCU-published (__rcu): set once under task_lock()
  *                      (context.c), cleared at exit under task_lock() and
- *                      the context's locks, and swapped at a switch under
- *                      both contexts' locks (swap.c). Read under
+ *                      the context's locks, and exchanged under both
+ *                      contexts' locks: at a switch (swap.c), or when a
+ *                      context is brought home (home.c, which also holds
+ *                      both contexts' mutexes). Read under
  *                      rcu_read_lock(), or with irqs off by the switch
  *                      hooks and the tick (pc_switching_ctx()); a
  *                      context goes a grace period after its last put.
  *                      Whoever reaches a context through its task holds
- *                      it with pc_task_ctx_hold() before relying on it.
- *   ctx->task, clone_id, snapshot, pins
- *                      ctx->lock.
+ *                      it with pc_task_ctx_hold() before relying on it;
+ *                      the switch-in hook checks ctx->task under the lock.
+ *   ctx->task, owner, clone_id, snapshot, home_id, frozen, pins
+ *                      ctx->lock. ctx->owner is set once, when the
+ *                      context is bound, and compared without the lock.
  *   CPU contexts       in while their CPU is online: a CPU hotplug state
  *                      puts them in and takes them out, on that CPU.
  *
