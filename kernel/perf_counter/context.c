@@ -179,8 +179,9 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
  * @task's context, locked, as @task is switched in. A context brought
  * home (home.c) while its owner was being switched in, before this CPU
  * ran the hook, changed tasks under its lock: the pointer is read again.
- * Only that exchange moves the context of a task that is not running,
- * and it moves each context once: twice round at most.
+ * Only that exchange moves the context of a task that is not running
+ * on its CPU, and no second one can follow while this CPU waits: it
+ * would need this CPU to take its IPI, and irqs are off.
  */
 static struct perf_counter_context *
 pc_sched_in_lock(struct task_struct *task, struct perf_counter_context *ctx)
@@ -205,12 +206,16 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	bool records = static_branch_unlikely(&pc_switch_key.key);
 
 	/*
-	 * A context that is active already was swapped to @task by the
-	 * switch-out hook on this CPU, and runs on untouched. Nothing else
-	 * makes @task's context active: only this CPU does, in this hook or
-	 * in an IPI, and irqs are off from the switch-out hook to here.
+	 * A context that is active already and @task's was swapped to
+	 * @task by the switch-out hook on this CPU, and runs on untouched.
+	 * Nothing else makes @task's context active: only this CPU does,
+	 * in this hook or in an IPI, and irqs are off from the switch-out
+	 * hook to here. A context brought home meanwhile (home.c) names
+	 * another task, and may be active where that one runs: looked at
+	 * under its lock.
 	 */
-	if (ctx && (records || !READ_ONCE(ctx->is_active)))
+	if (ctx && (records || !READ_ONCE(ctx->is_active) ||
+		    READ_ONCE(ctx->task) != task))
 		ctx = pc_sched_in_lock(task, ctx);
 	else
 		ctx = NULL;
@@ -299,6 +304,34 @@ static int pc_ctx_cpu(struct perf_counter_context *ctx)
 	return -1;
 }
 
+/* pc_ctx_call()'s loop; @may_sleep: may give up the CPU between tries */
+static void __pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn,
+			  void *info, bool may_sleep)
+{
+	struct pc_call call = { .ctx = ctx, .fn = fn, .info = info };
+	int cpu;
+
+	for (;;) {
+		raw_spin_lock_irq(&ctx->lock);
+		cpu = pc_ctx_cpu(ctx);
+		if (cpu < 0) {
+			fn(ctx, info);
+			raw_spin_unlock_irq(&ctx->lock);
+			return;
+		}
+		raw_spin_unlock_irq(&ctx->lock);
+
+		if (!smp_call_function_single(cpu, pc_call_here, &call, 1) &&
+		    call.done)
+			return;
+		/* The task moved, or the CPU went, between look and call. */
+		if (may_sleep)
+			cond_resched();
+		else
+			cpu_relax();
+	}
+}
+
 /**
  * pc_ctx_call() - run @fn on @ctx where it is safe to
  * @ctx:	the context
@@ -316,27 +349,26 @@ static int pc_ctx_cpu(struct perf_counter_context *ctx)
  */
 void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info)
 {
-	struct pc_call call = { .ctx = ctx, .fn = fn, .info = info };
-	int cpu;
-
 	might_sleep();
-	for (;;) {
-		raw_spin_lock_irq(&ctx->lock);
-		cpu = pc_ctx_cpu(ctx);
-		if (cpu < 0) {
-			fn(ctx, info);
-			raw_spin_unlock_irq(&ctx->lock);
-			return;
-		}
-		raw_spin_unlock_irq(&ctx->lock);
-
-		if (!smp_call_function_single(cpu, pc_call_here, &call, 1) &&
-		    call.done)
-			return;
-		/* The task moved, or the CPU went, between look and call. */
-		cond_resched();
-	}
+	__pc_ctx_call(ctx, fn, info, true);
 }
+
+/**
+ * pc_ctx_call_atomic() - pc_ctx_call() with preemption off
+ * @ctx:	the context
+ * @fn:		as for pc_ctx_call()
+ * @info:	passed to @fn
+ *
+ * For steps that must follow each other with no preemption between
+ * them (home.c). Irqs on: it may wait for another CPU.
+ */
+void pc_ctx_call_atomic(struct perf_counter_context *ctx, pc_ctx_fn fn,
+			void *info)
+{
+	lockdep_assert_irqs_enabled();
+	__pc_ctx_call(ctx, fn, info, false);
+}
+
 
 /**
  * pc_ctx_try_here() - pc_ctx_call() from hard interrupt context
@@ -434,6 +466,8 @@ void pc_ctx_put(struct perf_counter_context *ctx)
 	if (!ctx->task || !refcount_dec_and_test(&ctx->refcount))
 		return;
 	WARN_ON_ONCE(ctx->nr_counters);
+	if (ctx->owner)
+		put_task_struct(ctx->owner);
 	static_branch_slow_dec_deferred(&perf_counter_task_key);
 	pc_object_ended(PC_OBJ_CONTEXT);
 	call_rcu(&ctx->rcu, pc_ctx_free_rcu);
@@ -447,7 +481,7 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 
 	for (;;) {
 		/* A counter is about to go in: the context stays the task's. */
-		ctx = pc_task_ctx_hold(task, true);
+		ctx = pc_task_ctx_hold(task, PC_HOLD_OPEN);
 		if (ctx)
 			return ctx;
 
@@ -462,7 +496,8 @@ static struct perf_counter_context *pc_task_ctx_get(struct task_struct *task)
 			err = -EAGAIN;
 		} else {
 			refcount_set(&ctx->refcount, 2);  /* task, caller */
-			ctx->owner = task;
+			ctx->owner = get_task_struct(task);
+			ctx->opening = 1;
 			/* Made before seen: the hooks read it without a lock. */
 			rcu_assign_pointer(task->perf_counter_ctxp, ctx);
 			err = 0;
@@ -578,15 +613,17 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 		return ERR_PTR(-EINVAL);
 	/*
 	 * The leader's context may have swapped with a clone (home.c):
-	 * home, and bound, before the member goes in to count @task.
+	 * home, and bound, before the member goes in to count @task. A
+	 * dead one (@task exited) is @task's no more.
 	 */
-	own = pc_task_ctx_hold(task, true);
-	if (own)
+	own = pc_task_ctx_hold(task, PC_HOLD_OPEN);
+	if (own == ctx)
+		return ctx;	/* the hold's reference, the open's end */
+	if (own) {
+		pc_ctx_open_end(own);
 		pc_ctx_put(own);
-	if (own != ctx && !READ_ONCE(ctx->dead))
-		return ERR_PTR(-EINVAL);
-	pc_ctx_get(ctx);
-	return ctx;
+	}
+	return ERR_PTR(READ_ONCE(ctx->dead) ? -ESRCH : -EINVAL);
 }
 
 /**

@@ -17,26 +17,36 @@
  * ends them; a child's exit folds copies into their top-level counters
  * and must not end a context that is someone else's. Each of those,
  * before it touches a context, brings the owner's context home: that is
- * pc_task_ctx_hold() with @bind, which every one of them calls, and the
- * exit hook. Once home the context is bound (pc_ctx_changed()): it does
- * not swap again.
+ * pc_task_ctx_hold() for anything but a pin, which every one of them
+ * calls. Once home the context is bound (pc_ctx_changed()): it swaps
+ * again only once its owner's next fork has copied it anew.
  *
  * Bringing it home exchanges it with the context the owner holds, a
  * clone, which goes to the task holding the owner's. The two may be
  * active on two CPUs at once, and no one CPU can take both off. So the
  * owner's context is first frozen where it is (taken off, not put on
- * again by its holder's switches: its holder counts nothing for a few
- * microseconds), then, on the owner's CPU (or here, if it is not
- * running), the clone is taken off, the two change tasks, and the
- * owner's context goes on for the owner at once; last the clone is put
- * on for its new task if that runs. Both contexts' mutexes are held
- * throughout, so nothing is installed in either meanwhile, and the
- * clone is pinned, so it does not swap away from the owner.
+ * again by its holder's switches: its holder counts nothing, and its
+ * enabled time stands still, for the few microseconds of the next two
+ * steps, run with preemption off), then, on the owner's CPU (or here,
+ * if it is not running), the clone is taken off, the two change tasks,
+ * and the owner's context goes on for the owner at once; last the
+ * clone is put on for its new task if that runs. Both contexts'
+ * mutexes are held throughout, so nothing is installed in either
+ * meanwhile, and the clone is pinned, so it does not swap away from
+ * the owner. Only contexts without records swap as parents: a frozen
+ * holder would write no switch records.
  *
- * Where the owner's context is, when the owner holds a clone: one of
- * the clone's copies is of a counter in it (the context swapped only
- * while it held nothing but inherited counters, each copied into every
- * clone, and nothing is installed in it while it is away).
+ * Where the owner's context is, when the owner holds a clone: in the
+ * clone's @away. Each swap hands the two tasks' @away on with the
+ * contexts they get (pc_ctx_swap_away()), and an exchange does too. A
+ * context with an owner holds a reference to it, so an @owner is
+ * always there to follow; the owner's exit brings its context home
+ * before it ends it, so an @away never outlives its context.
+ *
+ * An open or a prctl() that brought a context home marks it @homed: it
+ * never swaps as a parent again. So a task's contexts come home once
+ * each, and pc_task_ctx_hold()'s loop is bounded however its owner
+ * forks and switches meanwhile.
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -55,28 +65,10 @@ static atomic_long_t pc_homings = ATOMIC_LONG_INIT(0);
 static struct perf_counter_context *
 pc_ctx_away(struct perf_counter_context *ctx, struct task_struct *task)
 {
-	struct perf_counter *leader, *member;
-	struct perf_counter_context *home;
-
 	lockdep_assert_held(&ctx->lock);
-	if (ctx->owner)
-		return ctx->owner == task || ctx->dead ? NULL : ctx;
-	/* Bounded by the context's counters, as a switch of it is. */
-	pc_for_each_leader(leader, ctx) {
-		if (!leader->parent)
-			continue;
-		home = leader->parent->ctx;
-		if (home != ctx && READ_ONCE(home->owner) == task &&
-		    !READ_ONCE(home->dead))
-			return home;
-		pc_for_each_member(member, leader) {
-			home = member->parent ? member->parent->ctx : ctx;
-			if (home != ctx && READ_ONCE(home->owner) == task &&
-			    !READ_ONCE(home->dead))
-				return home;
-		}
-	}
-	return NULL;
+	if (ctx->owner && ctx->owner != task && !ctx->dead)
+		return ctx;
+	return ctx->away;
 }
 
 /**
@@ -93,10 +85,39 @@ struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
 {
 	struct perf_counter_context *home = pc_ctx_away(ctx, task);
 
-	/* Each counter in it holds a reference: not the last one. */
+	/* Its holder's reference keeps it: it is not the last one. */
 	if (home && !refcount_inc_not_zero(&home->refcount))
 		home = NULL;
 	return home;
+}
+
+/* The context @task owns, given the one it holds; NULL if none. */
+static struct perf_counter_context *
+pc_own_ctx(struct perf_counter_context *held, struct task_struct *task)
+{
+	return held->owner == task ? held : held->away;
+}
+
+/**
+ * pc_ctx_swap_away() - hand the tasks' @away on at a swap
+ * @ctx:	@prev's context, which @next gets, under its lock
+ * @next_ctx:	@next's, which @prev gets, under its lock
+ * @prev:	the task leaving the CPU
+ * @next:	the task taking it
+ *
+ * Each task's own context is where it was: with the task if it held
+ * it, else where the context it held said. It is away from the task
+ * unless it is the context the task gets.
+ */
+void pc_ctx_swap_away(struct perf_counter_context *ctx,
+		      struct perf_counter_context *next_ctx,
+		      struct task_struct *prev, struct task_struct *next)
+{
+	struct perf_counter_context *prev_own = pc_own_ctx(ctx, prev);
+	struct perf_counter_context *next_own = pc_own_ctx(next_ctx, next);
+
+	next_ctx->away = prev_own == next_ctx ? NULL : prev_own;
+	ctx->away = next_own == ctx ? NULL : next_own;
 }
 
 /* The home context, on its holder's CPU: off, and kept off. */
@@ -119,11 +140,14 @@ static void pc_home_thaw(struct perf_counter_context *home, void *info)
 /* After the exchange: the clone goes on if its new task runs here. */
 static void pc_home_kick(struct perf_counter_context *ctx, void *info)
 {
+	if (ctx->task == current)
+		pc_ctx_sched_in(ctx);
 }
 
 struct pc_homing {
 	struct perf_counter_context	*home;
 	struct task_struct		*owner;
+	bool				for_good;
 	bool				done;
 };
 
@@ -140,7 +164,9 @@ static void pc_home_take(struct perf_counter_context *stand_in, void *info)
 
 	raw_spin_lock_nested(&home->lock, SINGLE_DEPTH_NESTING);
 	holder = home->task;
+	/* The stand-in is a clone the owner holds, standing in for @home. */
 	if (!home->frozen || home->dead || stand_in->dead ||
+	    stand_in->owner || stand_in->away != home ||
 	    holder == owner || stand_in->task != owner ||
 	    rcu_access_pointer(owner->perf_counter_ctxp) != stand_in ||
 	    rcu_access_pointer(holder->perf_counter_ctxp) != home)
@@ -148,13 +174,17 @@ static void pc_home_take(struct perf_counter_context *stand_in, void *info)
 
 	pc_ctx_sched_out(stand_in);
 	stand_in->task = holder;
+	stand_in->away = home->away;	/* the holder's own, if away */
 	home->task = owner;
+	home->away = NULL;
 	/* Both were published long ago: no barrier to order. */
 	RCU_INIT_POINTER(owner->perf_counter_ctxp, home);
 	RCU_INIT_POINTER(holder->perf_counter_ctxp, stand_in);
 	home->frozen = false;
-	/* Home for good: it is about to change, or to end. */
+	/* Bound: it is about to change, or to end. */
 	pc_ctx_changed(home);
+	if (h->for_good)
+		home->homed = true;
 	if (owner == current)
 		pc_ctx_sched_in(home);
 	h->done = true;
@@ -182,17 +212,19 @@ static void pc_home_unlock(struct perf_counter_context *a,
 /**
  * pc_ctx_bring_home() - give a context back to its owner
  * @home:	a context with an owner, held by a reference
+ * @for_good:	an open or prctl() wants it: it never swaps as a parent
+ *		again (an exit ends it anyway)
  *
- * If another task holds @home, it gets the context the owner holds
+ * If another task holds @home, it gets the clone the owner holds
  * instead, and the owner @home, bound to it. Nothing happens if @home
- * is its owner's already, or dead, or the owner holds no other context
- * (it is on its way out, whose exit hook brings @home back itself).
- * Process context; takes both contexts' mutexes and may wait for two
- * CPUs.
+ * is its owner's already, or dead, or the owner holds no clone that
+ * stands in for it (the owner's exit is under way and brings @home
+ * back itself). Process context; takes both contexts' mutexes and may
+ * wait for two CPUs, with preemption off between the three steps.
  */
-void pc_ctx_bring_home(struct perf_counter_context *home)
+void pc_ctx_bring_home(struct perf_counter_context *home, bool for_good)
 {
-	struct pc_homing h = { .home = home };
+	struct pc_homing h = { .home = home, .for_good = for_good };
 	struct perf_counter_context *stand_in;
 
 	raw_spin_lock_irq(&home->lock);
@@ -200,27 +232,26 @@ void pc_ctx_bring_home(struct perf_counter_context *home)
 		raw_spin_unlock_irq(&home->lock);
 		return;
 	}
-	/*
-	 * The owner is alive: its exit brings @home back under this lock
-	 * before it goes on, and @home is not back.
-	 */
+	/* The context's own reference keeps the owner's task_struct. */
 	h.owner = get_task_struct(home->owner);
 	raw_spin_unlock_irq(&home->lock);
 
 	/* Pinned: it does not swap away from the owner meanwhile. */
-	stand_in = pc_task_ctx_hold(h.owner, false);
+	stand_in = pc_task_ctx_hold(h.owner, PC_HOLD_PIN);
 	if (!stand_in)
 		goto put_owner;
 	if (stand_in != home) {
 		pc_home_lock(home, stand_in);
-		pc_ctx_call(home, pc_home_freeze, NULL);
-		pc_ctx_call(stand_in, pc_home_take, &h);
-		if (h.done) {
-			pc_ctx_call(stand_in, pc_home_kick, NULL);
+		preempt_disable();
+		pc_ctx_call_atomic(home, pc_home_freeze, NULL);
+		pc_ctx_call_atomic(stand_in, pc_home_take, &h);
+		if (h.done)
+			pc_ctx_call_atomic(stand_in, pc_home_kick, NULL);
+		else
+			pc_ctx_call_atomic(home, pc_home_thaw, NULL);
+		preempt_enable();
+		if (h.done)
 			atomic_long_inc(&pc_homings);
-		} else {
-			pc_ctx_call(home, pc_home_thaw, NULL);
-		}
 		pc_home_unlock(home, stand_in);
 	}
 	pc_ctx_unpin(stand_in);

@@ -97,16 +97,24 @@ static int pc_inherit_group(struct perf_counter *leader,
 	return 0;
 }
 
-/* Could a clone stand in for @ctx at a swap? Under ctx->lock. */
-static bool pc_ctx_all_swappable(struct perf_counter_context *ctx)
+/*
+ * Could a clone stand in for @ctx at a swap? Under ctx->lock. A parent
+ * (@parent) must hold nothing a clone lacks, and nothing that writes
+ * records: bringing it home freezes it, and a frozen context would
+ * write no switch records (home.c).
+ */
+static bool pc_ctx_all_swappable(struct perf_counter_context *ctx,
+				 bool parent)
 {
 	struct perf_counter *leader, *member;
 
 	pc_for_each_leader(leader, ctx) {
-		if (!leader->hw_event.inherit || !pc_counter_swappable(leader))
+		if (!pc_counter_swappable(leader) ||
+		    (parent && (!leader->hw_event.inherit || leader->queue)))
 			return false;
 		pc_for_each_member(member, leader)
-			if (!pc_counter_swappable(member))
+			if (!pc_counter_swappable(member) ||
+			    (parent && member->queue))
 				return false;
 	}
 	return true;
@@ -129,13 +137,18 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 
 	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
-	whole &= pc_ctx_all_swappable(ctx);
+	whole &= pc_ctx_all_swappable(ctx, false);
 	raw_spin_unlock_irq(&ctx->lock);
 
 	raw_spin_lock_irq(&parent_ctx->lock);
 	same = (parent_ctx->clone_id ?: parent_ctx->snapshot) == snapshot;
+	/*
+	 * An open between its bind and its install, or a context an open
+	 * or prctl() brought home, gets no number: see home.c.
+	 */
 	if (whole && same && !parent_ctx->clone_id &&
-	    pc_ctx_all_swappable(parent_ctx))
+	    !parent_ctx->opening && !parent_ctx->homed &&
+	    pc_ctx_all_swappable(parent_ctx, true))
 		parent_ctx->home_id = snapshot;
 	raw_spin_unlock_irq(&parent_ctx->lock);
 
@@ -160,7 +173,7 @@ static struct perf_counter_context *pc_parent_ctx_lock(void)
 	unsigned int tries;
 
 	for (tries = 0;; tries++) {
-		ctx = pc_task_ctx_hold(current, false);
+		ctx = pc_task_ctx_hold(current, PC_HOLD_PIN);
 		if (!ctx)
 			return NULL;
 		mutex_lock(&ctx->mutex);
@@ -371,7 +384,7 @@ void __perf_counter_exit_task_stop(struct task_struct *task)
 	 * comes home, before @task's is stopped (home.c): each ends with
 	 * its owner. Exiting, @task swaps no more.
 	 */
-	ctx = pc_task_ctx_hold(task, true);
+	ctx = pc_task_ctx_hold(task, PC_HOLD_EXIT);
 	if (ctx)
 		pc_ctx_put(ctx);
 
@@ -410,9 +423,10 @@ void __perf_counter_exit_task(struct task_struct *task)
  */
 void perf_counter_exec_untrusted(struct task_struct *task)
 {
-	/* bound: no swap moves the context to another task from here */
-	struct perf_counter_context *ctx = pc_task_ctx_hold(task, true);
+	struct perf_counter_context *ctx;
 
+	/* home, and bound: no swap moves it to another task from here */
+	ctx = pc_task_ctx_hold(task, PC_HOLD_EXIT);
 	if (!ctx)
 		return;
 	pc_task_teardown(task);

@@ -339,9 +339,12 @@ struct perf_counter {
  *		under ctx->lock; read locklessly by the switch hooks
  * @task:	the task, or NULL for a CPU context; changes at a swap
  * @owner:	the task whose counters, opened through files, the context
- *		holds, or NULL for one that holds copies only: set when
- *		the context is first bound to its task (pc_task_ctx_hold());
- *		compared, never followed once the context is dead (home.c)
+ *		holds, with a reference, or NULL for one that holds copies
+ *		only: set when the context is first bound to its task
+ *		(pc_task_ctx_hold()), put with the context (home.c)
+ * @away:	the context its holder owns, if that is elsewhere (a clone
+ *		stands in for it): the holder's own, for it to come home
+ *		(home.c); NULL if the holder holds its own or owns none
  * @clone_id:	a task context copied at fork and unchanged since: the
  *		number of the snapshot it was copied from, else 0 (swap.c)
  * @snapshot:	the number this context's next copies get, 0 once it
@@ -349,6 +352,10 @@ struct perf_counter {
  * @home_id:	a parent context all of whose counters its copies could
  *		stand in for, unchanged since it was snapshot @snapshot:
  *		that number, under which it swaps with its clones; else 0
+ * @opening:	opens between binding the context and installing their
+ *		counters: meanwhile it gets no @home_id (home.c)
+ * @homed:	brought home for an open or prctl once: it never gets a
+ *		@home_id again, which bounds pc_task_ctx_hold()'s homings
  * @frozen:	on its way home: taken off, not put on again until it is
  *		its owner's (home.c)
  * @pins:	forks copying the context: it may not swap meanwhile
@@ -371,9 +378,12 @@ struct perf_counter_context {
 	int			nr_pages;
 	struct task_struct	*task;
 	struct task_struct	*owner;
+	struct perf_counter_context *away;
 	u64			clone_id;
 	u64			snapshot;
 	u64			home_id;
+	unsigned int		opening;
+	bool			homed;
 	bool			frozen;
 	unsigned int		pins;
 	u64			time;
@@ -470,6 +480,8 @@ void __pc_disable(struct perf_counter_context *ctx, void *info);
 /* context.c: contexts, where they run, and the scheduler hooks */
 typedef void (*pc_ctx_fn)(struct perf_counter_context *ctx, void *info);
 void pc_ctx_call(struct perf_counter_context *ctx, pc_ctx_fn fn, void *info);
+void pc_ctx_call_atomic(struct perf_counter_context *ctx, pc_ctx_fn fn,
+			void *info);
 void pc_ctx_call_locked(struct perf_counter_context *ctx, pc_ctx_fn fn,
 			void *info);
 int pc_ctx_try_here(struct perf_counter_context *ctx, pc_ctx_fn fn,
@@ -500,14 +512,35 @@ void pc_ctx_leaders_free(struct perf_counter **leaders);
 void pc_ctx_changed(struct perf_counter_context *ctx);
 bool pc_counter_swappable(const struct perf_counter *counter);
 u64 pc_ctx_snapshot(struct perf_counter_context *ctx);
+/**
+ * enum pc_hold - what pc_task_ctx_hold() holds a task's context for
+ * @PC_HOLD_PIN:	to read or copy it: pinned against swaps until
+ *			pc_ctx_unpin() (fork, side-band records)
+ * @PC_HOLD_BIND:	to change it (prctl()): the task's own context,
+ *			brought home, bound to it
+ * @PC_HOLD_OPEN:	to install a counter, as @PC_HOLD_BIND, and kept
+ *			from swapping until pc_ctx_open_end()
+ * @PC_HOLD_EXIT:	to end it (exit, exec's untrusted end): as
+ *			@PC_HOLD_BIND, but not for good (home.c)
+ */
+enum pc_hold {
+	PC_HOLD_PIN,
+	PC_HOLD_BIND,
+	PC_HOLD_OPEN,
+	PC_HOLD_EXIT,
+};
 struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
-					      bool bind);
+					      enum pc_hold why);
+void pc_ctx_open_end(struct perf_counter_context *ctx);
 void pc_ctx_unpin(struct perf_counter_context *ctx);
 
 /* home.c: a parent's context that swapped with a clone, brought home */
 struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
 					     struct task_struct *task);
-void pc_ctx_bring_home(struct perf_counter_context *home);
+void pc_ctx_bring_home(struct perf_counter_context *home, bool for_good);
+void pc_ctx_swap_away(struct perf_counter_context *ctx,
+		      struct perf_counter_context *next_ctx,
+		      struct task_struct *prev, struct task_struct *next);
 unsigned long pc_ctx_homings(void);
 unsigned long pc_ctx_swaps(void);
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,

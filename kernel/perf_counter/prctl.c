@@ -88,12 +88,13 @@ static int pc_task_prepare_leaders(struct perf_counter_context *ctx)
  */
 static int pc_task_set_leaders(bool enable)
 {
-	struct perf_counter_context *ctx = pc_task_ctx_hold(current, true);
+	struct perf_counter_context *ctx;
 	struct perf_counter **leaders = NULL;
 	struct perf_counter *leader;
 	unsigned int i, nr = 0;
 	int err = 0;
 
+	ctx = pc_task_ctx_hold(current, PC_HOLD_BIND);
 	if (!ctx)
 		return 0;
 	mutex_lock(&ctx->mutex);

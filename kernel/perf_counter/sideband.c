@@ -158,7 +158,7 @@ static void pc_sb_emit(const struct pc_sb *sb, struct task_struct *owner)
 		}
 		local_irq_restore(flags);
 	} else {
-		ctx = pc_task_ctx_hold(owner, false);
+		ctx = pc_task_ctx_hold(owner, PC_HOLD_PIN);
 		if (ctx) {
 			raw_spin_lock_irqsave(&ctx->lock, flags);
 			if (!ctx->dead)

@@ -133,14 +133,14 @@ u64 pc_ctx_snapshot(struct perf_counter_context *ctx)
 }
 
 /*
- * One try of pc_task_ctx_hold(): @task's context, held as it says, or
+ * One try of pc_task_ctx_hold(): @task's context, held as @why says, or
  * NULL, with *@none set if @task has no context, *@away (if @away is
  * not NULL) if a context must come home before @task's can be bound
- * (with a reference), else
- * because a swap moved @task's context between the read and the lock.
+ * (with a reference), else because a swap moved @task's context between
+ * the read and the lock.
  */
 static struct perf_counter_context *
-pc_task_ctx_try(struct task_struct *task, bool bind, bool *none,
+pc_task_ctx_try(struct task_struct *task, enum pc_hold why, bool *none,
 		struct perf_counter_context **away)
 {
 	struct perf_counter_context *ctx;
@@ -161,7 +161,7 @@ pc_task_ctx_try(struct task_struct *task, bool bind, bool *none,
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 		return NULL;
 	}
-	if (bind && away) {
+	if (why != PC_HOLD_PIN && away) {
 		*away = pc_ctx_away_get(ctx, task);
 		if (*away) {
 			raw_spin_unlock_irqrestore(&ctx->lock, flags);
@@ -170,12 +170,14 @@ pc_task_ctx_try(struct task_struct *task, bool bind, bool *none,
 	}
 	/* The task's own reference is alive while it names the context. */
 	refcount_inc(&ctx->refcount);
-	if (bind) {
+	if (why == PC_HOLD_PIN) {
+		ctx->pins++;
+	} else {
 		pc_ctx_changed(ctx);
 		if (!ctx->owner)
-			ctx->owner = task;
-	} else {
-		ctx->pins++;
+			WRITE_ONCE(ctx->owner, get_task_struct(task));
+		if (why == PC_HOLD_OPEN)
+			ctx->opening++;
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return ctx;
@@ -183,7 +185,7 @@ pc_task_ctx_try(struct task_struct *task, bool bind, bool *none,
 
 /* pc_task_ctx_hold() but for bringing a context home: see @away above */
 static struct perf_counter_context *
-pc_task_ctx_hold_here(struct task_struct *task, bool bind,
+pc_task_ctx_hold_here(struct task_struct *task, enum pc_hold why,
 		      struct perf_counter_context **away)
 {
 	struct perf_counter_context *ctx;
@@ -209,7 +211,9 @@ pc_task_ctx_hold_here(struct task_struct *task, bool bind,
 	 * same CPU, after that barrier, or on another CPU after the task
 	 * left this one (its on_cpu handed over by release and acquire),
 	 * then that barrier. Two more tries at most: that swap, and the
-	 * exit that may clear the pointer.
+	 * exit that may clear the pointer. (A context brought home moves
+	 * under the same lock, with every mutex it needs held: at most
+	 * one such move a try, see pc_task_ctx_hold().)
 	 */
 	for (tries = 0;; tries++) {
 		if (tries == PC_HOLD_TRIES) {
@@ -221,7 +225,7 @@ pc_task_ctx_hold_here(struct task_struct *task, bool bind,
 			held_off = true;
 		}
 		WARN_ON_ONCE(tries > PC_HOLD_TRIES + 2);
-		ctx = pc_task_ctx_try(task, bind, &none, away);
+		ctx = pc_task_ctx_try(task, why, &none, away);
 		if (ctx || none || (away && *away))
 			break;
 		cpu_relax();
@@ -236,43 +240,57 @@ pc_task_ctx_hold_here(struct task_struct *task, bool bind,
 /**
  * pc_task_ctx_hold() - a task's context, made sure to stay the task's
  * @task:	the task
- * @bind:	true to bring the task's own context home and clear its
- *		numbers (it is about to change, or is about to be found
- *		again through the task: an open, a prctl, an exit); false
- *		to pin the context the task holds against swaps until
- *		pc_ctx_unpin() (fork)
+ * @why:	what for (enum pc_hold): to pin the context the task holds,
+ *		or to bind the task's own, brought home first, to it
  *
  * Return: the context with a reference, or NULL if @task has none.
- * Process context when @bind is set: bringing a context home sleeps.
+ * Process context unless @why is PC_HOLD_PIN: bringing a context home
+ * sleeps.
  */
 struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
-					      bool bind)
+					      enum pc_hold why)
 {
 	struct perf_counter_context *ctx, *away;
 	unsigned int homings;
 
 	/*
-	 * A context once home is bound and never swaps again, and a task
-	 * holds contexts of one number only: at most the one it holds and
-	 * its own come home. The rest of the bound is for a race with the
-	 * owner's exit, which brings its context home itself.
+	 * A task holds contexts of one number only, and one context at
+	 * most owned by another (the parent's of that number); it owns one
+	 * at most. Each is brought home once: for an open or a prctl, for
+	 * good (@homed); at exit the task swaps no more. Two homings, and
+	 * two for a race with the owners' own exits, which bring their
+	 * contexts home themselves.
 	 */
 	for (homings = 0;; homings++) {
 		away = NULL;
-		ctx = pc_task_ctx_hold_here(task, bind, &away);
+		ctx = pc_task_ctx_hold_here(task, why, &away);
 		if (!away)
 			return ctx;
 		if (WARN_ON_ONCE(homings == PC_HOMING_TRIES)) {
 			pc_ctx_put(away);
-			return pc_task_ctx_hold_here(task, bind, NULL);
+			return pc_task_ctx_hold_here(task, why, NULL);
 		}
-		pc_ctx_bring_home(away);
+		pc_ctx_bring_home(away, why != PC_HOLD_EXIT);
 		pc_ctx_put(away);
 	}
 }
 
 /**
- * pc_ctx_unpin() - undo pc_task_ctx_hold(@ctx, false)
+ * pc_ctx_open_end() - an open that held @ctx with PC_HOLD_OPEN is over
+ * @ctx:	the context, or a CPU context (nothing to do)
+ */
+void pc_ctx_open_end(struct perf_counter_context *ctx)
+{
+	if (!ctx->task)
+		return;
+	raw_spin_lock_irq(&ctx->lock);
+	WARN_ON_ONCE(!ctx->opening);
+	ctx->opening--;
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
+/**
+ * pc_ctx_unpin() - undo pc_task_ctx_hold(@ctx's task, PC_HOLD_PIN)
  * @ctx:	the context; its reference is the caller's to drop
  */
 void pc_ctx_unpin(struct perf_counter_context *ctx)
@@ -345,6 +363,7 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
 	swapped = pc_ctx_swappable(ctx, next_ctx, prev, next);
 	if (swapped) {
+		pc_ctx_swap_away(ctx, next_ctx, prev, next);
 		ctx->task = next;
 		next_ctx->task = prev;
 		/* Both were published long ago: no barrier to order. */

@@ -45,13 +45,35 @@ static struct perf_counter *pc_group_leader(int group_fd, struct fd *f)
  * still refuse; then the empty context stays with its task until the
  * task exits, as one made by a successful open does.
  */
+/*
+ * A task context held for an open (PC_HOLD_OPEN) swaps with no clone
+ * until the counter is in: a reference of the open's own to it, or
+ * NULL for a CPU context.
+ */
+static struct perf_counter_context *
+pc_open_begun(struct perf_counter_context *ctx)
+{
+	if (!ctx->task)
+		return NULL;
+	pc_ctx_get(ctx);
+	return ctx;
+}
+
+static void pc_open_done(struct perf_counter_context *ctx)
+{
+	if (!ctx)
+		return;
+	pc_ctx_open_end(ctx);
+	pc_ctx_put(ctx);
+}
+
 static int pc_open(const struct perf_counter_hw_event_ext *desc,
 		   const u64 *extra, const struct pc_ops *ops,
 		   struct task_struct *task, int cpu, int group_fd,
 		   bool prctl_exempt)
 {
 	const struct perf_counter_hw_event *hw_event = &desc->hw;
-	struct perf_counter_context *ctx = NULL;
+	struct perf_counter_context *ctx = NULL, *opening = NULL;
 	struct perf_counter *counter, *leader;
 	struct fd group = { };
 	struct file *file;
@@ -72,6 +94,7 @@ static int pc_open(const struct perf_counter_hw_event_ext *desc,
 			ctx = NULL;
 			goto put_group;
 		}
+		opening = pc_open_begun(ctx);
 		err = pc_check_group(leader, hw_event, ctx, cpu);
 		if (err)
 			goto put_ctx;
@@ -95,6 +118,7 @@ static int pc_open(const struct perf_counter_hw_event_ext *desc,
 			ctx = NULL;
 			goto put_fd;
 		}
+		opening = pc_open_begun(ctx);
 	}
 	counter->ctx = ctx;		/* the counter owns the reference now */
 	ctx = NULL;
@@ -107,6 +131,7 @@ static int pc_open(const struct perf_counter_hw_event_ext *desc,
 	/* From here the file owns the counter. */
 
 	err = pc_install(counter, leader);
+	pc_open_done(opening);
 	if (err)
 		goto put_file;
 
@@ -128,6 +153,7 @@ put_ctx:
 	if (ctx)
 		pc_ctx_put(ctx);
 put_group:
+	pc_open_done(opening);
 	fdput(group);
 	return err;
 }
