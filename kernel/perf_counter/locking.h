@@ -97,9 +97,12 @@
  *                      Whoever reaches a context through its task holds
  *                      it with pc_task_ctx_hold() before relying on it;
  *                      the switch-in hook checks ctx->task under the lock.
- *   ctx->task, owner, clone_id, snapshot, home_id, frozen, pins
+ *   ctx->task, owner, away, clone_id, snapshot, home_id, opening,
+ *   homed, frozen, pins
  *                      ctx->lock. ctx->owner is set once, when the
- *                      context is bound, and compared without the lock.
+ *                      context is bound, with a reference to the task
+ *                      put with the context: compared without the lock,
+ *                      followed only under it (home.c).
  *   CPU contexts       in while their CPU is online: a CPU hotplug state
  *                      puts them in and takes them out, on that CPU.
  *
@@ -146,8 +149,10 @@ static inline void pc_assert_counter_locked(const struct perf_counter *counter)
 
 /*
  * The context of a task switching on or off this CPU, or of current in
- * the tick: irqs are off, an RCU read-side section, and only this CPU's
- * switch could swap it.
+ * the tick: irqs are off, an RCU read-side section. Only this CPU's
+ * switch could swap current's, and an exchange (home.c) moves it only
+ * in an IPI to this CPU; a task being switched in may find its context
+ * moved by an exchange that ran elsewhere, and checks (context.c).
  */
 static inline struct perf_counter_context *
 pc_switching_ctx(struct task_struct *task)
