@@ -38,7 +38,7 @@
  *
  * Where the owner's context is, when the owner holds a clone: in the
  * clone's @away. Each swap hands the two tasks' @away on with the
- * contexts they get (pc_ctx_swap_away()), and an exchange does too. A
+ * contexts they get (swap.c), and an exchange does too. A
  * context with an owner holds a reference to it, so an @owner is
  * always there to follow; the owner's exit brings its context home
  * before it ends it, so an @away never outlives its context.
@@ -89,35 +89,6 @@ struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
 	if (home && !refcount_inc_not_zero(&home->refcount))
 		home = NULL;
 	return home;
-}
-
-/* The context @task owns, given the one it holds; NULL if none. */
-static struct perf_counter_context *
-pc_own_ctx(struct perf_counter_context *held, struct task_struct *task)
-{
-	return held->owner == task ? held : held->away;
-}
-
-/**
- * pc_ctx_swap_away() - hand the tasks' @away on at a swap
- * @ctx:	@prev's context, which @next gets, under its lock
- * @next_ctx:	@next's, which @prev gets, under its lock
- * @prev:	the task leaving the CPU
- * @next:	the task taking it
- *
- * Each task's own context is where it was: with the task if it held
- * it, else where the context it held said. It is away from the task
- * unless it is the context the task gets.
- */
-void pc_ctx_swap_away(struct perf_counter_context *ctx,
-		      struct perf_counter_context *next_ctx,
-		      struct task_struct *prev, struct task_struct *next)
-{
-	struct perf_counter_context *prev_own = pc_own_ctx(ctx, prev);
-	struct perf_counter_context *next_own = pc_own_ctx(next_ctx, next);
-
-	next_ctx->away = prev_own == next_ctx ? NULL : prev_own;
-	ctx->away = next_own == ctx ? NULL : next_own;
 }
 
 /* The home context, on its holder's CPU: off, and kept off. */

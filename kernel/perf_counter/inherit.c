@@ -149,11 +149,12 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 	if (whole && same && !parent_ctx->clone_id &&
 	    !parent_ctx->opening && !parent_ctx->homed &&
 	    pc_ctx_all_swappable(parent_ctx, true))
-		parent_ctx->home_id = snapshot;
+		parent_ctx->swap_id = snapshot;
 	raw_spin_unlock_irq(&parent_ctx->lock);
 
 	raw_spin_lock_irq(&ctx->lock);
 	ctx->clone_id = whole && same ? snapshot : 0;
+	ctx->swap_id = ctx->clone_id;
 	raw_spin_unlock_irq(&ctx->lock);
 }
 

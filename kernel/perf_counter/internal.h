@@ -349,13 +349,14 @@ struct perf_counter {
  *		number of the snapshot it was copied from, else 0 (swap.c)
  * @snapshot:	the number this context's next copies get, 0 once it
  *		changes (swap.c)
- * @home_id:	a parent context all of whose counters its copies could
- *		stand in for, unchanged since it was snapshot @snapshot:
- *		that number, under which it swaps with its clones; else 0
+ * @swap_id:	the number the context swaps under at a switch, 0 for
+ *		none: a clone's @clone_id, or, for a parent all of whose
+ *		counters its copies could stand in for, unchanged since it
+ *		was snapshot @snapshot, that number (home.c)
  * @opening:	opens between binding the context and installing their
- *		counters: meanwhile it gets no @home_id (home.c)
+ *		counters: meanwhile it gets no @swap_id (home.c)
  * @homed:	brought home for an open or prctl once: it never gets a
- *		@home_id again, which bounds pc_task_ctx_hold()'s homings
+ *		@swap_id again, which bounds pc_task_ctx_hold()'s homings
  * @frozen:	on its way home: taken off, not put on again until it is
  *		its owner's (home.c)
  * @pins:	forks copying the context: it may not swap meanwhile
@@ -381,7 +382,7 @@ struct perf_counter_context {
 	struct perf_counter_context *away;
 	u64			clone_id;
 	u64			snapshot;
-	u64			home_id;
+	u64			swap_id;
 	unsigned int		opening;
 	bool			homed;
 	bool			frozen;
@@ -538,9 +539,6 @@ void pc_ctx_unpin(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
 					     struct task_struct *task);
 void pc_ctx_bring_home(struct perf_counter_context *home, bool for_good);
-void pc_ctx_swap_away(struct perf_counter_context *ctx,
-		      struct perf_counter_context *next_ctx,
-		      struct task_struct *prev, struct task_struct *next);
 unsigned long pc_ctx_homings(void);
 unsigned long pc_ctx_swaps(void);
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,

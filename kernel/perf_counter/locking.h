@@ -97,7 +97,7 @@
  *                      Whoever reaches a context through its task holds
  *                      it with pc_task_ctx_hold() before relying on it;
  *                      the switch-in hook checks ctx->task under the lock.
- *   ctx->task, owner, away, clone_id, snapshot, home_id, opening,
+ *   ctx->task, owner, away, clone_id, snapshot, swap_id, opening,
  *   homed, frozen, pins
  *                      ctx->lock. ctx->owner is set once, when the
  *                      context is bound, with a reference to the task

@@ -18,7 +18,8 @@
  * holding counters of its own (opened on it through a file) never has
  * one, nor does one holding a copy whose records or count would show
  * the swap (pc_counter_swappable()). The parent context itself swaps
- * with its clones, under @home_id, while it holds nothing its clones
+ * with its clones, under the same number (@swap_id, which for a clone
+ * is its @clone_id), while it holds nothing its clones
  * could not stand in for: inherited counters only, each one
  * swappable; what that takes is in home.c. Every change that would
  * make two clones differ — a counter installed or removed, enabled or
@@ -73,17 +74,16 @@ void pc_ctx_changed(struct perf_counter_context *ctx)
 	lockdep_assert_held(&ctx->lock);
 	ctx->clone_id = 0;
 	ctx->snapshot = 0;
-	ctx->home_id = 0;
+	ctx->swap_id = 0;
 }
 
 /*
- * The number @ctx swaps under, or 0: a clone's, or a parent's whose
- * clones may stand in for it. Read without a lock to skip a switch's
- * second lock, and again under both.
+ * The number @ctx swaps under, or 0. Read without a lock to skip a
+ * switch's second lock, and again under both.
  */
 static u64 pc_ctx_swap_id(const struct perf_counter_context *ctx)
 {
-	return READ_ONCE(ctx->clone_id) ?: READ_ONCE(ctx->home_id);
+	return READ_ONCE(ctx->swap_id);
 }
 
 /**
@@ -302,24 +302,47 @@ void pc_ctx_unpin(struct perf_counter_context *ctx)
 }
 
 /*
- * Under both contexts' locks: may @ctx and @next_ctx change tasks? The
- * hold-off count is read under them, so a pc_task_ctx_hold() that
- * raised it and then took one of these locks before us is seen.
+ * Under both contexts' locks: may @ctx (@prev's, number @id) and
+ * @next_ctx change tasks? The hold-off count is read under them, so a
+ * pc_task_ctx_hold() that raised it and then took one of these locks
+ * before us is seen. @ctx needs fewer checks: it is active on this CPU
+ * (so neither dead nor frozen), and @prev's pointer to it cannot move
+ * meanwhile (an exchange, home.c, would run here in an IPI, and irqs
+ * are off); only a fork copying it may have pinned it.
  */
 static bool pc_ctx_swappable(struct perf_counter_context *ctx,
 			     struct perf_counter_context *next_ctx,
+			     struct task_struct *next, u64 id)
+{
+	return !atomic_read(&pc_swaps_held_off) &&
+	       next_ctx->swap_id == id &&
+	       !ctx->pins && !next_ctx->pins && !next_ctx->frozen &&
+	       !next_ctx->is_active && !next_ctx->dead &&
+	       rcu_access_pointer(next->perf_counter_ctxp) == next_ctx;
+}
+
+/* The context @task owns, given the one it holds; NULL if none. */
+static struct perf_counter_context *
+pc_own_ctx(struct perf_counter_context *held, struct task_struct *task)
+{
+	return held->owner == task ? held : held->away;
+}
+
+/*
+ * At a swap, under both locks: hand the two tasks' @away on with the
+ * contexts they get (home.c). Each task's own context is where it was:
+ * with the task if it held it, else where the context it held said. It
+ * is away from the task unless it is the context the task gets.
+ */
+static void pc_ctx_swap_away(struct perf_counter_context *ctx,
+			     struct perf_counter_context *next_ctx,
 			     struct task_struct *prev, struct task_struct *next)
 {
-	u64 id = pc_ctx_swap_id(ctx);
+	struct perf_counter_context *prev_own = pc_own_ctx(ctx, prev);
+	struct perf_counter_context *next_own = pc_own_ctx(next_ctx, next);
 
-	return !atomic_read(&pc_swaps_held_off) &&
-	       id && id == pc_ctx_swap_id(next_ctx) &&
-	       !ctx->pins && !next_ctx->pins &&
-	       !ctx->frozen && !next_ctx->frozen &&
-	       ctx->is_active && !next_ctx->is_active &&
-	       !ctx->dead && !next_ctx->dead &&
-	       rcu_access_pointer(prev->perf_counter_ctxp) == ctx &&
-	       rcu_access_pointer(next->perf_counter_ctxp) == next_ctx;
+	next_ctx->away = prev_own == next_ctx ? NULL : prev_own;
+	ctx->away = next_own == ctx ? NULL : next_own;
 }
 
 /**
@@ -347,7 +370,7 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 	lockdep_assert_held(&ctx->lock);
 	if (!next_ctx || next_ctx == ctx)
 		return false;
-	id = pc_ctx_swap_id(ctx);
+	id = ctx->swap_id;
 	if (!id || id != pc_ctx_swap_id(next_ctx))
 		return false;
 	/* Exit tears down the context it holds, once its own is home. */
@@ -357,11 +380,12 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 	/*
 	 * @next_ctx cannot be freed here: only @next's exit (it is not
 	 * running) or a failed fork (it never ran) frees it. Two context
-	 * locks are only ever held together here, and @ctx, active on this
-	 * CPU, cannot be the second lock of a swap elsewhere.
+	 * locks are held together only here and in an exchange (home.c),
+	 * the second always of a context that is off: @ctx, active on this
+	 * CPU, is the second lock of neither.
 	 */
 	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
-	swapped = pc_ctx_swappable(ctx, next_ctx, prev, next);
+	swapped = pc_ctx_swappable(ctx, next_ctx, next, id);
 	if (swapped) {
 		pc_ctx_swap_away(ctx, next_ctx, prev, next);
 		ctx->task = next;
