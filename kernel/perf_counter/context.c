@@ -152,12 +152,25 @@ static void pc_ctx_leave(struct perf_counter_context *ctx,
 				    now : pc_ctx_update_time(ctx));
 }
 
+/*
+ * The switch hooks lock the context their task's pointer names and
+ * check under the lock that it is still the task's. A context brought
+ * home (home.c) while its holder was switching, by an exchange that ran
+ * on another CPU while this one waited for the lock, names another task
+ * now, and may be active where that one runs: the pointer is read
+ * again. No second exchange can follow while this CPU waits (it would
+ * need this CPU to take its IPI, and irqs are off): PC_SWITCH_TRIES
+ * looks are more than enough.
+ */
+#define PC_SWITCH_TRIES	3
+
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
 	struct perf_counter_context *ctx = pc_switching_ctx(prev);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
 	struct pc_raise raise = {};
+	unsigned int tries;
 
 	if (is_idle_task(next))
 		pc_cpu_idle(true);
@@ -166,37 +179,20 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 		pc_raise_note(&raise, _RET_IP_);
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_OUT, prev, next);
 	}
-	if (ctx) {
+	for (tries = 0; ctx; tries++) {
+		if (WARN_ON_ONCE(tries == PC_SWITCH_TRIES))
+			break;
 		raw_spin_lock(&ctx->lock);
-		if (ctx->is_active)
-			pc_ctx_leave(ctx, prev, next, records);
+		if (likely(ctx->task == prev)) {
+			if (ctx->is_active)
+				pc_ctx_leave(ctx, prev, next, records);
+			raw_spin_unlock(&ctx->lock);
+			break;
+		}
 		raw_spin_unlock(&ctx->lock);
+		ctx = pc_switching_ctx(prev);
 	}
 	pc_raise_done(&raise);
-}
-
-/*
- * @task's context, locked, as @task is switched in. A context brought
- * home (home.c) while its owner was being switched in, before this CPU
- * ran the hook, changed tasks under its lock: the pointer is read again.
- * Only that exchange moves the context of a task that is not running
- * on its CPU, and no second one can follow while this CPU waits: it
- * would need this CPU to take its IPI, and irqs are off.
- */
-static struct perf_counter_context *
-pc_sched_in_lock(struct task_struct *task, struct perf_counter_context *ctx)
-{
-	unsigned int tries;
-
-	for (tries = 0; ctx && tries < 3; tries++) {
-		raw_spin_lock(&ctx->lock);
-		if (likely(ctx->task == task))
-			return ctx;
-		raw_spin_unlock(&ctx->lock);
-		ctx = pc_switching_ctx(task);
-	}
-	WARN_ON_ONCE(ctx);
-	return NULL;
 }
 
 void __perf_counter_task_sched_in(struct task_struct *prev,
@@ -204,6 +200,7 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 {
 	struct perf_counter_context *ctx = pc_switching_ctx(task);
 	bool records = static_branch_unlikely(&pc_switch_key.key);
+	unsigned int tries;
 
 	/*
 	 * A context that is active already and @task's was swapped to
@@ -214,19 +211,26 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	 * another task, and may be active where that one runs: looked at
 	 * under its lock.
 	 */
-	if (ctx && (records || !READ_ONCE(ctx->is_active) ||
-		    READ_ONCE(ctx->task) != task))
-		ctx = pc_sched_in_lock(task, ctx);
-	else
+	if (ctx && !records && READ_ONCE(ctx->is_active) &&
+	    READ_ONCE(ctx->task) == task)
 		ctx = NULL;
-	if (ctx) {
-		pc_ctx_sched_in(ctx);
-		if (records && ctx->is_active) {
-			pc_ctx_update_time(ctx);
-			pc_ctx_switch_records(ctx, PERF_COUNTER_REC_SWITCH_IN,
-					      task, NULL);
+	for (tries = 0; ctx; tries++) {
+		if (WARN_ON_ONCE(tries == PC_SWITCH_TRIES))
+			break;
+		raw_spin_lock(&ctx->lock);
+		if (likely(ctx->task == task)) {
+			pc_ctx_sched_in(ctx);
+			if (records && ctx->is_active) {
+				pc_ctx_update_time(ctx);
+				pc_ctx_switch_records(ctx,
+						      PERF_COUNTER_REC_SWITCH_IN,
+						      task, NULL);
+			}
+			raw_spin_unlock(&ctx->lock);
+			break;
 		}
 		raw_spin_unlock(&ctx->lock);
+		ctx = pc_switching_ctx(task);
 	}
 	if (records)
 		pc_cpu_switch_records(PERF_COUNTER_REC_SWITCH_IN, task, prev);
@@ -458,8 +462,9 @@ static void pc_ctx_free_rcu(struct rcu_head *head)
  * Drop a reference to a task context; CPU contexts live for ever.
  * May sleep (the static key).
  *
- * A task context does not pin its task: once the task is gone the
- * context is dead, and ctx->task is only compared, never followed.
+ * A task context does not pin the task it runs with: once the task is
+ * gone the context is dead, and ctx->task is only compared, never
+ * followed. It holds a reference to its owner (home.c), put here.
  */
 void pc_ctx_put(struct perf_counter_context *ctx)
 {
@@ -604,11 +609,7 @@ struct perf_counter_context *pc_member_context(const struct perf_counter *leader
 		pc_ctx_get(ctx);
 		return ctx;
 	}
-	/*
-	 * A dead context's owner is compared only, never followed. Should
-	 * its task_struct have been freed and reused for @task, the match
-	 * is harmless: pc_install() refuses a dead context with -ESRCH.
-	 */
+	/* The owner is held by the context: it cannot be a new @task. */
 	if (READ_ONCE(ctx->owner) != task)
 		return ERR_PTR(-EINVAL);
 	/*

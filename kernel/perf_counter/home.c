@@ -86,7 +86,7 @@ struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
 	struct perf_counter_context *home = pc_ctx_away(ctx, task);
 
 	/* Its holder's reference keeps it: it is not the last one. */
-	if (home && !refcount_inc_not_zero(&home->refcount))
+	if (home && WARN_ON_ONCE(!refcount_inc_not_zero(&home->refcount)))
 		home = NULL;
 	return home;
 }

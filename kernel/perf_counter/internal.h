@@ -341,7 +341,7 @@ struct perf_counter {
  * @owner:	the task whose counters, opened through files, the context
  *		holds, with a reference, or NULL for one that holds copies
  *		only: set when the context is first bound to its task
- *		(pc_task_ctx_hold()), put with the context (home.c)
+ *		(pc_task_ctx_hold()), put with the context (pc_ctx_put())
  * @away:	the context its holder owns, if that is elsewhere (a clone
  *		stands in for it): the holder's own, for it to come home
  *		(home.c); NULL if the holder holds its own or owns none

@@ -149,10 +149,13 @@ static inline void pc_assert_counter_locked(const struct perf_counter *counter)
 
 /*
  * The context of a task switching on or off this CPU, or of current in
- * the tick: irqs are off, an RCU read-side section. Only this CPU's
- * switch could swap current's, and an exchange (home.c) moves it only
- * in an IPI to this CPU; a task being switched in may find its context
- * moved by an exchange that ran elsewhere, and checks (context.c).
+ * the tick: irqs are off, an RCU read-side section (it is not freed).
+ * Only this CPU's switch swaps it; an exchange (home.c) may move it
+ * from another CPU, under the context's lock, so whoever acts on it
+ * checks under the lock: the switch hooks that ctx->task is theirs
+ * (pc_switching_lock()), the tick that the context is active here (a
+ * parent's, the only kind an exchange moves, has no frequency counter
+ * nor counter page for its other ticks).
  */
 static inline struct perf_counter_context *
 pc_switching_ctx(struct task_struct *task)

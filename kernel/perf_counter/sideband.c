@@ -139,9 +139,10 @@ static void pc_sb_cpu(const struct pc_sb *sb)
  * @sb for the counters of @owner's context (the task the record is
  * about, or for a FORK the parent), then of this CPU's, one context
  * after the other. current's context cannot be swapped while it runs
- * here with irqs off (an exchange, home.c, would need an IPI here);
- * another task's (a name written through /proc) is held against swaps
- * as a fork holds its parent's.
+ * here with irqs off; an exchange (home.c) may move it meanwhile, but
+ * only a parent's, which holds no counter that writes records. Another
+ * task's (a name written through /proc) is held against swaps as a
+ * fork holds its parent's.
  */
 static void pc_sb_emit(const struct pc_sb *sb, struct task_struct *owner)
 {

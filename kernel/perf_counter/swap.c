@@ -257,7 +257,9 @@ struct perf_counter_context *pc_task_ctx_hold(struct task_struct *task,
 	 * A task holds contexts of one number only, and one context at
 	 * most owned by another (the parent's of that number); it owns one
 	 * at most. Each is brought home once: for an open or a prctl, for
-	 * good (@homed); at exit the task swaps no more. Two homings, and
+	 * good (@homed); for an exit or exec's untrusted end, renumbered
+	 * (its next fork draws a new number, which no context the task
+	 * held has). Two homings, and
 	 * two for a race with the owners' own exits, which bring their
 	 * contexts home themselves.
 	 */
@@ -379,7 +381,9 @@ bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
 
 	/*
 	 * @next_ctx cannot be freed here: only @next's exit (it is not
-	 * running) or a failed fork (it never ran) frees it. Two context
+	 * running) or a failed fork (it never ran) frees it, and an
+	 * exchange that moves it (home.c) leaves it alive with another
+	 * task, which pc_ctx_swappable() sees in @next's pointer. Two context
 	 * locks are held together only here and in an exchange (home.c),
 	 * the second always of a context that is off: @ctx, active on this
 	 * CPU, is the second lock of neither.

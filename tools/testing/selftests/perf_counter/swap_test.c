@@ -698,10 +698,10 @@ static void child_turns(int in, int out, int rounds, int pages)
 
 /*
  * The opener's side after the turns: words 'w' until the child holds
- * the opener's context. Our switch to the child, woken and not yet
- * run, swaps; the child's to the idle task as it naps, and the idle
- * task's back to us, do not. We look at the parity 20 ms after the
- * word, the child napping, and wait out its nap before the next.
+ * the opener's context, napping. Our switch to the child, woken and
+ * not yet run, swaps; the child's to the idle task as it naps, and the
+ * idle task's back to us, do not. We look at the parity 20 ms after
+ * the word, the child napping, and wait out its nap before the next.
  *
  * Return: the swaps since the fork (@s0), odd if the child holds the
  * opener's context, napping; -1 if a word could not be written.
@@ -713,9 +713,6 @@ static long hand_over(int out, long s0)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		n = swaps() - s0;
-		if (n & 1)
-			break;
 		if (write(out, &c, 1) != 1)
 			return -1;
 		usleep(20000);
@@ -770,13 +767,14 @@ TEST_F_TIMEOUT(swap, the_opener_swaps_with_its_child_and_keeps_its_counters,
 	close(ba[1]);
 	ping(ab[1], ba[0], rounds);
 	s1 = swaps() - s0;
-	s2 = hand_over(ab[1], s0);
+	ASSERT_LT(0, hand_over(ab[1], s0));
 	/* The child wakes to end of file and exits with no switch to us. */
 	close(ab[1]);
 	ASSERT_EQ(0, read(ba[0], &c, 1));
 	ASSERT_EQ(child, waitpid(child, &st_child, 0));
 	ASSERT_TRUE(WIFEXITED(st_child) && !WEXITSTATUS(st_child));
 	h1 = homes() - h0;
+	s2 = swaps() - s0;
 	both_delta(&faults, &fo, &ft);
 	both_delta(&switches, &so, &st);
 	pc_touch_pages(own_pages);
@@ -864,8 +862,12 @@ TEST_F_TIMEOUT(swap, what_is_the_openers_own_comes_home_first, 120)
 	EXPECT_LE(m1 - m0, own_pages + PC_OWN_FAULTS);
 	EXPECT_GE(l1 - l0, own_pages);
 	EXPECT_LE(l1 - l0, own_pages + PC_OWN_FAULTS);
-	/* after the prctl: the child's pages only, by its copy */
-	EXPECT_EQ(0, m2 - m1);
+	/*
+	 * after the prctl: the child's pages only, by its copy (the
+	 * member: at most a fault of our own before the prctl's stop, a
+	 * first run of its code; 1 on POWER8)
+	 */
+	EXPECT_LE(m2 - m1, PC_OWN_FAULTS);
 	EXPECT_GE(l2 - l1, child_pages);
 	EXPECT_LE(l2 - l1, child_pages + PC_CHILD_FAULTS);
 	close(member);
