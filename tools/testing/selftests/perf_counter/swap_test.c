@@ -800,9 +800,10 @@ TEST_F_TIMEOUT(swap, the_opener_swaps_with_its_child_and_keeps_its_counters,
 }
 
 /*
- * While the child holds the opener's context, the opener opens a
- * member into its group and disables its own counters by prctl: both
- * need the opener's context at home first. The member goes into the
+ * While the child holds the opener's context, the opener disables and
+ * enables its leader by ioctl() (which needs no homing), opens a
+ * member into its group and disables its own counters by prctl: those
+ * two need the opener's context at home first. The member goes into the
  * opener's group (no EINVAL for a leader seemingly on another task)
  * and counts the opener's 100 pages; after the prctl neither counts
  * the opener's next 100, and the leader's copy in the child counts the
@@ -813,7 +814,7 @@ TEST_F_TIMEOUT(swap, what_is_the_openers_own_comes_home_first, 120)
 	struct perf_counter_hw_event hw = pc_sw(PERF_COUNT_PAGE_FAULTS, 0);
 	const int child_pages = 300, own_pages = 100;
 	struct pc_objects before, after;
-	uint64_t l0, l1, l2, m0, m1, m2;
+	uint64_t l0, l1, l2, m0, m1, m2, d0, d1, d2;
 	int leader, member, ab[2], ba[2], st_child = -1;
 	long h0, h1, s0, s1;
 	pid_t child;
@@ -834,6 +835,19 @@ TEST_F_TIMEOUT(swap, what_is_the_openers_own_comes_home_first, 120)
 	ASSERT_GT(child, 0);
 	ping(ab[1], ba[0], 3);
 	s1 = hand_over(ab[1], s0);
+	/*
+	 * ioctl()s need no homing: they act on the counter and its every
+	 * copy, and the sums are the same whoever holds which. Disabled,
+	 * our 100 pages go uncounted; enabled again, the next 100 count.
+	 */
+	ASSERT_EQ(0, pc_disable(leader));
+	d0 = pc_read(leader);
+	pc_touch_pages(own_pages);
+	d1 = pc_read(leader);
+	ASSERT_EQ(0, pc_enable(leader));
+	pc_touch_pages(own_pages);
+	d2 = pc_read(leader);
+	ASSERT_EQ(h0, homes());
 	/* a group is inherited whole: the child's copy has no member */
 	member = sys_perf_counter_open(&hw, 0, -1, leader, 0);
 	ASSERT_GE(member, 0) TH_LOG("member: %s", strerror(errno));
@@ -852,12 +866,16 @@ TEST_F_TIMEOUT(swap, what_is_the_openers_own_comes_home_first, 120)
 	ASSERT_TRUE(WIFEXITED(st_child) && !WEXITSTATUS(st_child));
 	l2 = pc_read(leader);
 	m2 = pc_read(member);
-	TH_LOG("%ld swaps, %ld brought home by the open; member +%llu then +%llu, leader +%llu then +%llu",
-	       s1, h1, (unsigned long long)(m1 - m0),
+	TH_LOG("%ld swaps, %ld brought home by the open; leader disabled +%llu, enabled +%llu; member +%llu then +%llu, leader +%llu then +%llu",
+	       s1, h1, (unsigned long long)(d1 - d0),
+	       (unsigned long long)(d2 - d1), (unsigned long long)(m1 - m0),
 	       (unsigned long long)(m2 - m1), (unsigned long long)(l1 - l0),
 	       (unsigned long long)(l2 - l1));
 	EXPECT_EQ(1, s1 & 1);
 	EXPECT_EQ(s1 & 1, h1);
+	EXPECT_EQ(d0, d1);
+	EXPECT_GE(d2 - d1, own_pages);
+	EXPECT_LE(d2 - d1, own_pages + PC_OWN_FAULTS);
 	EXPECT_GE(m1 - m0, own_pages);
 	EXPECT_LE(m1 - m0, own_pages + PC_OWN_FAULTS);
 	EXPECT_GE(l1 - l0, own_pages);
