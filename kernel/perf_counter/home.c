@@ -231,6 +231,64 @@ put_owner:
 	put_task_struct(h.owner);
 }
 
+/**
+ * pc_ctx_give_back() - an exiting task gives back the context it holds
+ * @task:	current, exiting
+ *
+ * A child that exits right after its parent switched to it, waiting
+ * for it, holds the parent's context, and the parent a clone, off the
+ * CPU. Then no IPI is needed: as at a swap, under both locks, the
+ * parent's context goes off here and the two change tasks, the parent
+ * taking its own back when it is next switched in (its switch-in hook
+ * looks at the pointer under the lock). The context keeps its number,
+ * unchanged: the parent's other children may swap with it still. Any
+ * other case (the owner running, or forking, its clone pinned) is for
+ * pc_ctx_bring_home().
+ *
+ * Return: true if @task holds a context of its own, or none, now.
+ */
+bool pc_ctx_give_back(struct task_struct *task)
+{
+	struct perf_counter_context *ctx, *stand_in;
+	struct task_struct *owner;
+	bool done = false;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ctx = rcu_dereference_sched(task->perf_counter_ctxp);
+	if (!ctx || !READ_ONCE(ctx->owner) || READ_ONCE(ctx->owner) == task) {
+		local_irq_restore(flags);
+		return !ctx || !READ_ONCE(ctx->away);
+	}
+	raw_spin_lock(&ctx->lock);
+	owner = ctx->owner;
+	stand_in = rcu_dereference_sched(owner->perf_counter_ctxp);
+	if (ctx->task != task || ctx->dead || ctx->frozen || !stand_in ||
+	    stand_in == ctx)
+		goto out;
+	raw_spin_lock_nested(&stand_in->lock, SINGLE_DEPTH_NESTING);
+	if (stand_in->task == owner && !stand_in->owner &&
+	    stand_in->away == ctx && !stand_in->is_active &&
+	    !stand_in->pins && !stand_in->frozen && !stand_in->dead &&
+	    rcu_access_pointer(owner->perf_counter_ctxp) == stand_in) {
+		pc_ctx_sched_out(ctx);
+		stand_in->task = task;
+		stand_in->away = ctx->away;	/* @task's own, if away */
+		ctx->task = owner;
+		ctx->away = NULL;
+		/* Both were published long ago: no barrier to order. */
+		RCU_INIT_POINTER(owner->perf_counter_ctxp, ctx);
+		RCU_INIT_POINTER(task->perf_counter_ctxp, stand_in);
+		atomic_long_inc(&pc_homings);
+		done = true;
+	}
+	raw_spin_unlock(&stand_in->lock);
+out:
+	raw_spin_unlock(&ctx->lock);
+	local_irq_restore(flags);
+	return done && !READ_ONCE(stand_in->away);
+}
+
 /* Contexts brought home since boot. */
 unsigned long pc_ctx_homings(void)
 {

@@ -383,11 +383,15 @@ void __perf_counter_exit_task_stop(struct task_struct *task)
 	/*
 	 * A context another task owns goes back to it, and @task's own
 	 * comes home, before @task's is stopped (home.c): each ends with
-	 * its owner. Exiting, @task swaps no more.
+	 * its owner. Exiting, @task swaps no more. The common case, a
+	 * child exiting with the context of a parent that waits for it,
+	 * needs no more than a swap's locks.
 	 */
-	ctx = pc_task_ctx_hold(task, PC_HOLD_EXIT);
-	if (ctx)
-		pc_ctx_put(ctx);
+	if (!pc_ctx_give_back(task)) {
+		ctx = pc_task_ctx_hold(task, PC_HOLD_EXIT);
+		if (ctx)
+			pc_ctx_put(ctx);
+	}
 
 	ctx = pc_exiting_ctx(task);
 	if (ctx) {

@@ -539,6 +539,7 @@ void pc_ctx_unpin(struct perf_counter_context *ctx);
 struct perf_counter_context *pc_ctx_away_get(struct perf_counter_context *ctx,
 					     struct task_struct *task);
 void pc_ctx_bring_home(struct perf_counter_context *home, bool for_good);
+bool pc_ctx_give_back(struct task_struct *task);
 unsigned long pc_ctx_homings(void);
 unsigned long pc_ctx_swaps(void);
 bool pc_ctx_swap(struct task_struct *prev, struct task_struct *next,
