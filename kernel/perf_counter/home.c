@@ -148,9 +148,13 @@ static void pc_home_take(struct perf_counter_context *stand_in, void *info)
 	stand_in->away = home->away;	/* the holder's own, if away */
 	home->task = owner;
 	home->away = NULL;
-	/* Both were published long ago: no barrier to order. */
-	RCU_INIT_POINTER(owner->perf_counter_ctxp, home);
-	RCU_INIT_POINTER(holder->perf_counter_ctxp, stand_in);
+	/*
+	 * Released, as in pc_ctx_give_back(): the holder may be being
+	 * switched in elsewhere, and must see the stand-in off with the
+	 * pointer (the kick puts it on).
+	 */
+	rcu_assign_pointer(owner->perf_counter_ctxp, home);
+	rcu_assign_pointer(holder->perf_counter_ctxp, stand_in);
 	home->frozen = false;
 	/* Bound: it is about to change, or to end. */
 	pc_ctx_changed(home);
@@ -276,8 +280,14 @@ bool pc_ctx_give_back(struct task_struct *task)
 		stand_in->away = ctx->away;	/* @task's own, if away */
 		ctx->task = owner;
 		ctx->away = NULL;
-		/* Both were published long ago: no barrier to order. */
-		RCU_INIT_POINTER(owner->perf_counter_ctxp, ctx);
+		/*
+		 * The owner may be being switched in on another CPU: its
+		 * hook's fast path reads the pointer, then is_active and
+		 * task without the lock. Released, the pointer is seen only
+		 * with the context already off (on powerpc the stores could
+		 * pass each other).
+		 */
+		rcu_assign_pointer(owner->perf_counter_ctxp, ctx);
 		RCU_INIT_POINTER(task->perf_counter_ctxp, stand_in);
 		atomic_long_inc(&pc_homings);
 		done = true;

@@ -88,7 +88,8 @@ static u64 pc_ctx_swap_id(const struct perf_counter_context *ctx)
 
 /**
  * pc_counter_swappable() - may a context holding @counter be swapped?
- * @counter:	an inherited copy
+ * @counter:	an inherited copy, or a parent's counter that copies would
+ *		stand in for (home.c)
  *
  * Only if nobody could tell. A sampling copy writes its own value and
  * spends its own period, so its records would mix two tasks', as would
