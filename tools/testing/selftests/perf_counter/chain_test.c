@@ -899,10 +899,12 @@ static void check_ab(struct __test_metadata *_metadata, struct samples *s,
 	 * Within 10%; but a loaded host stalls the vCPU, and a timer late
 	 * by more than PC_SAMPLE_BURST periods counts the rest lost, each
 	 * stall's periods then weighed as one lump (half the periods were
-	 * seen lost beside a kernel build, the split 18% off): within 20%
-	 * when more than a tenth of them were.
+	 * seen lost beside a kernel build, the split 18% off; 7% lost in
+	 * a make test's sanitizer boot beside three kernel builds, the
+	 * compat split 10.7% off): 10% and the share lost, up to 20%.
 	 */
-	tol = lost * 10 > lost + s->n ? 0.2 : 0.1;
+	tol = (double)lost / (lost + s->n);
+	tol = 0.1 + (tol < 0.1 ? tol : 0.1);
 	EXPECT_LE(want * (1 - tol), got)
 		TH_LOG("a:b %.2f, time %.2f, %llu lost", got, want,
 		       (unsigned long long)lost);
