@@ -537,7 +537,12 @@ TEST(period_ioctl_sets_a_frequency)
 	TH_LOG("%d samples: %d of 1 ms, %d of 4 ms", r.n, n1, n4);
 	EXPECT_GE(n1, 180);
 	EXPECT_LE(n1, 201);
-	EXPECT_GE(n4, 45);
+	/*
+	 * 50 at 250 a second; a loaded host's late timers write fewer (44
+	 * on POWER8 in a make test beside kernel builds): 1000 a second
+	 * would give 200.
+	 */
+	EXPECT_GE(n4, 40);
 	EXPECT_LE(n4, 51);
 	close(fd);
 	free(r.s);
