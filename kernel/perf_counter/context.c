@@ -373,7 +373,6 @@ void pc_ctx_call_atomic(struct perf_counter_context *ctx, pc_ctx_fn fn,
 	__pc_ctx_call(ctx, fn, info, false);
 }
 
-
 /**
  * pc_ctx_try_here() - pc_ctx_call() from hard interrupt context
  * @ctx:	the context

@@ -135,16 +135,12 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 {
 	bool same;
 
-	/* The child has not run: its context is not active anywhere. */
-	raw_spin_lock_irq(&ctx->lock);
-	whole &= pc_ctx_all_swappable(ctx, false);
-	raw_spin_unlock_irq(&ctx->lock);
-
 	raw_spin_lock_irq(&parent_ctx->lock);
 	same = (parent_ctx->clone_id ?: parent_ctx->snapshot) == snapshot;
 	/*
 	 * An open between its bind and its install, or a context an open
-	 * or prctl() brought home, gets no number: see home.c.
+	 * or prctl() brought home, gets no number: see home.c. A parent
+	 * whose every counter may swap has copies that may too.
 	 */
 	if (whole && same && !parent_ctx->clone_id &&
 	    !parent_ctx->opening && !parent_ctx->homed &&
@@ -152,7 +148,9 @@ static void pc_ctx_clone_made(struct perf_counter_context *parent_ctx,
 		parent_ctx->swap_id = snapshot;
 	raw_spin_unlock_irq(&parent_ctx->lock);
 
+	/* The child has not run: its context is not active anywhere. */
 	raw_spin_lock_irq(&ctx->lock);
+	whole &= pc_ctx_all_swappable(ctx, false);
 	ctx->clone_id = whole && same ? snapshot : 0;
 	ctx->swap_id = ctx->clone_id;
 	raw_spin_unlock_irq(&ctx->lock);
